@@ -1,0 +1,52 @@
+"""fairlab: linear and kernel fair representation learning.
+
+Estimators
+----------
+FairPCA, FairKernelPCA           Kleindessner et al. (2023), fair PCA and its kernelization.
+FairPLS, KernelFairPLS,          De-Diego et al. (2025), PLS-based fair representations.
+NaiveFairPLS
+FairLinearRegression,            Pérez-Suay et al. (2017), Fair Kernel Learning.
+FairKernelRegression,
+FairDR, KernelFairDR
+FairTradeoff                     Accuracy/fairness knob of Kleindessner et al. (2023), §3.1.
+
+Sub-modules ``fairlab.metrics``, ``fairlab.datasets``, ``fairlab.evaluation`` and
+``fairlab.plotting`` are imported on first use, so ``import fairlab`` stays cheap.
+"""
+
+import importlib
+
+__version__ = "0.1.0"
+
+_ESTIMATORS = {
+    "FairPCA": "pca",
+    "FairKernelPCA": "kernel_pca",
+    "FairPLS": "pls",
+    "KernelFairPLS": "pls",
+    "NaiveFairPLS": "pls",
+    "FairLinearRegression": "kernel_learning",
+    "FairKernelRegression": "kernel_learning",
+    "FairDR": "kernel_learning",
+    "KernelFairDR": "kernel_learning",
+    "FairTradeoff": "tradeoff",
+}
+_SUBMODULES = ("datasets", "evaluation", "metrics", "plotting")
+
+__all__ = [*_ESTIMATORS, *_SUBMODULES, "UnconstrainedFallbackWarning", "__version__"]
+
+
+def __getattr__(name):
+    if name in _ESTIMATORS:
+        module = importlib.import_module(f".{_ESTIMATORS[name]}", __name__)
+        return getattr(module, name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name == "UnconstrainedFallbackWarning":
+        from ._validation import UnconstrainedFallbackWarning
+
+        return UnconstrainedFallbackWarning
+    raise AttributeError(f"module 'fairlab' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(__all__)

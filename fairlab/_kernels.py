@@ -1,0 +1,54 @@
+"""Kernel functions shared by the kernel estimators.
+
+Conventions: the RBF kernel is k(x, y) = exp(−γ‖x − y‖²); seed 003 writes it with a width σ,
+exp(−‖x − y‖²/(2σ²)), i.e. γ = 1/(2σ²) (see :func:`gamma_from_sigma`).
+"""
+
+from numbers import Real
+
+import numpy as np
+from sklearn.metrics.pairwise import pairwise_kernels
+
+KERNELS = ("rbf", "poly", "linear", "sigmoid", "cosine", "precomputed")
+
+
+def check_kernel(kernel, name="kernel"):
+    """Refuse unknown kernel names, listing the valid ones."""
+    if callable(kernel):
+        return kernel
+    if kernel not in KERNELS:
+        raise ValueError(f"{name}={kernel!r} is not supported; choose one of {list(KERNELS)}.")
+    return kernel
+
+
+def resolve_gamma(X, gamma):
+    """Kernel coefficient γ: ``None``/"scale" → 1/(d·Var(X)) (all entries, as sklearn's SVC and
+    seed 000's experiments), "auto" → 1/d, a positive number → itself."""
+    d = X.shape[1]
+    if gamma is None or (isinstance(gamma, str) and gamma == "scale"):
+        var = float(np.var(X))
+        return 1.0 / (d * var) if var > 0 else 1.0
+    if isinstance(gamma, str) and gamma == "auto":
+        return 1.0 / d
+    if isinstance(gamma, Real) and gamma > 0:
+        return float(gamma)
+    raise ValueError(f"gamma must be None, 'scale', 'auto' or a positive number; got {gamma!r}.")
+
+
+def gamma_from_sigma(sigma):
+    """γ = 1/(2σ²): converts seed 003's kernel width σ to the RBF coefficient γ."""
+    return 1.0 / (2.0 * float(sigma) ** 2)
+
+
+def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0):
+    """Gram matrix k(X, Y) with an already resolved numeric ``gamma`` (ignored by linear/cosine)."""
+    if kernel == "precomputed":
+        return np.asarray(X, dtype=float)
+    params = {}
+    if kernel in ("rbf", "poly", "sigmoid"):
+        params["gamma"] = gamma
+    if kernel in ("poly", "sigmoid"):
+        params["coef0"] = coef0
+    if kernel == "poly":
+        params["degree"] = degree
+    return pairwise_kernels(X, Y, metric=kernel, filter_params=True, **params)

@@ -1,0 +1,201 @@
+"""Input checks shared by every estimator, and the encoding of sensitive attributes.
+
+Two encodings of a sensitive attribute appear in the papers:
+
+* categorical (seed 000, §3.4–3.5): an attribute with m groups becomes the n×m one-hot
+  matrix Z, centred column-wise (Z̃ = Z − 1 z̄ᵀ).  Several attributes are stacked side by
+  side.  Z̃ᵀX = 0 is then equivalent to "every group has the same mean as the whole sample";
+* continuous (seeds 002 and 003): S is used as an n×q real matrix; categorical columns of a
+  DataFrame are one-hot encoded, numeric columns are kept as they are.
+
+Every check raises a ``ValueError``/``TypeError`` that names the argument and the fix.
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+
+class UnconstrainedFallbackWarning(UserWarning):
+    """Fit was called without ``sensitive_features``; the unconstrained method was fitted."""
+
+
+def warn_unconstrained(estimator, fallback):
+    """Warn that ``estimator`` falls back to ``fallback`` because no attribute was given."""
+    warnings.warn(
+        f"{type(estimator).__name__}.fit was called with sensitive_features=None, so it "
+        f"fitted the unconstrained method ({fallback}). Pass sensitive_features=... to fit "
+        "(in a Pipeline: enable metadata routing and call "
+        ".set_fit_request(sensitive_features=True)).",
+        UnconstrainedFallbackWarning,
+        stacklevel=3,
+    )
+
+
+@dataclass(frozen=True)
+class SensitiveGroups:
+    """Integer group codes of one or more categorical sensitive attributes.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n_samples, n_attributes)
+        ``codes[i, r]`` is the index of row ``i``'s group in ``categories[r]``.
+    categories : list of ndarray
+        The sorted group labels of each attribute.
+    """
+
+    codes: np.ndarray
+    categories: list
+
+    @property
+    def n_groups(self):
+        """Number of groups m_r of each attribute."""
+        return tuple(len(c) for c in self.categories)
+
+    def one_hot(self, center=True):
+        """Stacked one-hot matrix Z (n × Σ m_r), centred column-wise when ``center``."""
+        n = self.codes.shape[0]
+        blocks = []
+        for r, m in enumerate(self.n_groups):
+            block = np.zeros((n, m))
+            block[np.arange(n), self.codes[:, r]] = 1.0
+            blocks.append(block)
+        Z = np.hstack(blocks)
+        if center:
+            Z -= Z.mean(axis=0)
+        return Z
+
+
+def _as_2d_columns(sensitive_features, n_samples, name):
+    """Return a list of 1-D object/number arrays, one per attribute column."""
+    if isinstance(sensitive_features, pd.Series):
+        columns = [sensitive_features.to_numpy()]
+    elif isinstance(sensitive_features, pd.DataFrame):
+        columns = [sensitive_features.iloc[:, j].to_numpy() for j in range(sensitive_features.shape[1])]
+    else:
+        if isinstance(sensitive_features, (str, bytes)) or np.isscalar(sensitive_features):
+            raise TypeError(
+                f"{name} must be array-like with one entry per row of X (1-D for one attribute, "
+                f"2-D (n_samples, n_attributes) for several); got {type(sensitive_features).__name__}."
+            )
+        arr = np.asarray(sensitive_features)
+        if arr.ndim == 1:
+            columns = [arr]
+        elif arr.ndim == 2:
+            columns = [arr[:, j] for j in range(arr.shape[1])]
+        else:
+            raise ValueError(
+                f"{name} must be 1-D (one attribute) or 2-D (n_samples, n_attributes); "
+                f"got an array with {arr.ndim} dimensions."
+            )
+    if len(columns) == 0:
+        raise ValueError(f"{name} has no columns; pass at least one sensitive attribute.")
+    for col in columns:
+        if col.shape[0] != n_samples:
+            raise ValueError(
+                f"{name} has {col.shape[0]} entries but X has {n_samples} rows; pass one "
+                "sensitive value per row of X."
+            )
+    return columns
+
+
+def _is_missing(col):
+    return pd.isna(pd.Series(col, dtype=object if col.dtype.kind == "O" else None)).to_numpy()
+
+
+def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensitive_features"):
+    """Validate categorical sensitive attributes and return their :class:`SensitiveGroups`.
+
+    Parameters
+    ----------
+    sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
+        Group labels (any hashable values), a Series or a DataFrame.
+    n_samples : int
+        Number of rows of X.
+    min_group_size : int, default=1
+        Smallest admissible group size.
+
+    Raises
+    ------
+    ValueError
+        On a length mismatch, missing labels, an attribute with a single group, or a group
+        smaller than ``min_group_size``.
+    """
+    columns = _as_2d_columns(sensitive_features, n_samples, name)
+    codes = np.empty((n_samples, len(columns)), dtype=np.intp)
+    categories = []
+    for r, col in enumerate(columns):
+        if _is_missing(col).any():
+            raise ValueError(
+                f"{name} contains missing values (NaN/None) in attribute {r}; give every row a "
+                "group label (e.g. an explicit 'unknown' group)."
+            )
+        if col.dtype.kind == "f" and not np.isfinite(col).all():
+            raise ValueError(f"{name} contains infinite values in attribute {r}.")
+        labels, inverse, counts = np.unique(col, return_inverse=True, return_counts=True)
+        if len(labels) < 2:
+            raise ValueError(
+                f"{name} attribute {r} has a single group ({labels[0]!r}); a fairness constraint "
+                "needs at least two groups. Pass sensitive_features=None for the unconstrained method."
+            )
+        if counts.min() < min_group_size:
+            small = labels[np.argmin(counts)]
+            raise ValueError(
+                f"{name} attribute {r}: group {small!r} has {counts.min()} row(s), fewer than the "
+                f"{min_group_size} needed; merge it with another group or drop those rows."
+            )
+        codes[:, r] = inverse.reshape(-1)
+        categories.append(labels)
+    return SensitiveGroups(codes=codes, categories=categories)
+
+
+def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive_features"):
+    """Return S as a float matrix (n_samples, q) for the HSIC/covariance-based estimators.
+
+    Numeric columns are kept; columns of strings, booleans or categories are one-hot encoded
+    (all m columns, since S is centred by the estimators anyway).
+    """
+    columns = _as_2d_columns(sensitive_features, n_samples, name)
+    blocks = []
+    for r, col in enumerate(columns):
+        if col.dtype.kind in "iuf":
+            col = col.astype(float)
+            if not np.isfinite(col).all():
+                raise ValueError(
+                    f"{name} attribute {r} contains NaN or infinite values; impute or drop those rows."
+                )
+            blocks.append(col[:, None])
+        else:
+            if _is_missing(col).any():
+                raise ValueError(f"{name} attribute {r} contains missing values; impute or drop them.")
+            labels, inverse = np.unique(col.astype(str) if col.dtype.kind == "O" else col,
+                                        return_inverse=True)
+            block = np.zeros((n_samples, len(labels)))
+            block[np.arange(n_samples), inverse.reshape(-1)] = 1.0
+            blocks.append(block)
+    S = np.hstack(blocks)
+    if np.allclose(S, S[0]):
+        raise ValueError(
+            f"{name} is constant; a fairness term needs a varying sensitive attribute. Pass "
+            "sensitive_features=None for the unconstrained method."
+        )
+    return S
+
+
+def check_n_components(n_components, upper, *, name="n_components", bound_text=None):
+    """Check ``1 <= n_components <= upper``; ``None`` means ``upper``."""
+    if n_components is None:
+        return int(upper)
+    if upper < 1:
+        raise ValueError(
+            f"the problem admits no component: {bound_text or 'the upper bound'} is {upper}."
+        )
+    if n_components > upper:
+        why = f" ({bound_text})" if bound_text else ""
+        raise ValueError(
+            f"{name}={n_components} is too large: at most {upper} components are feasible here{why}. "
+            f"Choose {name} <= {upper}."
+        )
+    return int(n_components)
