@@ -1,0 +1,565 @@
+"""Fairness and representation metrics, each computed exactly as the paper that uses it.
+
+Three families, one place (so that every table of the book is comparable):
+
+**Group fairness of predictions** (classification, labels compared with ``pos_label``).
+With selection rate r_g = P(Ŷ = 1 | G = g) and true/false positive rates TPR_g, FPR_g:
+
+* :func:`demographic_parity_difference`  max_g r_g − min_g r_g           (seed 000, Δ_DP of §5)
+* :func:`equal_opportunity_difference`   max_g TPR_g − min_g TPR_g       (seed 000, Δ_EO of §5.2)
+* :func:`equalized_odds_difference`      max(ΔTPR, ΔFPR)                  (seed 000 App. C, fairlearn)
+* :func:`disparate_impact`               r_unprivileged / r_privileged    (seed 002 §5, DI)
+* :func:`equal_opportunity_ratio`        TPR_unprivileged / TPR_privileged (seed 002 Fig. 4, EOpp)
+* :func:`ks_distance`                    sup_t |F_a(t) − F_b(t)| of the predictions (seed 002 Table 5)
+
+The differences agree with fairlearn's functions of the same name (``method="between_groups"``,
+``agg="worst_case"``); the ratios agree with fairlearn's ``*_ratio`` (min over max) when no
+privileged group is named.  A 2-D ``sensitive_features`` defines intersectional groups, as in
+fairlearn.
+
+**Statistical dependence of a representation on the sensitive attribute**:
+
+* :func:`hsic`  (1/n²) tr(K H L H), the biased HSIC estimator of seed 003 (eq. (1)), linear or
+  RBF kernels;
+* :func:`cov2`  ‖(1/n) T̃ᵀS̃‖²_F, the squared cross-covariance of seed 002 (eq. (4), Table 1); it
+  equals :func:`hsic` with two linear kernels;
+* :func:`mmd2`  the squared maximum mean discrepancy between the two groups (biased V-statistic,
+  Gaussian kernel) used by Lee et al. (2022) and seed 000 §5.1, with the bandwidth rule
+  :func:`lee_bandwidth`;
+* :func:`linear_inseparability`  error of a logistic model predicting the group (seed 000 §5.1).
+
+**Utility of a linear representation** x ↦ Uᵀx:
+
+* :func:`explained_variance`  tr(UᵀΣU)/tr(Σ) (Lee et al. 2022 and seed 000 Tables 1–3, ×100);
+* :func:`reconstruction_error`  ‖X̃ − X̃UUᵀ‖²_F / n (seed 000 Fig. 1, seed 002 Table 1).
+
+Every function returns a Python ``float``.
+"""
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from scipy.spatial.distance import cdist, pdist
+from sklearn.linear_model import LogisticRegression
+
+from ._validation import check_groups
+
+__all__ = [
+    "cov2",
+    "demographic_parity_difference",
+    "disparate_impact",
+    "equal_opportunity_difference",
+    "equal_opportunity_ratio",
+    "equalized_odds_difference",
+    "explained_variance",
+    "hsic",
+    "ks_distance",
+    "lee_bandwidth",
+    "linear_inseparability",
+    "mmd2",
+    "reconstruction_error",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# input helpers
+# --------------------------------------------------------------------------------------------
+def _as_1d(a, name):
+    """A 1-D numpy array (Series/list/column vector accepted)."""
+    if isinstance(a, (pd.Series, pd.DataFrame)):
+        a = a.to_numpy()
+    if isinstance(a, (str, bytes)) or np.isscalar(a):
+        raise TypeError(f"{name} must be array-like (one entry per sample); got {type(a).__name__}.")
+    a = np.asarray(a)
+    if a.ndim == 2 and a.shape[1] == 1:
+        a = a[:, 0]
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one entry per sample); got shape {a.shape}.")
+    return a
+
+
+def _as_matrix(a, name):
+    """A finite float matrix (n, p); 1-D input becomes one column, non-numeric 1-D one-hot."""
+    if isinstance(a, (pd.Series, pd.DataFrame)):
+        if isinstance(a, pd.DataFrame) and not all(
+            pd.api.types.is_numeric_dtype(t) for t in a.dtypes
+        ):
+            a = pd.get_dummies(a, dtype=float)
+        a = a.to_numpy()
+    if isinstance(a, (str, bytes)) or np.isscalar(a):
+        raise TypeError(f"{name} must be array-like (n_samples rows); got {type(a).__name__}.")
+    a = np.asarray(a)
+    if a.ndim == 1 and a.dtype.kind not in "biuf":
+        # categorical labels → one-hot (all m columns; the estimators centre anyway)
+        _, inverse = np.unique(a.astype(str), return_inverse=True)
+        a = np.eye(inverse.max() + 1)[inverse.reshape(-1)]
+    if a.ndim == 1:
+        a = a[:, None]
+    if a.ndim != 2:
+        raise ValueError(f"{name} must be 1-D or 2-D (n_samples, n_columns); got shape {a.shape}.")
+    if a.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{name} must be numeric (or a 1-D array of category labels); got dtype {a.dtype}."
+        )
+    a = a.astype(float)
+    if a.shape[0] == 0:
+        raise ValueError(f"{name} is empty; pass at least one sample.")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{name} contains NaN or infinite values; impute or drop those rows.")
+    return a
+
+
+def _check_length(n, other, name):
+    if other != n:
+        raise ValueError(
+            f"{name} has {other} entries but the first argument has {n}; pass one value per sample."
+        )
+
+
+def _group_index(sensitive_features, n_samples, name="sensitive_features"):
+    """Integer group ids (intersections of the columns for 2-D input) and the group labels."""
+    groups = check_groups(sensitive_features, n_samples, name=name)
+    codes = groups.codes
+    if codes.shape[1] == 1:
+        return codes[:, 0], list(groups.categories[0])
+    rows, inverse = np.unique(codes, axis=0, return_inverse=True)
+    labels = [tuple(groups.categories[r][c] for r, c in enumerate(row)) for row in rows]
+    return inverse.reshape(-1), labels
+
+
+def _prediction_inputs(y_true, y_pred, sensitive_features, *, need_true):
+    y_pred = _as_1d(y_pred, "y_pred")
+    n = y_pred.shape[0]
+    if n == 0:
+        raise ValueError("y_pred is empty; pass at least one prediction.")
+    if need_true or y_true is not None:
+        if y_true is None:
+            raise ValueError("y_true is required for this metric (it conditions on the true label).")
+        y_true = _as_1d(y_true, "y_true")
+        _check_length(n, y_true.shape[0], "y_true")
+    ids, labels = _group_index(sensitive_features, n)
+    return y_true, y_pred, ids, labels
+
+
+def _rates(mask_selected, ids, n_groups, within=None):
+    """P(selected | group) (optionally within the rows ``within``), one entry per group."""
+    rows = np.ones_like(mask_selected, dtype=bool) if within is None else within
+    counts = np.bincount(ids[rows], minlength=n_groups).astype(float)
+    hits = np.bincount(ids[rows & mask_selected], minlength=n_groups).astype(float)
+    return hits, counts
+
+
+def _checked_rates(hits, counts, labels, what):
+    empty = np.flatnonzero(counts == 0)
+    if empty.size:
+        raise ValueError(
+            f"group {labels[empty[0]]!r} has no rows with {what}, so its rate is undefined; "
+            "use more data or merge groups."
+        )
+    return hits / counts
+
+
+def _ratio(rates, labels, privileged_group):
+    """min/max (privileged_group=None) or unprivileged/privileged; 0/0 := 1 (nobody selected)."""
+    if privileged_group is None:
+        num, den = rates.min(), rates.max()
+    else:
+        match = [i for i, g in enumerate(labels) if g == privileged_group]
+        if not match:
+            raise ValueError(
+                f"privileged_group={privileged_group!r} is not one of the groups {labels}."
+            )
+        p = match[0]
+        others = np.delete(np.arange(len(rates)), p)
+        # several unprivileged groups: the worst (smallest) ratio, as the DI "80% rule" reads
+        num, den = rates[others].min(), rates[p]
+    if den == 0:
+        return 1.0 if num == 0 else float("inf")
+    return float(num / den)
+
+
+# --------------------------------------------------------------------------------------------
+# group fairness of predictions
+# --------------------------------------------------------------------------------------------
+def demographic_parity_difference(y_true, y_pred, *, sensitive_features, pos_label=1):
+    """Demographic parity difference Δ_DP = max_g P(Ŷ=1|G=g) − min_g P(Ŷ=1|G=g).
+
+    For two groups this is |P(Ŷ=1|Z=0) − P(Ŷ=1|Z=1)|, the Δ_DP of seed 000 (§5.1, Tables 1–3 and
+    Fig. 4).  Equals ``fairlearn.metrics.demographic_parity_difference`` (``between_groups``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or None
+        Ignored (accepted for a uniform signature with fairlearn).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels; a prediction is a "selection" when it equals ``pos_label``.
+    sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
+        Group labels; several columns define intersectional groups.
+    pos_label : scalar, default=1
+        The favourable label.
+
+    Returns
+    -------
+    float in [0, 1]; 0 means equal selection rates.
+    """
+    _, y_pred, ids, labels = _prediction_inputs(y_true, y_pred, sensitive_features, need_true=False)
+    hits, counts = _rates(y_pred == pos_label, ids, len(labels))
+    r = hits / counts
+    return float(r.max() - r.min())
+
+
+def equal_opportunity_difference(y_true, y_pred, *, sensitive_features, pos_label=1):
+    """Equal opportunity difference Δ_EO = max_g TPR_g − min_g TPR_g.
+
+    TPR_g = P(Ŷ=1 | Y=1, G=g).  For two groups this is the Δ_EO of seed 000 §5.2 (Fig. 4/8,
+    "aiming for EO").  Equals ``fairlearn.metrics.equal_opportunity_difference``.  A group without
+    positive examples raises ``ValueError`` (its TPR is undefined).
+    """
+    y_true, y_pred, ids, labels = _prediction_inputs(
+        y_true, y_pred, sensitive_features, need_true=True
+    )
+    hits, counts = _rates(y_pred == pos_label, ids, len(labels), within=y_true == pos_label)
+    tpr = _checked_rates(hits, counts, labels, f"y_true == {pos_label!r}")
+    return float(tpr.max() - tpr.min())
+
+
+def equalized_odds_difference(y_true, y_pred, *, sensitive_features, pos_label=1):
+    """Equalized odds difference max(max_g TPR_g − min_g TPR_g, max_g FPR_g − min_g FPR_g).
+
+    The worst case over the two conditional rates (seed 000 App. C; fairlearn's
+    ``equalized_odds_difference`` with ``agg="worst_case"``).
+    """
+    y_true, y_pred, ids, labels = _prediction_inputs(
+        y_true, y_pred, sensitive_features, need_true=True
+    )
+    selected = y_pred == pos_label
+    positive = y_true == pos_label
+    tpr = _checked_rates(*_rates(selected, ids, len(labels), within=positive), labels,
+                         f"y_true == {pos_label!r}")
+    fpr = _checked_rates(*_rates(selected, ids, len(labels), within=~positive), labels,
+                         f"y_true != {pos_label!r}")
+    return float(max(tpr.max() - tpr.min(), fpr.max() - fpr.min()))
+
+
+def disparate_impact(y_true, y_pred, *, sensitive_features, privileged_group=None, pos_label=1):
+    """Disparate impact DI = P(Ŷ=1 | S=unprivileged) / P(Ŷ=1 | S=privileged) (seed 002 §5).
+
+    Seed 002 estimates DI(Ŷ, S) = [n₁,₀/(n₀,₀+n₁,₀)] / [n₁,₁/(n₀,₁+n₁,₁)], with n_{i,j} the number of
+    rows with Ŷ = i and S = j and S = 1 the privileged group.  DI is a **ratio** (1 = parity,
+    the "80 % rule" flags DI < 0.8), not the difference Δ_DP.
+
+    Parameters
+    ----------
+    y_true : ignored
+        Accepted for a uniform signature; may be None.
+    y_pred, sensitive_features, pos_label
+        As in :func:`demographic_parity_difference`.
+    privileged_group : scalar or None, default=None
+        The label of the privileged group.  ``None``: the min/max ratio of the group selection
+        rates (fairlearn's ``demographic_parity_ratio``), which equals the paper's DI whenever the
+        privileged group is the one selected more often.  With more than one unprivileged group the
+        smallest unprivileged/privileged ratio is returned.
+
+    Returns
+    -------
+    float ≥ 0; 1.0 when no group is selected at all (0/0 read as parity); ``inf`` when only the
+    privileged group's rate is 0.
+    """
+    _, y_pred, ids, labels = _prediction_inputs(y_true, y_pred, sensitive_features, need_true=False)
+    hits, counts = _rates(y_pred == pos_label, ids, len(labels))
+    return _ratio(hits / counts, labels, privileged_group)
+
+
+def equal_opportunity_ratio(y_true, y_pred, *, sensitive_features, privileged_group=None,
+                            pos_label=1):
+    """Equal opportunity ratio EOpp = TPR_unprivileged / TPR_privileged (seed 002, Fig. 4).
+
+    EOpp = P̂(Ŷ=1 | S=0, Y=1) / P̂(Ŷ=1 | S=1, Y=1).  ``privileged_group=None`` gives min/max over
+    groups, i.e. fairlearn's ``equal_opportunity_ratio``.  Conventions as in
+    :func:`disparate_impact`.
+    """
+    y_true, y_pred, ids, labels = _prediction_inputs(
+        y_true, y_pred, sensitive_features, need_true=True
+    )
+    hits, counts = _rates(y_pred == pos_label, ids, len(labels), within=y_true == pos_label)
+    tpr = _checked_rates(hits, counts, labels, f"y_true == {pos_label!r}")
+    return _ratio(tpr, labels, privileged_group)
+
+
+def ks_distance(y_pred, *, sensitive_features):
+    """Kolmogorov–Smirnov distance between the groups' distributions of a continuous prediction.
+
+    KS = sup_t |F_a(t) − F_b(t)|, F_g the empirical CDF of ``y_pred`` within group g; with more
+    than two groups, the maximum over pairs.  It is the regression counterpart of DI in seed 002
+    (Tables 2 and 5, Communities and Crimes): 0 = identical distributions, 1 = disjoint supports.
+    Equals ``scipy.stats.ks_2samp(...).statistic`` for two groups.
+    """
+    y_pred = _as_1d(y_pred, "y_pred")
+    if y_pred.dtype.kind not in "biuf":
+        raise TypeError(f"y_pred must be numeric for ks_distance; got dtype {y_pred.dtype}.")
+    y_pred = y_pred.astype(float)
+    if y_pred.size == 0 or not np.isfinite(y_pred).all():
+        raise ValueError("y_pred must be non-empty and finite (no NaN/inf).")
+    ids, labels = _group_index(sensitive_features, y_pred.shape[0])
+    grid = np.unique(y_pred)
+    # F_g evaluated at every observed value: sup of |F_a − F_b| is attained there
+    cdfs = [np.searchsorted(np.sort(y_pred[ids == g]), grid, side="right") / np.sum(ids == g)
+            for g in range(len(labels))]
+    return float(max(np.abs(cdfs[a] - cdfs[b]).max() for a, b in combinations(range(len(cdfs)), 2)))
+
+
+# --------------------------------------------------------------------------------------------
+# dependence between a representation and the sensitive attribute
+# --------------------------------------------------------------------------------------------
+def _median_sq_dist(X):
+    """Median of the squared Euclidean distances over the n(n−1)/2 distinct pairs (MATLAB pdist)."""
+    if X.shape[0] < 2:
+        raise ValueError("the median heuristic needs at least two samples.")
+    return float(np.median(pdist(X, "sqeuclidean")))
+
+
+def _rbf_gamma(X, gamma, name):
+    if gamma is None:
+        med = _median_sq_dist(X)
+        if med <= 0:
+            raise ValueError(
+                f"the median heuristic for {name} failed: more than half of the pairs of rows are "
+                f"identical. Pass {name}=... explicitly."
+            )
+        return 1.0 / med
+    if not np.isscalar(gamma) or isinstance(gamma, (bool, str)) or not gamma > 0:
+        raise ValueError(f"{name} must be None or a positive number; got {gamma!r}.")
+    return float(gamma)
+
+
+def _centred_gram(X, kernel, gamma, name):
+    if kernel == "linear":
+        Xc = X - X.mean(axis=0)
+        return Xc @ Xc.T
+    K = np.exp(-_rbf_gamma(X, gamma, name) * cdist(X, X, "sqeuclidean"))
+    rows = K.mean(axis=0)
+    return K - rows[None, :] - rows[:, None] + rows.mean()
+
+
+def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None):
+    """Biased HSIC estimator (1/n²) tr(K H L H) of seed 003, eq. (1).
+
+    K = k(X, X), L = l(Y, Y), H = I − (1/n)11ᵀ.  Kernels: ``"linear"`` (k(x, x') = xᵀx') or
+    ``"rbf"`` (k(x, x') = exp(−γ‖x − x'‖²)); ``gamma=None`` is the median heuristic
+    γ = 1 / median_{i<j} ‖x_i − x_j‖², i.e. the width σ = sqrt(median/2) of :func:`lee_bandwidth`
+    in seed 003's parametrisation exp(−‖x − x'‖²/(2σ²)).
+
+    With two linear kernels HSIC = (1/n²)‖X̃ᵀỸ‖²_F = :func:`cov2` (X̃, Ỹ column-centred); this
+    case is computed in O(n·p·q) without any n×n matrix.  Seed 003 uses it with predictions as X
+    and the (one-hot) sensitive matrix as Y; seed 002 uses the kernel form as the fairness term of
+    kernel Fair PLS.
+
+    Parameters
+    ----------
+    X, Y : array-like of shape (n_samples,) or (n_samples, p) / (n_samples, q)
+        Numeric; a 1-D array of category labels is one-hot encoded.
+    kernel, kernel_y : {"linear", "rbf"}
+    gamma, gamma_y : float > 0 or None
+
+    Returns
+    -------
+    float ≥ 0 (0 for a constant X or Y).
+    """
+    X = _as_matrix(X, "X")
+    Y = _as_matrix(Y, "Y")
+    _check_length(X.shape[0], Y.shape[0], "Y")
+    for k, name in ((kernel, "kernel"), (kernel_y, "kernel_y")):
+        if k not in ("linear", "rbf"):
+            raise ValueError(f"{name}={k!r} is not supported; choose 'linear' or 'rbf'.")
+    n = X.shape[0]
+    if kernel == "linear" and kernel_y == "linear":
+        return cov2(X, Y)
+    Kc = _centred_gram(X, kernel, gamma, "gamma")
+    if kernel_y == "linear":
+        Yc = Y - Y.mean(axis=0)
+        # tr(HKH · YYᵀ) = tr(Ỹᵀ K̃ Ỹ): no second n×n matrix
+        return max(float(np.einsum("ij,ij->", Yc, Kc @ Yc)) / n**2, 0.0)
+    Lc = _centred_gram(Y, kernel_y, gamma_y, "gamma_y")
+    # tr(K H L H) = Σ_ij (HKH)_ij L_ij; with both centred the sum is the same
+    return max(float(np.einsum("ij,ij->", Kc, Lc)) / n**2, 0.0)
+
+
+def cov2(scores, sensitive):
+    """Squared cross-covariance Cov²(T, S) = ‖(1/n) T̃ᵀ S̃‖²_F of seed 002 (eq. (4), Table 1).
+
+    T (n × k) are the component scores r(X), S (n × q) the sensitive attribute (or the target, for
+    the column Cov²(r(X), Y) of Table 1); T̃, S̃ are column-centred.  Precisely: the k × q
+    cross-covariance matrix C = T̃ᵀS̃ / n (divisor n, as C_{A,B} = AᵀB/n in seed 002 §3.2), and
+    Cov² = Σ_{a,b} C_ab², i.e. the sum over components and sensitive columns of the squared
+    covariances.  For one component and one attribute it is Cov(t, s)², the quantity the Fair PLS
+    penalty η·Cov²(Xw, S) drives to 0.  Equals :func:`hsic` with linear kernels on both sides.
+
+    A 1-D array of category labels for ``sensitive`` is one-hot encoded (all columns).
+    """
+    T = _as_matrix(scores, "scores")
+    S = _as_matrix(sensitive, "sensitive")
+    _check_length(T.shape[0], S.shape[0], "sensitive")
+    n = T.shape[0]
+    C = (T - T.mean(axis=0)).T @ (S - S.mean(axis=0)) / n
+    return float(np.sum(C**2))
+
+
+def lee_bandwidth(X_train, n_components):
+    """Gaussian-kernel width σ of Lee et al. (2022) for :func:`mmd2` (seed 000 §5.1 protocol).
+
+    Project the training data on its top ``n_components`` principal axes (centred PCA, as MATLAB
+    ``pca``) and take σ = sqrt(median_{i<j} ‖P(x_i) − P(x_j)‖² / 2) over the n(n−1)/2 distinct
+    pairs.  One σ per split, shared by every method evaluated on that split.  Pairwise distances
+    do not depend on the centring or on the signs of the axes, so only the span matters.
+    """
+    X = _as_matrix(X_train, "X_train")
+    if X.ndim != 2 or X.shape[0] < 2:
+        raise ValueError("X_train must have at least two rows.")
+    k = n_components
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= min(X.shape):
+        raise ValueError(
+            f"n_components must be an integer in [1, min(n_samples, n_features) = {min(X.shape)}]; "
+            f"got {n_components!r}."
+        )
+    Xc = X - X.mean(axis=0)
+    _, _, Vt = np.linalg.svd(Xc, full_matrices=False)
+    return float(np.sqrt(_median_sq_dist(Xc @ Vt[:k].T) / 2.0))
+
+
+def _two_groups(sensitive_features, n):
+    ids, labels = _group_index(sensitive_features, n)
+    if len(labels) != 2:
+        raise ValueError(
+            f"sensitive_features must define exactly two groups for mmd2; got {len(labels)} "
+            f"({labels}). Binarise the attribute (e.g. privileged vs the rest)."
+        )
+    return ids
+
+
+def _kernel_mean(A, B, gamma, block=2048):
+    """mean_{a∈A, b∈B} exp(−γ‖a − b‖²), in row blocks to bound memory at O(block·|B|)."""
+    total = 0.0
+    for start in range(0, A.shape[0], block):
+        total += np.exp(-gamma * cdist(A[start:start + block], B, "sqeuclidean")).sum()
+    return total / (A.shape[0] * B.shape[0])
+
+
+def mmd2(embedding, sensitive_features, *, sigma=None):
+    """Squared MMD between the two groups, biased V-statistic with a Gaussian kernel.
+
+    MMD² = mean K(A, A) + mean K(B, B) − 2 mean K(A, B) over all pairs **including** i = j, with
+    A, B the rows of each group and K(x, y) = exp(−‖x − y‖²/(2σ²)): the estimator of Lee et al.
+    (2022, ``mmd.m``) used for the MMD² column of seed 000 Tables 1–3 and Fig. 2.  It is symmetric
+    in the groups, ≥ 0, and 0 when the two groups are the same point set.
+
+    Parameters
+    ----------
+    embedding : array-like of shape (n_samples, k)
+        The representation (seed 000: the test embedding of a split).
+    sensitive_features : array-like of shape (n_samples,)
+        Exactly two groups.
+    sigma : float > 0 or None
+        Kernel width.  ``None``: sqrt(median_{i<j} ‖e_i − e_j‖² / 2) of ``embedding`` itself.  To
+        reproduce the papers pass ``sigma=lee_bandwidth(X_train, k)`` (PCA-k of the training split).
+    """
+    E = _as_matrix(embedding, "embedding")
+    ids = _two_groups(sensitive_features, E.shape[0])
+    if sigma is None:
+        sigma = np.sqrt(_median_sq_dist(E) / 2.0)
+        if sigma == 0:
+            raise ValueError(
+                "sigma=None: the median pairwise distance of the embedding is 0; pass sigma=..."
+            )
+    elif not np.isscalar(sigma) or isinstance(sigma, (bool, str)) or not sigma > 0:
+        raise ValueError(f"sigma must be None or a positive number; got {sigma!r}.")
+    gamma = 1.0 / (2.0 * float(sigma) ** 2)
+    A, B = E[ids == 0], E[ids == 1]
+    value = _kernel_mean(A, A, gamma) + _kernel_mean(B, B, gamma) - 2.0 * _kernel_mean(A, B, gamma)
+    return max(float(value), 0.0)  # ≥ 0 in exact arithmetic; clip round-off
+
+
+def linear_inseparability(embedding, sensitive_features, *, random_state=0):
+    """Error rate of an L2-regularised logistic model predicting the group from the representation.
+
+    Seed 000 §5.1 ("linear inseparability"; higher = fairer, ≈ the minority share when nothing is
+    linearly predictable): MATLAB ``fitclinear(E, z, 'Learner', 'logistic')`` is trained **and
+    evaluated** on the same embedding.  fitclinear minimises (1/n)Σ loss + (λ/2)‖β‖² with λ = 1/n
+    and an unpenalised bias, which is scikit-learn's ``LogisticRegression(C=1)`` objective
+    C Σ loss + ½‖β‖² (C = 1/(nλ) = 1), used here (lbfgs, deterministic; ``random_state`` is passed
+    for solvers that need it).  More than two groups: multinomial logistic regression.
+    """
+    E = _as_matrix(embedding, "embedding")
+    ids, _ = _group_index(sensitive_features, E.shape[0])
+    model = LogisticRegression(C=1.0, max_iter=10_000, random_state=random_state)
+    model.fit(E, ids)
+    return float(np.mean(model.predict(E) != ids))
+
+
+# --------------------------------------------------------------------------------------------
+# utility of a linear representation
+# --------------------------------------------------------------------------------------------
+def _check_components(X, components, name="components"):
+    U = _as_matrix(components, name)
+    if U.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"{name} has {U.shape[1]} columns but X has {X.shape[1]} features; pass components of "
+            "shape (n_components, n_features), e.g. estimator.components_."
+        )
+    return U
+
+
+def explained_variance(X, components):
+    """Fraction of variance explained, tr(UᵀΣU) / tr(Σ), with U = components.T (d × k).
+
+    Σ = ``np.cov(X, rowvar=False)`` (centred with X's own mean, divisor n − 1; the divisor
+    cancels).  Lee et al. (2022) and seed 000 (Tables 1–3, Fig. 2, "%Var" = 100 × this) evaluate
+    it on the **test** split: Σ is the test covariance, U was learned on the training split.
+    Computed as ‖X̃U‖²_F / ‖X̃‖²_F without forming Σ.
+
+    ``components`` must have orthonormal rows (for a non-orthonormal basis the ratio is not a
+    fraction of variance); orthonormalise first, e.g. ``np.linalg.qr(W)[0].T``.
+    """
+    X = _as_matrix(X, "X")
+    U = _check_components(X, components)
+    gram = U @ U.T
+    if not np.allclose(gram, np.eye(U.shape[0]), atol=1e-6):
+        raise ValueError(
+            "components must have orthonormal rows (components @ components.T = I); "
+            "orthonormalise them first, e.g. np.linalg.qr(W)[0].T for a d × k matrix W."
+        )
+    Xc = X - X.mean(axis=0)
+    total = float(np.sum(Xc**2))
+    if total == 0:
+        raise ValueError("X has zero variance; explained variance is undefined.")
+    return float(np.sum((Xc @ U.T) ** 2) / total)
+
+
+def reconstruction_error(X, components, mean=None, *, normalize=False):
+    """Mean squared reconstruction error ‖X̃ − X̃ P‖²_F / n, P the projector onto the components.
+
+    X̃ = X − ``mean`` (``mean=None``: no centring, as seed 000's uncentred experiments; pass
+    ``estimator.mean_`` for a centred model).  With orthonormal rows U (k × d), P = UᵀU, i.e. the
+    seed 000 Fig. 1 quantity ‖X − XUUᵀ‖²_F (divided by n here).  Non-orthonormal components
+    (e.g. PLS weights) are orthonormalised: P is the orthogonal projector onto their row span.
+
+    ``normalize=True`` divides by ‖X̃‖²_F instead of n: the fraction of the (uncentred) energy
+    lost, in [0, 1].  Seed 002 Table 1 reports Error(X, r(X)) = tr((X − r(X))ᵀ(X − r(X))) on
+    standardised data with values below 1, which matches this normalised form.
+    """
+    X = _as_matrix(X, "X")
+    U = _check_components(X, components)
+    if mean is not None:
+        mean = _as_matrix(np.asarray(mean, dtype=float).reshape(1, -1), "mean")
+        if mean.shape[1] != X.shape[1]:
+            raise ValueError(f"mean has {mean.shape[1]} entries but X has {X.shape[1]} features.")
+        X = X - mean
+    Q, _ = np.linalg.qr(U.T)  # d × k orthonormal basis of the row span
+    residual = X - (X @ Q) @ Q.T
+    err = float(np.sum(residual**2))
+    if normalize:
+        total = float(np.sum(X**2))
+        if total == 0:
+            raise ValueError("X is zero after centring; the normalised error is undefined.")
+        return err / total
+    return err / X.shape[0]
