@@ -1,0 +1,4 @@
+import os
+
+# Figures are drawn off-screen in tests.
+os.environ.setdefault("MPLBACKEND", "Agg")

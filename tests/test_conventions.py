@@ -1,0 +1,113 @@
+"""Conventions every notebook of the book follows (see CONTRIBUTING.md)."""
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def _toc_files(node):
+    if isinstance(node, dict):
+        if "file" in node:
+            yield node["file"]
+        if "root" in node:
+            yield node["root"]
+        for value in node.values():
+            yield from _toc_files(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _toc_files(item)
+
+
+TOC = set(_toc_files(yaml.safe_load((ROOT / "_toc.yml").read_text())))
+
+
+def _load(path):
+    return json.loads(path.read_text())
+
+
+def _code_cells(nb):
+    return [c for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def _source(cell):
+    return "".join(cell["source"])
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "notebooks/ holds no notebook"
+
+
+def test_toc_and_notebook_folder_agree():
+    listed = {f for f in TOC if f.startswith("notebooks/")}
+    present = {f"notebooks/{p.stem}" for p in NOTEBOOKS}
+    assert present - listed == set(), "notebooks missing from _toc.yml"
+    assert listed - present == set(), "_toc.yml lists notebooks that do not exist"
+
+
+def test_toc_pages_exist():
+    for entry in TOC:
+        candidates = [ROOT / f"{entry}{ext}" for ext in (".md", ".ipynb")]
+        assert any(c.exists() for c in candidates), f"{entry} in _toc.yml has no file"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+class TestNotebook:
+    def test_starts_with_a_title(self, path):
+        first = _load(path)["cells"][0]
+        assert first["cell_type"] == "markdown"
+        assert _source(first).lstrip().startswith("# "), "first cell must be a '# Title'"
+
+    def test_first_code_cell_is_parameters_with_a_seed(self, path):
+        first = _code_cells(_load(path))[0]
+        assert "parameters" in first["metadata"].get("tags", [])
+        names = {
+            target.id
+            for node in ast.parse(_source(first)).body
+            if isinstance(node, ast.Assign)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        assert "seed" in names or any(n.endswith("seed") for n in names), (
+            "the parameters cell must define the random seed"
+        )
+
+    def test_committed_executed_in_order_without_errors(self, path):
+        cells = [c for c in _code_cells(_load(path)) if _source(c).strip()]
+        counts = [c["execution_count"] for c in cells]
+        assert None not in counts, "commit notebooks executed, with outputs"
+        assert counts == list(range(1, len(cells) + 1)), "execute top to bottom in a fresh kernel"
+        for cell in cells:
+            for output in cell["outputs"]:
+                assert output["output_type"] != "error", _source(cell)[:80]
+
+    def test_code_cells_call_fairlab_instead_of_defining_algorithms(self, path):
+        for cell in _code_cells(_load(path)):
+            assert not re.search(r"^\s*(def|class)\s", _source(cell), re.M), _source(cell)[:80]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_runs_under_papermill_with_overridden_parameters(path, tmp_path):
+    papermill = pytest.importorskip("papermill")
+    first = _source(_code_cells(_load(path))[0])
+    seed_name = next(
+        t.id
+        for node in ast.parse(first).body
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name) and t.id.endswith("seed")
+    )
+    out = tmp_path / path.name
+    papermill.execute_notebook(
+        str(path), str(out), parameters={seed_name: 12345}, cwd=str(path.parent),
+        kernel_name="python3", progress_bar=False,
+    )
+    executed = _load(out)
+    injected = [c for c in executed["cells"] if "injected-parameters" in c["metadata"].get("tags", [])]
+    assert injected and f"{seed_name} = 12345" in _source(injected[0])
