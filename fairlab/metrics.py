@@ -5,12 +5,12 @@ Three families, one place (so that every table of the book is comparable):
 **Group fairness of predictions** (classification, labels compared with ``pos_label``).
 With selection rate r_g = P(Ŷ = 1 | G = g) and true/false positive rates TPR_g, FPR_g:
 
-* :func:`demographic_parity_difference`  max_g r_g − min_g r_g           (seed 000, Δ_DP of §5)
-* :func:`equal_opportunity_difference`   max_g TPR_g − min_g TPR_g       (seed 000, Δ_EO of §5.2)
-* :func:`equalized_odds_difference`      max(ΔTPR, ΔFPR)                  (seed 000 App. C, fairlearn)
-* :func:`disparate_impact`               r_unprivileged / r_privileged    (seed 002 §5, DI)
-* :func:`equal_opportunity_ratio`        TPR_unprivileged / TPR_privileged (seed 002 Fig. 4, EOpp)
-* :func:`ks_distance`                    sup_t |F_a(t) − F_b(t)| of the predictions (seed 002 Table 5)
+* :func:`demographic_parity_difference`  max_g r_g − min_g r_g        (seed 000, Δ_DP of §5)
+* :func:`equal_opportunity_difference`   max_g TPR_g − min_g TPR_g    (seed 000, Δ_EO of §5.2)
+* :func:`equalized_odds_difference`      max(ΔTPR, ΔFPR)               (seed 000 App. C)
+* :func:`disparate_impact`               r_unpriv / r_priv             (seed 002 §5, DI)
+* :func:`equal_opportunity_ratio`        TPR_unpriv / TPR_priv         (seed 002 Fig. 4, EOpp)
+* :func:`ks_distance`                    sup_t |F_a(t) − F_b(t)|       (seed 002 Table 5)
 
 The differences agree with fairlearn's functions of the same name (``method="between_groups"``,
 ``agg="worst_case"``); the ratios agree with fairlearn's ``*_ratio`` (min over max) when no
@@ -70,7 +70,9 @@ def _as_1d(a, name):
     if isinstance(a, (pd.Series, pd.DataFrame)):
         a = a.to_numpy()
     if isinstance(a, (str, bytes)) or np.isscalar(a):
-        raise TypeError(f"{name} must be array-like (one entry per sample); got {type(a).__name__}.")
+        raise TypeError(
+            f"{name} must be array-like (one entry per sample); got {type(a).__name__}."
+        )
     a = np.asarray(a)
     if a.ndim == 2 and a.shape[1] == 1:
         a = a[:, 0]
@@ -135,7 +137,7 @@ def _prediction_inputs(y_true, y_pred, sensitive_features, *, need_true):
         raise ValueError("y_pred is empty; pass at least one prediction.")
     if need_true or y_true is not None:
         if y_true is None:
-            raise ValueError("y_true is required for this metric (it conditions on the true label).")
+            raise ValueError("y_true is required for this metric (it conditions on the true label)")
         y_true = _as_1d(y_true, "y_true")
         _check_length(n, y_true.shape[0], "y_true")
     ids, labels = _group_index(sensitive_features, n)
@@ -245,9 +247,9 @@ def equalized_odds_difference(y_true, y_pred, *, sensitive_features, pos_label=1
 def disparate_impact(y_true, y_pred, *, sensitive_features, privileged_group=None, pos_label=1):
     """Disparate impact DI = P(Ŷ=1 | S=unprivileged) / P(Ŷ=1 | S=privileged) (seed 002 §5).
 
-    Seed 002 estimates DI(Ŷ, S) = [n₁,₀/(n₀,₀+n₁,₀)] / [n₁,₁/(n₀,₁+n₁,₁)], with n_{i,j} the number of
-    rows with Ŷ = i and S = j and S = 1 the privileged group.  DI is a **ratio** (1 = parity,
-    the "80 % rule" flags DI < 0.8), not the difference Δ_DP.
+    Seed 002 estimates DI(Ŷ, S) = [n₁,₀/(n₀,₀+n₁,₀)] / [n₁,₁/(n₀,₁+n₁,₁)], with n_{i,j} the
+    number of rows with Ŷ = i and S = j and S = 1 the privileged group.  DI is a **ratio**
+    (1 = parity, the "80 % rule" flags DI < 0.8), not the difference Δ_DP.
 
     Parameters
     ----------
