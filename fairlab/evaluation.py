@@ -389,8 +389,9 @@ def sweep(estimator, param, values, splits, *, score, progress=False):
     Parameters
     ----------
     estimator : estimator or callable
-        An estimator whose ``param`` is set with ``clone(estimator).set_params(**{param: v})``, or a
-        factory ``v -> estimator`` (for compositions such as ``FairTradeoff(fair, standard, lam=v)``).
+        An estimator whose ``param`` is set with ``clone(estimator).set_params(**{param: v})``,
+        or a factory ``v -> estimator`` (for compositions such as
+        ``FairTradeoff(fair, standard, lam=v)``).
     param : str
         Name of the swept parameter (the column name in the result): ``"lam"`` (FairTradeoff,
         seed 000 §3.1), ``"eta"`` (FairPLS, seed 002), ``"mu"`` (FLR/FKR, seed 003).
