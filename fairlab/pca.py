@@ -1,0 +1,472 @@
+r"""Fair PCA: the best rank-k projection whose group-conditional means coincide.
+
+Kleindessner, Donini, Russell and Zafar (AISTATS 2023) relax "no classifier can recover the
+group z from the projection Uᵀx" to "no *linear* function of Uᵀx is *correlated* with z".
+With z̃ the centred group indicator this reads z̃ᵀXU = 0, i.e. U must be orthogonal to the
+d-vector Xᵀz̃ (points as rows of X here), and the problem becomes PCA inside that subspace:
+
+.. math::
+
+    \max_{U^\top U = I_k} \operatorname{tr}(U^\top X^\top X U)
+    \quad\text{s.t.}\quad \tilde Z^\top X U = 0 .                              \tag{4/10}
+
+Algorithm 1 (two groups) / Algorithm 2 (m groups, one-hot columns of Z̃) solve it in closed
+form: R = orthonormal basis of null(Z̃ᵀX), Λ = top-k eigenvectors of RᵀXᵀXR, U = RΛ.  The
+constraint is equivalent to *equal projected group means*; several attributes stack their Z̃
+side by side (§3.5), equal opportunity fits on the rows with y = 1 (§3.2), and "Fair PCA-S"
+(§3.6) additionally restricts Λ to the l directions of R in which the two group covariances
+differ least (smallest |eigenvalue| of Rᵀ(Σ₀ − Σ₁)R).
+
+Implementation notes (why it costs what PCA costs)
+---------------------------------------------------
+* range(Z̃ᵀX)ᵀ has dimension r ≤ Σ_r(m_r − 1), tiny.  Instead of forming the d×(d−r) basis R
+  and the product RᵀCR (two extra d³ products), we take an orthonormal basis Q of range(XᵀZ̃)
+  and eigendecompose ``C − QDᵀ − DQᵀ`` (a rank-2r update costing O(d²r)), which equals
+  PCP − c·QQᵀ with P = I − QQᵀ: its eigenvectors with eigenvalue ≥ 0 are exactly RΛ, and the
+  shift c = tr(C) pushes the r constrained directions to the bottom of the spectrum, so that a
+  top-k solver never returns them even when C is rank deficient.
+* C = XcᵀXc is accumulated over row blocks of the centred data (exact centring without an n×d
+  copy).  When d > n the dual n×n Gram matrix of the projected data is used instead.
+* Top-k eigenpairs come from LAPACK ``syevr`` restricted to k indices, or ARPACK when k ≪ d.
+"""
+
+# SPDX-License-Identifier: BSD-3-Clause
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import linalg
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
+
+from ._linalg import flip_signs, null_space_basis, range_basis, top_eigh
+from ._validation import check_groups, check_n_components, warn_unconstrained
+
+_BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centred block in cache)
+
+
+# ---------------------------------------------------------------------------------------------
+# Small numerical kernels
+# ---------------------------------------------------------------------------------------------
+def _centred_scatter(X, mean):
+    """C = (X − 1meanᵀ)ᵀ(X − 1meanᵀ), accumulated over row blocks (no n×d copy of X)."""
+    n, d = X.shape
+    if n <= _BLOCK_ROWS:
+        Xc = X - mean
+        return Xc.T @ Xc
+    C = np.zeros((d, d))
+    for start in range(0, n, _BLOCK_ROWS):
+        B = X[start : start + _BLOCK_ROWS] - mean
+        C += B.T @ B
+    return C
+
+
+def _deflate(C, Q, shift=True):
+    """Return C − QDᵀ − DQᵀ = PCP − c·QQᵀ in place (P = I − QQᵀ, c = tr C or 1).
+
+    Eigenvectors of the result with eigenvalue ≥ 0 span range(P) and are those of PCP there;
+    the r directions of Q get eigenvalue −c < 0, below every admissible direction.  With
+    ``shift=False`` (c = 0, for the randomized solver, which ranks by |eigenvalue|) they get 0.
+    """
+    if Q.shape[1] == 0:
+        return C
+    c = (float(np.trace(C)) or 1.0) if shift else 0.0
+    B = C @ Q  # d × r
+    H = Q.T @ B - c * np.eye(Q.shape[1])  # r × r, symmetric
+    D = B - 0.5 * (Q @ H)
+    C -= np.hstack([Q, D]) @ np.hstack([D, Q]).T
+    return C
+
+
+def _project_out(U, Q):
+    """Remove from the columns of U their (round-off sized) component in range(Q)."""
+    if Q.shape[1]:
+        U = U - Q @ (Q.T @ U)
+    return U
+
+
+def _arpack_seed(random_state):
+    # ``None`` is a fixed seed: FairPCA is deterministic unless a seed says otherwise.
+    if random_state is None:
+        return 0
+    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+
+
+# ---------------------------------------------------------------------------------------------
+# Fair PCA-S (§3.6): directions in which the group covariances differ least
+# ---------------------------------------------------------------------------------------------
+def _covariance_gap_directions(X, groups, R, n_directions):
+    """Orthonormal l-column basis E (in R-coordinates) of small group-covariance gap.
+
+    Two groups (the paper): eigenvectors of T = Rᵀ(Σ₀ − Σ₁)R with the smallest |eigenvalue|,
+    by a dense symmetric solver.  More groups or attributes: smallest eigenvectors of
+
+        S = Σ_attributes Σ_g (n_g / n) · T_g²,   T_g = Rᵀ(Σ_g − Σ̄)R,   Σ̄ = Σ_g (n_g / n) Σ_g,
+
+    the minimiser over l-dim subspaces E of Σ_g w_g‖T_g E‖²_F, an upper bound of the projected
+    covariance gaps Σ_g w_g‖EᵀT_g E‖²_F.  For two groups S = w·T², so the rule reduces to the
+    paper's.  Σ_g is ``np.cov`` of the group (own mean, divisor n_g − 1), as in the reference.
+    """
+    if n_directions >= R.shape[1]:
+        return np.eye(R.shape[1])
+    two_groups = groups.codes.shape[1] == 1 and groups.n_groups[0] == 2
+    if two_groups:
+        codes = groups.codes[:, 0]
+        T = _group_cov_gap(X, codes, R, 0) - _group_cov_gap(X, codes, R, 1)
+        w, V = linalg.eigh(T, check_finite=False)
+        order = np.argsort(np.abs(w), kind="stable")
+    else:
+        S = _covariance_gap_matrix(X, groups, R)
+        w, V = linalg.eigh(S, check_finite=False)
+        order = np.argsort(w, kind="stable")
+    return V[:, order[:n_directions]]
+
+
+def _group_cov_gap(X, codes, R, g):
+    """RᵀΣ_gR for the rows of group g."""
+    Xg = X[codes == g]
+    XR = (Xg - Xg.mean(axis=0)) @ R
+    return XR.T @ XR / (Xg.shape[0] - 1)
+
+
+def _covariance_gap_matrix(X, groups, R):
+    """S = Σ_r Σ_g (n_g/n) (Rᵀ(Σ_g − Σ̄_r)R)² of :func:`_covariance_gap_directions`."""
+    n = X.shape[0]
+    S = np.zeros((R.shape[1], R.shape[1]))
+    for r in range(groups.codes.shape[1]):
+        codes = groups.codes[:, r]
+        weights = np.bincount(codes, minlength=groups.n_groups[r]) / n
+        covs = [_group_cov_gap(X, codes, R, g) for g in range(groups.n_groups[r])]
+        pooled = sum(w * c for w, c in zip(weights, covs))
+        for w, c in zip(weights, covs):
+            T = c - pooled
+            S += w * (T @ T)
+    return S
+
+
+# ---------------------------------------------------------------------------------------------
+# The estimator
+# ---------------------------------------------------------------------------------------------
+class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    r"""Fair PCA of Kleindessner et al. (2023): PCA with equal projected group means.
+
+    Finds orthonormal ``components_`` U (k×d) maximising the (centred) variance tr(UᵀCU)
+    subject to Z̃ᵀXUᵀ = 0, where Z̃ holds the centred one-hot columns of every group of every
+    sensitive attribute.  Equivalently: the projections ``transform(X)`` of the training rows
+    have the same mean in every group, so no *linear* function of the representation is
+    correlated with group membership.  For two Gaussians with a shared covariance this removes
+    all information about the group (Proposition 1).
+
+    Parameters
+    ----------
+    n_components : int, default=None
+        Target dimension k.  ``None`` keeps min(n_samples, d − Σ_r(m_r − 1)) components.  At
+        most d − Σ_r(m_r − 1) is allowed (§3.4–3.5: d − m + 1 for one attribute with m groups,
+        d − 1 for two groups), and at most n_samples.
+    fairness : {"demographic_parity", "equal_opportunity"}, default="demographic_parity"
+        ``"equal_opportunity"`` fits on the rows with ``y == pos_label`` only (§3.2), so the
+        group means are equalised among the positives; ``y`` must then be passed to ``fit``.
+    equalize_covariance : float in (0, 1] or int >= 1, default=None
+        "Fair PCA-S" (§3.6).  A float f uses l = max(k, ⌊f·d⌋) directions, an int is l itself
+        (l >= k).  Within the fair subspace R, only the l directions in which the group
+        covariances differ least are kept (smallest |eigenvalue| of Rᵀ(Σ₀ − Σ₁)R, by a dense
+        symmetric solver); PCA is then solved inside them.  l >= dim R gives plain Fair PCA.
+        For more than two groups see Notes.
+    center : bool, default=True
+        Centre X before the scatter matrix (PCA of the covariance).  ``center=False`` maximises
+        the uncentred second moment tr(UᵀXᵀXU), as the paper's Algorithm 1 and all of its
+        experiments do.  The fairness constraint is the same either way.
+    svd_solver : {"auto", "full", "arpack", "randomized"}, default="auto"
+        Top-k symmetric eigensolver: ``"full"`` = LAPACK ``syevr`` on k indices, ``"arpack"`` =
+        Lanczos, ``"randomized"`` = Halko et al. (approximate; it cannot tell zero-variance
+        directions apart, so use another solver when k exceeds the rank of X).  ``"auto"`` uses ARPACK when the matrix is
+        larger than 500 and k < size/10, else ``"full"``.  Whether the d×d scatter matrix or
+        the n×n Gram matrix (d > n) is decomposed is chosen from the shape.
+    random_state : int, RandomState instance or None, default=None
+        Start vector of ARPACK / randomized solver.  ``None`` is a fixed seed (deterministic).
+    pos_label : int, float, bool or str, default=1
+        The favourable label for ``fairness="equal_opportunity"``.
+
+    Attributes
+    ----------
+    components_ : ndarray of shape (n_components_, n_features)
+        Orthonormal rows U, sorted by decreasing objective value; the largest-magnitude entry of
+        every row is positive (deterministic signs, as scikit-learn's PCA).
+    mean_ : ndarray of shape (n_features,)
+        Mean of the fitted rows (zeros when ``center=False``); ``transform`` subtracts it.
+    explained_variance_ : ndarray of shape (n_components_,)
+        Sample variance (divisor n − 1) of the fitted rows along each component.
+    explained_variance_ratio_ : ndarray of shape (n_components_,)
+        ``explained_variance_`` divided by the total variance of the fitted rows (trace of
+        their covariance), so their sum is the %Var of the seed paper / 100.
+    n_components_ : int
+        The number of components k.
+    n_covariance_directions_ : int or None
+        The number l of covariance-equalising directions actually used (Fair PCA-S), else None.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names seen during fit (only when X has string column names).
+
+    See Also
+    --------
+    sklearn.decomposition.PCA : the unconstrained method (``sensitive_features=None``).
+    fairlab.FairKernelPCA : the kernelised version (§3.3).
+    fairlab.FairTradeoff : the accuracy/fairness knob λ of §3.1.
+
+    Notes
+    -----
+    Algorithm 1/2 of the paper, with C the (centred) scatter matrix::
+
+        Z̃ = centred one-hot group indicators (n × Σ m_r)
+        R = orthonormal basis of null(Z̃ᵀX)          (d × s, s ≥ d − Σ(m_r − 1))
+        Λ = top-k eigenvectors of RᵀCR
+        U = RΛ
+
+    The code computes the same U without forming R (see the module docstring).
+
+    Fair PCA-S with more than two groups or several attributes (not covered by the paper):
+    with T_g = Rᵀ(Σ_g − Σ̄)R, Σ̄ the size-weighted average of the group covariances, the l
+    directions are the smallest eigenvectors of S = Σ_g (n_g/n) T_g²; they minimise
+    Σ_g (n_g/n)‖T_g E‖²_F, an upper bound on the projected covariance gaps.  For two groups
+    S ∝ T², which is exactly the paper's rule.
+
+    ``sensitive_features=None`` fits standard PCA (with an ``UnconstrainedFallbackWarning``):
+    a pipeline that forgot to route the attribute is loud, not silently unfair.
+
+    References
+    ----------
+    .. [1] M. Kleindessner, M. Donini, C. Russell, M. B. Zafar. "Efficient fair PCA for fair
+       representation learning." AISTATS 2023.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlab import FairPCA
+    >>> rng = np.random.default_rng(0)
+    >>> z = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 5)) + 2.0 * z[:, None]
+    >>> Xt = FairPCA(n_components=2).fit_transform(X, sensitive_features=z)
+    >>> bool(np.allclose(Xt[z == 0].mean(axis=0), Xt[z == 1].mean(axis=0)))
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "fairness": [StrOptions({"demographic_parity", "equal_opportunity"})],
+        "equalize_covariance": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(Real, 0, 1, closed="right"),
+            None,
+        ],
+        "center": ["boolean"],
+        "svd_solver": [StrOptions({"auto", "full", "arpack", "randomized"})],
+        "random_state": ["random_state"],
+        "pos_label": [Real, str, "boolean"],
+    }
+
+    def __init__(
+        self,
+        n_components=None,
+        *,
+        fairness="demographic_parity",
+        equalize_covariance=None,
+        center=True,
+        svd_solver="auto",
+        random_state=None,
+        pos_label=1,
+    ):
+        self.n_components = n_components
+        self.fairness = fairness
+        self.equalize_covariance = equalize_covariance
+        self.center = center
+        self.svd_solver = svd_solver
+        self.random_state = random_state
+        self.pos_label = pos_label
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, *, sensitive_features=None):
+        """Fit fair PCA.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,), default=None
+            Labels; only used (and then required) with ``fairness="equal_opportunity"``.
+        sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
+            Group labels (any hashable values), a Series or a DataFrame.  ``None`` fits
+            standard PCA and warns.
+
+        Returns
+        -------
+        self : FairPCA
+        """
+        for name in ("n_components", "equalize_covariance"):
+            if isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be a number, got the bool {getattr(self, name)!r}.")
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        groups = None
+        if sensitive_features is None:
+            warn_unconstrained(self, "PCA")
+        else:
+            if self.fairness == "equal_opportunity":
+                X, sensitive_features = self._positive_rows(X, y, sensitive_features)
+            groups = check_groups(sensitive_features, X.shape[0], min_group_size=2)
+        self._fit(X, groups)
+        return self
+
+    def _positive_rows(self, X, y, sensitive_features):
+        """Rows with y == pos_label, for the equal-opportunity mode (§3.2)."""
+        if y is None:
+            raise ValueError(
+                "fairness='equal_opportunity' fits on the rows with y == pos_label, so fit needs "
+                "y; pass fit(X, y, sensitive_features=...)."
+            )
+        y = np.asarray(y)
+        if y.ndim != 1 or y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"y must be 1-D with one label per row of X ({X.shape[0]}); got shape {y.shape}."
+            )
+        mask = y == self.pos_label
+        if mask.sum() < 2:
+            raise ValueError(
+                f"fairness='equal_opportunity' needs at least 2 rows with y == pos_label="
+                f"{self.pos_label!r}; found {int(mask.sum())}. Check pos_label."
+            )
+        if hasattr(sensitive_features, "iloc"):
+            sensitive_features = sensitive_features.iloc[mask]
+        else:
+            s = np.asarray(sensitive_features)
+            if s.ndim >= 1 and s.shape[0] != X.shape[0]:
+                raise ValueError(
+                    f"sensitive_features has {s.shape[0]} entries but X has {X.shape[0]} rows; "
+                    "pass one sensitive value per row of X."
+                )
+            sensitive_features = s[mask] if s.ndim >= 1 else sensitive_features
+        return X[mask], sensitive_features
+
+    def _fit(self, X, groups):
+        n, d = X.shape
+        n_constraints = 0 if groups is None else sum(m - 1 for m in groups.n_groups)
+        bound = d - n_constraints
+        k = check_n_components(
+            self.n_components,
+            min(n, bound),
+            bound_text=f"min(n_samples={n}, n_features - sum over attributes of "
+            f"(n_groups - 1) = {d} - {n_constraints})",
+        )
+        self.mean_ = X.mean(axis=0) if self.center else np.zeros(d)
+
+        # Q: orthonormal basis of range(XᵀZ̃), the r ≤ Σ(m_r − 1) forbidden directions
+        # (R of the paper spans its orthogonal complement).
+        if groups is None:
+            Q = np.zeros((d, 0))
+        else:
+            Z = groups.one_hot(center=True)
+            Q = range_basis(X.T @ Z)
+
+        l_dirs = self._n_covariance_directions(k, d) if groups is not None else None
+        self.n_covariance_directions_ = None
+        if l_dirs is not None and l_dirs < d - Q.shape[1]:
+            U, eigvals = self._fit_equalized(X, groups, Q, k, l_dirs)
+            self.n_covariance_directions_ = l_dirs
+        elif l_dirs is not None:
+            # l >= dim R: the covariance step keeps all of R, i.e. plain Fair PCA (§3.6).
+            self.n_covariance_directions_ = d - Q.shape[1]
+            U, eigvals = self._fit_primal_or_dual(X, Q, k)
+        else:
+            U, eigvals = self._fit_primal_or_dual(X, Q, k)
+
+        U = flip_signs(_project_out(U, Q))
+        self.components_ = np.ascontiguousarray(U.T)
+        self.n_components_ = k
+        self._set_variances(X, eigvals)
+        return self
+
+    # -- Algorithm 1/2: top-k eigenvectors of C restricted to range(Q)^⊥ ---------------------
+    def _fit_primal_or_dual(self, X, Q, k):
+        n, d = X.shape
+        solver = {"auto": "auto", "full": "dense"}.get(self.svd_solver, self.svd_solver)
+        seed = _arpack_seed(self.random_state)
+        if d > n:
+            # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
+            Xc = X - self.mean_
+            XQ = Xc @ Q
+            G = Xc @ Xc.T - XQ @ XQ.T
+            w, V = top_eigh(G, k, solver=solver, random_state=seed)
+            if w[-1] > max(n, d) * np.finfo(float).eps * max(w[0], 0.0):
+                U = (Xc.T @ V - Q @ (XQ.T @ V)) / np.sqrt(w)  # U = PXcᵀV Λ^{-1/2}
+                return U, w
+            # k exceeds the rank of the projected data: the zero-variance directions are only
+            # defined in the primal problem, so fall through to it.
+        C = _deflate(_centred_scatter(X, self.mean_), Q, shift=solver != "randomized")
+        w, U = top_eigh(C, k, solver=solver, random_state=seed)
+        return U, w
+
+    # -- Fair PCA-S (§3.6) ----------------------------------------------------------------
+    def _n_covariance_directions(self, k, d):
+        f = self.equalize_covariance
+        if f is None:
+            return None
+        if isinstance(f, Integral):
+            if f < k:
+                raise ValueError(
+                    f"equalize_covariance={f} (the number l of covariance-equalising directions) "
+                    f"must be >= n_components={k}; the paper uses l in {{k, ..., d - 1}}."
+                )
+            return int(f)
+        return max(k, int(np.floor(f * d)))
+
+    def _fit_equalized(self, X, groups, Q, k, l_dirs):
+        R = null_space_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
+        E = R @ _covariance_gap_directions(X, groups, R, l_dirs)  # d × l, orthonormal
+        XE = (X - self.mean_) @ E
+        H = XE.T @ XE  # EᵀCE, C = (centred) scatter matrix
+        w, Lam = linalg.eigh(H, subset_by_index=[l_dirs - k, l_dirs - 1], check_finite=False)
+        return E @ Lam[:, ::-1], w[::-1]
+
+    def _set_variances(self, X, eigvals):
+        n = X.shape[0]
+        mu = X.mean(axis=0)
+        # eigvals are uᵀCu; with center=False C is the uncentred moment: remove the mean part.
+        if not self.center:
+            eigvals = eigvals - n * (self.components_ @ mu) ** 2
+        total = sum(float(((X[i : i + _BLOCK_ROWS] - mu) ** 2).sum()) for i in range(0, n, _BLOCK_ROWS))
+        self.explained_variance_ = np.maximum(eigvals, 0.0) / (n - 1)
+        self.explained_variance_ratio_ = (
+            self.explained_variance_ * (n - 1) / total if total > 0 else np.zeros_like(eigvals)
+        )
+
+    # -- transformer API ------------------------------------------------------------------
+    def transform(self, X):
+        """Project X on the fair components: (X − mean_) @ components_.T."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return (X - self.mean_) @ self.components_.T
+
+    def inverse_transform(self, X):
+        """Map projections back to feature space: X @ components_ + mean_."""
+        check_is_fitted(self)
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != self.n_components_:
+            raise ValueError(
+                f"inverse_transform expects an array of shape (n_samples, {self.n_components_}); "
+                f"got shape {X.shape}."
+            )
+        return X @ self.components_ + self.mean_
+
+    @property
+    def _n_features_out(self):
+        return self.components_.shape[0]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
