@@ -1,0 +1,809 @@
+r"""Fair partial least squares (De-Diego, Pérez-Suay, Gordaliza and Loubes, 2025).
+
+PLS builds components :math:`t_h = X_h w_h` one at a time: :math:`w_h` maximises the squared
+covariance of the scores with the (centred, optionally scaled) targets :math:`Y`, and
+:math:`X_h` is deflated, :math:`X_{h+1} = X_h - t_h p_h^\top` with
+:math:`p_h = X_h^\top t_h / t_h^\top t_h`.  Fair PLS (seed 002, eq. (4), Algorithm 1)
+subtracts a penalty on the squared covariance with the sensitive attribute :math:`S`:
+
+.. math::
+
+    w_h = \arg\max_{\|w\| = 1}\; \tfrac{1}{n^2} \bigl(\|Y^\top X_h w\|^2
+          - \eta\, \|S^\top X_h w\|^2\bigr)
+        = \arg\max_{\|w\| = 1}\; w^\top X_h^\top (YY^\top - \eta SS^\top) X_h w .
+
+The paper solves this by gradient descent and states that no closed form exists, but the
+objective is a quadratic form on the unit sphere: its maximiser is the **leading eigenvector**
+of :math:`M_h = A A^\top - \eta B B^\top` with :math:`A = X_h^\top Y` (d×m) and
+:math:`B = X_h^\top S` (d×q).  :math:`M_h` has rank ≤ m + q, so with the thin SVD
+:math:`[A, B] = U \Sigma V^\top = U R` the eigenproblem shrinks to the (m+q)×(m+q) matrix
+:math:`R_A R_A^\top - \eta R_B R_B^\top` and :math:`w_h = U v`.  Nothing d×d is ever formed.
+
+* ``eta = 0`` is PLS regression (scikit-learn's ``PLSRegression``, whose NIPALS power
+  iteration converges to the same leading singular vector of :math:`X_h^\top Y`).
+* ``eta = np.inf`` is the hard constraint :math:`S^\top X_h w = 0` (every score has zero
+  covariance with every column of S): :math:`w_h` is the leading left singular vector of
+  :math:`A` projected onto :math:`\operatorname{range}(B)^\perp` — the limit of the penalised
+  solution as :math:`\eta\to\infty`.
+* ``fairness="equalized_odds"`` (§4.2, eq. (8)) replaces S by the residual of its linear
+  regression on Y, :math:`S - Y(Y^\top Y)^+ Y^\top S`, since
+  :math:`C_{Xw,S|Y} = C_{Xw,S} - C_{Xw,Y} C_{YY}^{-1} C_{YS} = \tfrac1n (Xw)^\top
+  (S - Y C_{YY}^{-1}C_{YS})`.
+
+Deflating X explicitly costs a full pass over an n×d matrix per component; here it is never
+done.  Since :math:`X_h = X - T_{<h} P_{<h}^\top` exactly, :math:`X_h w`, :math:`X_h^\top t`
+and :math:`X_h^\top [Y, S]` are obtained from products with the centred X and small
+corrections, which makes Fair PLS cheaper than scikit-learn's PLS at every η.
+
+Kernel Fair PLS (§4.1, Algorithm 4) replaces X by a feature map with Gram matrix K and the
+covariance penalty by HSIC with a kernel on S.  With a factor :math:`\tilde K_S = L L^\top` of
+the centred sensitive Gram matrix, the per-component problem is the same low-rank eigenproblem
+with :math:`[A, B] = \tilde\Phi_h^\top [Y, L]`, whose Gram matrix
+:math:`[Y, L]^\top \tilde K_h [Y, L]` is all that is needed.
+"""
+
+# SPDX-License-Identifier: BSD-3-Clause
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import linalg
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    MultiOutputMixin,
+    RegressorMixin,
+    TransformerMixin,
+    _fit_context,
+)
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_array, check_consistent_length
+from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
+
+from ._kernels import KERNELS, check_kernel, kernel_matrix, resolve_gamma
+from ._linalg import center_gram, flip_signs, null_space_basis, range_basis
+from ._validation import (
+    _as_2d_columns,
+    check_continuous_sensitive,
+    check_n_components,
+    warn_unconstrained,
+)
+
+__all__ = ["FairPLS", "KernelFairPLS", "NaiveFairPLS", "nipals"]
+
+_EPS = np.finfo(float).eps
+_ETA_CONSTRAINT = [Interval(Real, 0, None, closed="left"), Options(Real, {np.inf})]
+
+
+# --------------------------------------------------------------------------------------------
+# Private helpers
+# --------------------------------------------------------------------------------------------
+def _encode_sensitive(sensitive_features, n_samples):
+    """S as a float matrix (n, q): numeric columns as they are, categorical ones reference-coded.
+
+    A categorical attribute with m levels becomes m − 1 indicator columns (the first sorted level
+    is dropped).  This makes a binary attribute given as strings, booleans or 0/1 numbers produce
+    the same S up to sign, hence the same Fair PLS fit: with all m indicators the two centred
+    columns of a binary attribute are opposite, and the penalty would silently double.
+    """
+    blocks = []
+    for r, col in enumerate(_as_2d_columns(sensitive_features, n_samples, "sensitive_features")):
+        try:
+            block = check_continuous_sensitive(col, n_samples)
+        except ValueError as exc:
+            raise ValueError(f"sensitive_features attribute {r}: {exc}") from None
+        blocks.append(block[:, 1:] if block.shape[1] > 1 else block)
+    return np.hstack(blocks)
+
+
+def _center_scale(A, scale):
+    """Column-centre ``A`` (a new array) and, if ``scale``, divide by the ddof=1 std (0 → 1)."""
+    mean = A.mean(axis=0)
+    A = A - mean
+    if scale:
+        std = A.std(axis=0, ddof=1)
+        std[std == 0.0] = 1.0
+        A /= std
+    else:
+        std = np.ones(A.shape[1])
+    return A, mean, std
+
+
+def _check_y(y, n_samples, name):
+    if y is None:
+        raise ValueError(
+            f"{name} requires y to be passed, but the target y is None: call "
+            "fit(X, y, sensitive_features=...) with y of shape (n_samples,) or (n_samples, n_targets)."
+        )
+    y = check_array(y, input_name="y", dtype=np.float64, ensure_2d=False)
+    if y.ndim > 2:
+        raise ValueError(f"y must be 1-D or 2-D; got an array with {y.ndim} dimensions.")
+    if y.shape[0] != n_samples:
+        raise ValueError(f"y has {y.shape[0]} rows but X has {n_samples}; pass one target per row.")
+    return y
+
+
+def _leading_direction(R_y, R_s, eta):
+    """Maximise vᵀ(R_y R_yᵀ − η R_s R_sᵀ)v over unit v ∈ ℝʳ (η = ∞: subject to R_sᵀv = 0).
+
+    Returns ``(v, value)``; ``value`` is the maximum of the quadratic form.
+    """
+    r = R_y.shape[0]
+    if np.isinf(eta):
+        N = null_space_basis(R_s) if R_s.shape[1] else np.eye(r)  # range(R_s)^⊥ in ℝʳ
+        if N.shape[1] == 0:
+            return np.zeros(r), 0.0
+        u, s, _ = linalg.svd(N.T @ R_y, full_matrices=False)
+        return N @ u[:, 0], float(s[0] ** 2) if s.size else 0.0
+    M = R_y @ R_y.T
+    if eta > 0 and R_s.shape[1]:
+        M -= eta * (R_s @ R_s.T)
+    values, vectors = linalg.eigh(M, subset_by_index=[r - 1, r - 1])
+    return vectors[:, 0], float(values[0])
+
+
+def _exact_weight(A, B, eta):
+    """Exact maximiser w (unit, in ℝᵈ) of wᵀ(AAᵀ − ηBBᵀ)w, through the thin SVD of [A, B]."""
+    d, m = A.shape
+    C = A if (eta == 0 or B.shape[1] == 0) else np.hstack([A, B])
+    U, s, Vt = linalg.svd(C, full_matrices=False, check_finite=False)
+    keep = s > (s[0] if s.size else 0.0) * max(C.shape) * _EPS
+    U, R = U[:, keep], s[keep, None] * Vt[keep]  # C = U R, U orthonormal (d × r)
+    if R.shape[0] == 0:
+        return None, 0.0
+    v, value = _leading_direction(R[:, :m], R[:, m:], eta)
+    scale = float(np.sum(s**2))
+    if value <= 1e-12 * scale and d > R.shape[0]:
+        # No direction of range([A, B]) earns a positive objective (Y's cross-covariance lies
+        # inside S's): the maximum 0 is attained on range([A, B])^⊥; take its deterministic
+        # member closest to a coordinate axis.
+        j = int(np.argmin(np.einsum("ij,ij->i", U, U)))
+        w = -U @ U[j]
+        w[j] += 1.0
+        return w / np.linalg.norm(w), 0.0
+    return U @ v, value
+
+
+def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol):
+    """Seed 002's gradient solver: projected gradient ascent of g(w) on the unit sphere.
+
+    g(w) = (‖Aᵀw‖² − η‖Bᵀw‖²)/n², ∇g = 2(AAᵀw − ηBBᵀw)/n²; every step is followed by the
+    normalisation of Algorithm 1 ("scale them to be of length one").  Start: the PLS direction
+    A[:, 0] (first target).  ``learning_rate=None`` uses n² / (2(‖A‖_F² + η‖B‖_F²)), which keeps
+    every factor 1 + 2·lr·λ/n² of the iteration in [0, 2] so the ascent cannot overshoot.  For
+    η = ∞ the step is projected on range(B)^⊥ (projected gradient for the hard constraint).
+    """
+    hard = np.isinf(eta)
+    Q = range_basis(B) if (hard and B.shape[1]) else None
+
+    def project(v):
+        return v - Q @ (Q.T @ v) if Q is not None else v
+
+    def grad(v):
+        g = A @ (A.T @ v)
+        if not hard and eta > 0 and B.shape[1]:
+            g -= eta * (B @ (B.T @ v))
+        return 2.0 * g / n**2
+
+    if learning_rate is None:
+        lip = np.sum(A**2) + (0.0 if hard else eta * np.sum(B**2))
+        learning_rate = n**2 / (2.0 * lip) if lip > 0 else 1.0
+    w = project(A[:, 0].copy())
+    if not np.linalg.norm(w) > 0:
+        w = project(np.ones(A.shape[0]))
+    w /= np.linalg.norm(w)
+    for it in range(1, max_iter + 1):
+        w_new = project(w + learning_rate * grad(w))
+        w_new /= np.linalg.norm(w_new)
+        done = np.linalg.norm(w_new - w) < tol
+        w = w_new
+        if done:
+            return w, it
+    warnings.warn(
+        f"The gradient solver did not converge in max_iter={max_iter} iterations "
+        f"(tol={tol}); increase max_iter or use solver='exact'.",
+        ConvergenceWarning,
+        stacklevel=4,
+    )
+    return w, max_iter
+
+
+def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_rate=None,
+                    max_iter=1000, tol=1e-10):
+    """Algorithm 1 of seed 002 on centred (scaled) X, Y, S; returns the fitted matrices.
+
+    X is never deflated in memory: with X_h = X − T_{<h} P_{<h}ᵀ (exact, by induction),
+    X_h w = Xw − T(Pᵀw), X_hᵀt = Xᵀt − P(Tᵀt), and X_{h+1}ᵀZ = X_hᵀZ − p(tᵀZ) for Z = [Y, S].
+    """
+    n, d = Xc.shape
+    m = Yc.shape[1]
+    Z = np.hstack([Yc, Sc]) if Sc.shape[1] else Yc
+    XtZ = Xc.T @ Z  # X_hᵀ[Y, S], updated by rank-one corrections
+    W = np.zeros((d, n_components))
+    P = np.zeros((d, n_components))
+    Q = np.zeros((m, n_components))
+    T = np.zeros((n, n_components))
+    objective = np.zeros(n_components)
+    n_iter = []
+    x_norm = np.linalg.norm(Xc)
+    for h in range(n_components):
+        A, B = XtZ[:, :m], XtZ[:, m:]
+        if solver == "exact":
+            w, value = _exact_weight(A, B, eta)
+            if w is None:
+                warnings.warn(
+                    f"X residual has no covariance left with y or S at component {h}; the "
+                    "remaining components are zero.", UserWarning, stacklevel=3)
+                break
+        else:
+            w, it = _gradient_weight(A, B, eta, n, learning_rate=learning_rate,
+                                     max_iter=max_iter, tol=tol)
+            n_iter.append(it)
+            value = float(np.sum((A.T @ w) ** 2))
+            if not np.isinf(eta) and eta > 0 and B.shape[1]:
+                value -= eta * float(np.sum((B.T @ w) ** 2))
+        w = flip_signs(w[:, None])[:, 0]  # largest |entry| positive, as sklearn's _svd_flip_1d
+        t = Xc @ w - T[:, :h] @ (P[:, :h].T @ w)  # t = X_h w
+        tt = float(t @ t)
+        if not np.sqrt(tt) > 1e-12 * x_norm:
+            warnings.warn(
+                f"X residual is (numerically) zero at component {h}: X has rank {h} in the "
+                "admissible directions; the remaining components are zero.", UserWarning,
+                stacklevel=3)
+            break
+        Tt = T[:, :h].T @ t  # ≈ 0 (scores are orthogonal); kept for exactness
+        P[:, h] = (Xc.T @ t - P[:, :h] @ Tt) / tt  # p = X_hᵀt / tᵀt
+        Q[:, h] = (Yc.T @ t - Q[:, :h] @ Tt) / tt  # q = Y_hᵀt / tᵀt (regression of Y_h on t)
+        XtZ -= np.outer(P[:, h], t @ Z)  # deflation of X_hᵀZ
+        W[:, h], T[:, h] = w, t
+        objective[h] = value / n**2
+    return {"W": W, "P": P, "Q": Q, "T": T, "objective": objective, "n_iter": n_iter}
+
+
+def nipals(X, Y, n_components, *, scale=True, max_iter=500, tol=1e-12):
+    r"""Plain NIPALS, Algorithm 2 of seed 002 (Wold 1966), kept as an independent reference.
+
+    Literal transcription: E, F are the column-centred (and, if ``scale``, ddof=1-standardised)
+    X and Y; u starts at the first column of F; the inner loop alternates
+    w = Eᵀu/uᵀu (normalised), t = Ew, c = Fᵀt/tᵀt (normalised), u = Fc until t stops moving;
+    then p = Eᵀt/tᵀt, q = Fᵀu/uᵀu, b = uᵀt/tᵀt and E ← E − tpᵀ, F ← F − b t cᵀ.  (The paper
+    prints u = Fᵀc, a typo: F is n×m, c ∈ ℝᵐ.)  Signs are not normalised.
+
+    Returns
+    -------
+    dict with ``W`` (d×k), ``T`` (n×k), ``C`` (m×k), ``U`` (n×k), ``P`` (d×k).
+    """
+    E, _, _ = _center_scale(np.asarray(X, dtype=float), scale)
+    Y = np.asarray(Y, dtype=float)
+    F, _, _ = _center_scale(Y.reshape(len(Y), -1), scale)
+    n, d = E.shape
+    out = {key: np.zeros((dim, n_components)) for key, dim in
+           (("W", d), ("T", n), ("C", F.shape[1]), ("U", n), ("P", d))}
+    for h in range(n_components):
+        u = F[:, 0].copy()
+        t_old = np.zeros(n)
+        for _ in range(max_iter):
+            w = E.T @ u / (u @ u)
+            w /= np.linalg.norm(w)
+            t = E @ w
+            c = F.T @ t / (t @ t)
+            c /= np.linalg.norm(c)
+            u = F @ c
+            if np.linalg.norm(t - t_old) <= tol * np.linalg.norm(t):
+                break
+            t_old = t
+        p = E.T @ t / (t @ t)
+        b = (u @ t) / (t @ t)
+        E = E - np.outer(t, p)
+        F = F - b * np.outer(t, c)
+        for key, val in zip("WTCUP", (w, t, c, u, p)):
+            out[key][:, h] = val
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Linear Fair PLS
+# --------------------------------------------------------------------------------------------
+class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin,
+               MultiOutputMixin, BaseEstimator):
+    """Shared fit preparation, transform, predict and inverse_transform of the linear models."""
+
+    def _prepare(self, X, y, sensitive_features, fallback):
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        n, d = X.shape
+        y = _check_y(y, n, type(self).__name__)
+        self._predict_1d = y.ndim == 1
+        Y = y.reshape(n, -1)
+        Xc, self.x_mean_, self.x_std_ = _center_scale(X, self.scale)
+        Yc, self.y_mean_, self.y_std_ = _center_scale(Y, self.scale)
+        if sensitive_features is None:
+            warn_unconstrained(self, fallback)
+            S = np.zeros((n, 0))
+        else:
+            S = _encode_sensitive(sensitive_features, n)
+        Sc, self.s_mean_, self.s_std_ = _center_scale(S, self.scale)
+        k = check_n_components(self.n_components, min(n, d),
+                               bound_text="min(n_samples, n_features)")
+        return Xc, Yc, Sc, k
+
+    def _set_fitted(self, fitted, support=None):
+        W, P, Q, T = fitted["W"], fitted["P"], fitted["Q"], fitted["T"]
+        self.x_weights_, self.x_loadings_, self.y_loadings_, self.x_scores_ = W, P, Q, T
+        # rotations R with X R = T on the training data: T = X W (PᵀW)⁻¹ (PᵀW is unit
+        # upper triangular); pinv as scikit-learn, so that zero components stay harmless.
+        self.x_rotations_ = W @ linalg.pinv(P.T @ W, check_finite=False)
+        R, Qs = self.x_rotations_, Q
+        if support is not None:
+            R, Qs = R[:, support], Q[:, support]
+        coef = (R @ Qs.T) * self.y_std_  # (d, m) in standardised-X units
+        self.coef_ = coef.T / self.x_std_  # (n_targets, n_features), as PLSRegression
+        self.intercept_ = self.y_mean_
+        self._n_features_out = R.shape[1]
+
+    def transform(self, X):
+        """Scores of X: ((X − x_mean_) / x_std_) @ x_rotations_, shape (n_samples, n_components)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        R = self.x_rotations_
+        if getattr(self, "support_", None) is not None:
+            R = R[:, self.support_]
+        return ((X - self.x_mean_) / self.x_std_) @ R
+
+    def predict(self, X):
+        """Targets predicted by the regression of Y on the scores (as ``PLSRegression``)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        y_pred = (X - self.x_mean_) @ self.coef_.T + self.intercept_
+        return y_pred.ravel() if self._predict_1d else y_pred
+
+    def inverse_transform(self, X):
+        """Back to feature space: X ≈ T Pᵀ · x_std_ + x_mean_ (exact when k = rank)."""
+        check_is_fitted(self)
+        T = check_array(X, input_name="X", dtype=FLOAT_DTYPES)
+        P = self.x_loadings_
+        if getattr(self, "support_", None) is not None:
+            P = P[:, self.support_]
+        if T.shape[1] != P.shape[1]:
+            raise ValueError(
+                f"X has {T.shape[1]} columns but the model has {P.shape[1]} components; pass "
+                "the output of transform.")
+        return T @ P.T * self.x_std_ + self.x_mean_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.regressor_tags.poor_score = True
+        return tags
+
+
+class FairPLS(_BasePLS):
+    r"""Fair partial least squares: PLS components penalised for covariance with S.
+
+    Component h maximises :math:`\|Y^\top X_h w\|^2 - \eta\,\|S^\top X_h w\|^2` over unit
+    vectors w (seed 002, eq. (4)), where :math:`X_h` is the deflated centred input.  The
+    maximiser is computed exactly, as the leading eigenvector of the rank ≤ m + q matrix
+    :math:`X_h^\top(YY^\top - \eta SS^\top)X_h` reduced to an (m+q)×(m+q) eigenproblem; the
+    paper's gradient solver is available as ``solver="gradient"`` and converges to it.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Number of components, at most min(n_samples, n_features).
+    eta : float or np.inf, default=1.0
+        Penalty η ≥ 0 on the squared covariance with S.  ``0`` is PLS regression (identical to
+        ``sklearn.cross_decomposition.PLSRegression``); ``np.inf`` imposes the hard constraint
+        that every component has zero covariance with every column of S.
+    fairness : {"demographic_parity", "equalized_odds"}, default="demographic_parity"
+        ``"equalized_odds"`` penalises the conditional cross-covariance given Y (§4.2, eq. (8)):
+        S is replaced by its residual after a linear regression on Y.
+    scale : bool, default=True
+        Standardise X, Y **and S** (ddof=1, like ``PLSRegression``).  The paper normalises its
+        inputs (App. 8.2) but leaves the scale of S unsaid; standardising S makes η a unit-free
+        weight between squared covariances with standardised variables.  ``False`` only centres.
+    solver : {"exact", "gradient"}, default="exact"
+        ``"exact"``: closed form per component.  ``"gradient"``: seed 002's gradient ascent on
+        the sphere (for comparison; see ``learning_rate``, ``max_iter``, ``tol``).
+    learning_rate : float or None, default=None
+        Step of the gradient solver; None → n²/(2(‖XᵀY‖_F² + η‖XᵀS‖_F²)).
+    max_iter : int, default=1000
+        Maximum iterations of the gradient solver per component.
+    tol : float, default=1e-10
+        The gradient solver stops when ‖w_{t+1} − w_t‖ < tol.
+
+    Attributes
+    ----------
+    x_weights_ : ndarray of shape (n_features, n_components)
+        Unit weight vectors :math:`w_h` (sign: largest-magnitude entry positive).
+    x_loadings_ : ndarray of shape (n_features, n_components)
+        Loadings :math:`p_h = X_h^\top t_h / t_h^\top t_h`.
+    x_rotations_ : ndarray of shape (n_features, n_components)
+        :math:`W (P^\top W)^{-1}`, so that ``transform(X) = ((X − x_mean_)/x_std_) @ x_rotations_``.
+    x_scores_ : ndarray of shape (n_samples, n_components)
+        Training scores :math:`t_h`.
+    y_loadings_ : ndarray of shape (n_targets, n_components)
+        Regression coefficients of the deflated Y on each score.
+    coef_ : ndarray of shape (n_targets, n_features)
+        Coefficients of ``predict`` on the original X scale; ``intercept_`` of shape (n_targets,).
+    objective_ : ndarray of shape (n_components,)
+        Value of the per-component objective :math:`(\|Y^\top t\|^2 - \eta\|S^\top t\|^2)/n^2`
+        at the solution (for η = ∞ only the first term).
+    x_mean_, x_std_, y_mean_, y_std_, s_mean_, s_std_ : ndarray
+        Centring and scaling of X, Y and the encoded S.
+    n_iter_ : int
+        Largest number of gradient iterations over the components (1 for the exact solver).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+
+    Notes
+    -----
+    Sensitive attribute encoding: numeric columns are used as they are (a continuous S is
+    allowed); a categorical column with m levels becomes m − 1 indicators, so a binary attribute
+    given as labels or as 0/1 gives the same model.  ``sensitive_features=None`` fits plain PLS
+    and warns.  The scores of the training data are exactly (to rounding) uncorrelated with S
+    when ``eta=np.inf``; ``transform`` applies the learned linear map to new data.
+
+    References
+    ----------
+    De-Diego, Pérez-Suay, Gordaliza, Loubes (2025). PLS-based approach for fair representation
+    learning. §3.2, Algorithm 1, §4.2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlab import FairPLS
+    >>> rng = np.random.default_rng(0)
+    >>> s = rng.integers(0, 2, 200)
+    >>> X = rng.normal(size=(200, 5)) + s[:, None]
+    >>> y = X @ np.arange(5.0) + rng.normal(size=200)
+    >>> T = FairPLS(2, eta=np.inf).fit(X, y, sensitive_features=s).transform(X)
+    >>> bool(np.abs((T - T.mean(0)).T @ (s - s.mean())).max() < 1e-9)
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "eta": _ETA_CONSTRAINT,
+        "fairness": [StrOptions({"demographic_parity", "equalized_odds"})],
+        "scale": ["boolean"],
+        "solver": [StrOptions({"exact", "gradient"})],
+        "learning_rate": [Interval(Real, 0, None, closed="neither"), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(self, n_components=2, *, eta=1.0, fairness="demographic_parity", scale=True,
+                 solver="exact", learning_rate=None, max_iter=1000, tol=1e-10):
+        self.n_components = n_components
+        self.eta = eta
+        self.fairness = fairness
+        self.scale = scale
+        self.solver = solver
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.tol = tol
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, *, sensitive_features=None):
+        """Fit the Fair PLS components.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            Target(s); required.
+        sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
+            Sensitive attribute(s), numeric (continuous allowed) or categorical; None → plain
+            PLS with an ``UnconstrainedFallbackWarning``.
+
+        Returns
+        -------
+        self : FairPLS
+        """
+        Xc, Yc, Sc, k = self._prepare(X, y, sensitive_features, "PLS regression")
+        if self.fairness == "equalized_odds" and Sc.shape[1]:
+            # conditional cross-covariance C_{t,S|Y} = tᵀ(S − Y(YᵀY)⁺YᵀS)/n  (eq. (8))
+            Sc = Sc - Yc @ linalg.lstsq(Yc, Sc, check_finite=False)[0]
+        eta = self.eta if Sc.shape[1] else 0.0
+        fitted = _fit_components(Xc, Yc, Sc, k, eta, solver=self.solver,
+                                 learning_rate=self.learning_rate, max_iter=self.max_iter,
+                                 tol=self.tol)
+        self.objective_ = fitted["objective"]
+        # largest iteration count over the components; 1 for the exact solver (one
+        # eigendecomposition per component, nothing iterated)
+        self.n_iter_ = int(max(fitted["n_iter"], default=1))
+        self._set_fitted(fitted)
+        return self
+
+
+class NaiveFairPLS(_BasePLS):
+    r"""Naive ("vanilla") Fair PLS: plain PLS components whose link with S is below a threshold.
+
+    Seed 002, Appendix Algorithm 3 (after Champion et al. 2023): fit ``n_components`` PLS
+    components and keep those whose correlation ratio :math:`\eta^2(t_h, S) < \tau`.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Number of PLS components computed before selection.
+    threshold : float in [0, 1], default=0.2
+        τ; a component is kept when η²(t, S) < τ.
+    scale : bool, default=True
+        Standardise X and Y (ddof=1) as ``PLSRegression``.
+
+    Attributes
+    ----------
+    correlation_ratios_ : ndarray of shape (n_components,)
+        :math:`\eta^2(t_h, S)` = between-group sum of squares / total sum of squares of the
+        score; for several or continuous attributes, the R² of the score's least-squares
+        regression on the encoded S (identical to η² for one categorical attribute).
+    support_ : ndarray of bool, shape (n_components,)
+        Kept components.
+    n_components_ : int
+        Number of kept components (may be 0: ``transform`` then returns zero columns).
+    x_weights_, x_loadings_, x_rotations_, x_scores_, y_loadings_ : ndarray
+        Of all ``n_components`` PLS components (see :class:`FairPLS`).
+    coef_, intercept_ : ndarray
+        ``predict`` regresses Y on the kept scores only.
+
+    References
+    ----------
+    De-Diego et al. (2025), Appendix, Algorithm 3 and §8.4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlab import NaiveFairPLS
+    >>> rng = np.random.default_rng(0)
+    >>> s = rng.integers(0, 2, 200)
+    >>> X = rng.normal(size=(200, 5)) + 3 * s[:, None] * np.eye(5)[0]
+    >>> y = X.sum(1) + rng.normal(size=200)
+    >>> m = NaiveFairPLS(3, threshold=0.2).fit(X, y, sensitive_features=s)
+    >>> m.transform(X).shape[1] == m.n_components_
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "threshold": [Interval(Real, 0, 1, closed="both")],
+        "scale": ["boolean"],
+    }
+
+    def __init__(self, n_components=2, *, threshold=0.2, scale=True):
+        self.n_components = n_components
+        self.threshold = threshold
+        self.scale = scale
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, *, sensitive_features=None):
+        """Fit plain PLS, then keep the components with η²(t, S) < threshold."""
+        Xc, Yc, Sc, k = self._prepare(X, y, sensitive_features, "PLS regression, no selection")
+        fitted = _fit_components(Xc, Yc, np.zeros((Xc.shape[0], 0)), k, 0.0)
+        T = fitted["T"]
+        if Sc.shape[1]:
+            basis = range_basis(Sc)  # centred S: R² = ‖proj_S t‖² / ‖t‖² (t is centred)
+            tt = np.einsum("ij,ij->j", T, T)
+            ratios = np.sum((basis.T @ T) ** 2, axis=0) / np.where(tt > 0, tt, 1.0)
+            support = ratios < self.threshold
+        else:
+            ratios = np.zeros(k)
+            support = np.ones(k, dtype=bool)
+        self.correlation_ratios_ = ratios
+        self.support_ = support
+        self.n_components_ = int(support.sum())
+        if self.n_components_ == 0:
+            warnings.warn(
+                f"NaiveFairPLS kept no component: every η²(t, S) ≥ threshold={self.threshold} "
+                f"(smallest {ratios.min():.3g}); transform returns zero columns.", UserWarning,
+                stacklevel=2)
+        self._set_fitted(fitted, support=support)
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# Kernel Fair PLS
+# --------------------------------------------------------------------------------------------
+class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin,
+                    MultiOutputMixin, BaseEstimator):
+    r"""Kernel Fair PLS (seed 002, §4.1, Algorithm 4): HSIC-penalised kernel PLS.
+
+    With the centred Gram matrix :math:`\tilde K = \tilde\Phi\tilde\Phi^\top` of X, the
+    centred Gram matrix :math:`\tilde K_S` of a kernel on S, and the centred targets Y,
+    component h maximises (eq. (7))
+
+    .. math::  \|Y^\top \tilde\Phi_h w\|^2 - \eta\, w^\top\tilde\Phi_h^\top \tilde K_S
+               \tilde\Phi_h w, \qquad \|w\| = 1,
+
+    the second term being the (biased, ×n²) HSIC between the score and S.  The Gram matrix is
+    deflated, :math:`\tilde K_{h+1} = (I - \hat t\hat t^\top)\tilde K_h(I - \hat t\hat t^\top)`
+    with the unit score :math:`\hat t`.  Solved exactly: with :math:`\tilde K_S = LL^\top`
+    (L = centred S for the linear sensitive kernel, an eigen-factor otherwise) and
+    :math:`Z = [Y, L]`, the maximiser is :math:`w = \tilde\Phi_h^\top Z u` where u comes from the
+    eigenproblem of the small Gram matrix :math:`Z^\top\tilde K_h Z`; the deflation is applied
+    implicitly, :math:`\tilde K_h Z = P\tilde K P Z` with :math:`P = I - \hat T\hat T^\top`.
+    With linear kernels on X and S this is :class:`FairPLS` with ``scale=False``.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    eta : float or np.inf, default=1.0
+        HSIC penalty; ``np.inf``: scores with zero HSIC with S (:math:`L^\top t = 0`).
+    kernel : {"rbf", "poly", "linear", "sigmoid", "cosine", "precomputed"}, default="rbf"
+        Kernel on X.  ``"precomputed"``: X is the training Gram matrix at fit and
+        K(X_new, X_train) at transform/predict.
+    gamma : float or None, default=None
+        Coefficient of rbf/poly/sigmoid; None → 1/(n_features · Var(X)).
+    degree, coef0 : kernel parameters of poly/sigmoid.
+    sensitive_kernel : {"linear", "rbf", "poly", "sigmoid", "cosine"}, default="linear"
+        Kernel on the encoded S (see :class:`FairPLS` for the encoding).
+    sensitive_gamma : float or None, default=None
+        Coefficient of the sensitive kernel; None → 1/(q · Var(S)).
+
+    Attributes
+    ----------
+    x_scores_ : ndarray of shape (n_samples, n_components)
+        Training scores t_h (sign: largest-magnitude entry positive).
+    dual_coef_ : ndarray of shape (n_samples, n_components)
+        A with :math:`w_h = \tilde\Phi^\top a_h` (weights in the centred feature space).
+    dual_rotations_ : ndarray of shape (n_samples, n_components)
+        :math:`A (D^{-1} T^\top \tilde K A)^{-1}`, D = diag(tᵀt): ``transform`` is the centred
+        test kernel times this matrix (the kernel analogue of ``x_rotations_``).
+    y_loadings_ : ndarray of shape (n_targets, n_components)
+    objective_ : ndarray of shape (n_components,)
+        Per-component objective divided by n².
+    X_fit_ : ndarray of shape (n_samples, n_features)
+    gamma_, sensitive_gamma_ : float
+    y_mean_ : ndarray of shape (n_targets,)
+
+    References
+    ----------
+    De-Diego et al. (2025), §4.1, eq. (7), Algorithm 4; Rosipal & Trejo (2001), kernel PLS.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlab import KernelFairPLS
+    >>> rng = np.random.default_rng(0)
+    >>> s = rng.integers(0, 2, 100)
+    >>> X = rng.normal(size=(100, 3)) + s[:, None]
+    >>> y = np.sin(X[:, 0]) + X[:, 1]
+    >>> KernelFairPLS(2, eta=10.0).fit(X, y, sensitive_features=s).transform(X).shape
+    (100, 2)
+    """
+
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "eta": _ETA_CONSTRAINT,
+        "kernel": [StrOptions(set(KERNELS)), callable],
+        "gamma": [Interval(Real, 0, None, closed="neither"), None],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "coef0": [Real],
+        "sensitive_kernel": [StrOptions(set(KERNELS) - {"precomputed"})],
+        "sensitive_gamma": [Interval(Real, 0, None, closed="neither"), None],
+    }
+
+    def __init__(self, n_components=2, *, eta=1.0, kernel="rbf", gamma=None, degree=3, coef0=1,
+                 sensitive_kernel="linear", sensitive_gamma=None):
+        self.n_components = n_components
+        self.eta = eta
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.sensitive_kernel = sensitive_kernel
+        self.sensitive_gamma = sensitive_gamma
+
+    def _kernel(self, X, Y=None):
+        return kernel_matrix(X, Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree,
+                             coef0=self.coef0)
+
+    def _sensitive_factor(self, S):
+        """L with LLᵀ = H K_S H (centred sensitive Gram matrix)."""
+        Sc = S - S.mean(axis=0)
+        if self.sensitive_kernel == "linear":
+            self.sensitive_gamma_ = None
+            return Sc
+        self.sensitive_gamma_ = resolve_gamma(S, self.sensitive_gamma)
+        Ks = center_gram(kernel_matrix(S, kernel=self.sensitive_kernel,
+                                       gamma=self.sensitive_gamma_, degree=self.degree,
+                                       coef0=self.coef0))
+        lam, V = linalg.eigh((Ks + Ks.T) / 2.0)
+        keep = lam > max(lam[-1], 0.0) * Ks.shape[0] * _EPS * 10
+        return V[:, keep] * np.sqrt(lam[keep])
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, *, sensitive_features=None):
+        """Fit Kernel Fair PLS (y required; sensitive_features=None → kernel PLS, with a warning)."""
+        check_kernel(self.kernel)
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        n = X.shape[0]
+        if self.kernel == "precomputed" and X.shape[1] != n:
+            raise ValueError(f"kernel='precomputed' needs the square Gram matrix; got {X.shape}.")
+        y = _check_y(y, n, type(self).__name__)
+        self._predict_1d = y.ndim == 1
+        Y = y.reshape(n, -1)
+        self.y_mean_ = Y.mean(axis=0)
+        Yc = Y - self.y_mean_
+        if sensitive_features is None:
+            warn_unconstrained(self, "kernel PLS")
+            L = np.zeros((n, 0))
+            self.sensitive_gamma_ = None
+        else:
+            L = self._sensitive_factor(_encode_sensitive(sensitive_features, n))
+        k = check_n_components(self.n_components, n, bound_text="n_samples")
+        self.gamma_ = (resolve_gamma(X, self.gamma)
+                       if self.kernel in ("rbf", "poly", "sigmoid") else None)
+        K = self._kernel(X)
+        self._K_col_means = K.mean(axis=0)
+        self._K_mean = float(self._K_col_means.mean())
+        Kc = center_gram(K)
+        self.X_fit_ = X
+
+        m = Yc.shape[1]
+        eta = self.eta if L.shape[1] else 0.0
+        Z = np.hstack([Yc, L]) if (L.shape[1] and eta != 0) else Yc
+        T = np.zeros((n, k))
+        That = np.zeros((n, k))  # unit scores, the deflation directions
+        A = np.zeros((n, k))
+        objective = np.zeros(k)
+        k_norm = np.sqrt(max(np.trace(Kc), 0.0))
+        for h in range(k):
+            Th = That[:, :h]
+            PZ = Z - Th @ (Th.T @ Z)  # P Z
+            KPZ = Kc @ PZ
+            G = PZ.T @ KPZ  # Zᵀ K̃_h Z = (PZ)ᵀ K̃ (PZ)
+            lam, V = linalg.eigh((G + G.T) / 2.0)
+            keep = lam > max(lam[-1], 0.0) * G.shape[0] * _EPS * 10
+            if not keep.any():
+                warnings.warn(f"Gram residual has no covariance left with y or S at component "
+                              f"{h}; the remaining components are zero.", UserWarning,
+                              stacklevel=2)
+                break
+            V, lam = V[:, keep], lam[keep]
+            R = np.sqrt(lam)[:, None] * V.T  # C = Q R with C = Φ̃_hᵀZ, Q orthonormal
+            v, value = _leading_direction(R[:, :m], R[:, m:], eta)
+            u = V @ (v / np.sqrt(lam))  # w = C u, ‖w‖ = 1
+            t = KPZ @ u
+            t -= Th @ (Th.T @ t)  # t = K̃_h Z u = P K̃ P Z u
+            a = PZ @ u  # w = Φ̃ᵀ P Z u
+            tt = float(t @ t)
+            if not np.sqrt(tt) > 1e-12 * k_norm:
+                warnings.warn(f"Gram residual is (numerically) zero at component {h}; the "
+                              "remaining components are zero.", UserWarning, stacklevel=2)
+                break
+            sign = 1.0 if t[np.argmax(np.abs(t))] >= 0 else -1.0
+            T[:, h], A[:, h], That[:, h] = sign * t, sign * a, sign * t / np.sqrt(tt)
+            objective[h] = value / n**2
+        tt = np.einsum("ij,ij->j", T, T)
+        tt_safe = np.where(tt > 0, tt, 1.0)
+        self.x_scores_, self.dual_coef_, self.objective_ = T, A, objective
+        # P = Φ̃ᵀ T D⁻¹ and W = Φ̃ᵀ A ⇒ PᵀW = D⁻¹ Tᵀ K̃ A; rotations R = W (PᵀW)⁻¹ = Φ̃ᵀ A(·)⁻¹
+        self.dual_rotations_ = A @ linalg.pinv((T.T @ (Kc @ A)) / tt_safe[:, None])
+        self.y_loadings_ = (Yc.T @ T) / tt_safe  # regression of Y on each (orthogonal) score
+        self._n_features_out = k
+        return self
+
+    def transform(self, X):
+        """Scores of new data: centred K(X, X_fit_) @ dual_rotations_."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        Kt = self._kernel(X, self.X_fit_) if self.kernel != "precomputed" else X
+        if Kt.shape[1] != self.X_fit_.shape[0]:
+            raise ValueError(
+                f"kernel='precomputed' needs K(X_new, X_train) with {self.X_fit_.shape[0]} "
+                f"columns; got {Kt.shape[1]}.")
+        Kt = Kt - Kt.mean(axis=1, keepdims=True) - self._K_col_means + self._K_mean
+        return Kt @ self.dual_rotations_
+
+    def predict(self, X):
+        """Targets predicted by the regression of Y on the scores."""
+        y_pred = self.transform(X) @ self.y_loadings_.T + self.y_mean_
+        return y_pred.ravel() if self._predict_1d else y_pred
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.regressor_tags.poor_score = True
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
