@@ -124,9 +124,10 @@ def _group_index(sensitive_features, n_samples, name="sensitive_features"):
     groups = check_groups(sensitive_features, n_samples, name=name)
     codes = groups.codes
     if codes.shape[1] == 1:
-        return codes[:, 0], list(groups.categories[0])
+        return codes[:, 0], np.asarray(groups.categories[0]).tolist()  # plain Python labels
     rows, inverse = np.unique(codes, axis=0, return_inverse=True)
-    labels = [tuple(groups.categories[r][c] for r, c in enumerate(row)) for row in rows]
+    labels = [tuple(np.asarray(groups.categories[r])[c].item() for r, c in enumerate(row))
+              for row in rows]
     return inverse.reshape(-1), labels
 
 

@@ -1,0 +1,277 @@
+"""Tests of fairlab.metrics: hand-computed values, fairlearn/scipy/sklearn agreement, identities."""
+
+import fairlearn.metrics as flm
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import ks_2samp
+from sklearn.decomposition import PCA
+from sklearn.linear_model import LogisticRegression
+
+from fairlab import metrics as m
+
+
+def _random_predictions(seed, n=240, groups=("a", "b", "c")):
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 2, n)
+    y_pred = np.where(rng.random(n) < 0.8, y_true, 1 - y_true)
+    s = rng.choice(groups, n)
+    return y_true, y_pred, s
+
+
+# ---------------------------------------------------------------- group fairness: hand values
+# 8 rows, group a: predictions 1,1,1,0 (rate 3/4), group b: 1,0,0,0 (rate 1/4)
+Y_TRUE = np.array([1, 1, 0, 0, 1, 1, 0, 0])
+Y_PRED = np.array([1, 1, 1, 0, 1, 0, 0, 0])
+S = np.array(["a", "a", "a", "a", "b", "b", "b", "b"])
+
+
+def test_hand_values_group_metrics():
+    assert m.demographic_parity_difference(None, Y_PRED, sensitive_features=S) == 0.5
+    # TPR: a = 2/2, b = 1/2; FPR: a = 1/2, b = 0/2
+    assert m.equal_opportunity_difference(Y_TRUE, Y_PRED, sensitive_features=S) == 0.5
+    assert m.equalized_odds_difference(Y_TRUE, Y_PRED, sensitive_features=S) == 0.5
+    assert m.disparate_impact(None, Y_PRED, sensitive_features=S) == pytest.approx(1 / 3)
+    assert m.disparate_impact(None, Y_PRED, sensitive_features=S,
+                              privileged_group="a") == pytest.approx(1 / 3)
+    assert m.disparate_impact(None, Y_PRED, sensitive_features=S,
+                              privileged_group="b") == pytest.approx(3.0)
+    assert m.equal_opportunity_ratio(Y_TRUE, Y_PRED, sensitive_features=S,
+                                     privileged_group="a") == pytest.approx(0.5)
+
+
+def test_disparate_impact_is_seed002_count_formula():
+    rng = np.random.default_rng(3)
+    yhat, s = rng.integers(0, 2, 500), rng.integers(0, 2, 500)
+    n = {(i, j): np.sum((yhat == i) & (s == j)) for i in (0, 1) for j in (0, 1)}
+    paper = (n[1, 0] / (n[0, 0] + n[1, 0])) / (n[1, 1] / (n[0, 1] + n[1, 1]))
+    assert m.disparate_impact(None, yhat, sensitive_features=s, privileged_group=1) == \
+        pytest.approx(paper, rel=1e-14)
+
+
+def test_ratio_conventions_for_empty_selection():
+    s = np.array([0, 0, 1, 1])
+    assert m.disparate_impact(None, np.zeros(4), sensitive_features=s) == 1.0
+    assert m.disparate_impact(None, np.array([1, 0, 0, 0]), sensitive_features=s,
+                              privileged_group=1) == np.inf
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("groups", [("a", "b"), ("a", "b", "c"), (0, 1, 2, 3)])
+def test_agrees_with_fairlearn(seed, groups):
+    yt, yp, s = _random_predictions(seed, groups=groups)
+    kw = {"sensitive_features": s}
+    for name in ("demographic_parity_difference", "equal_opportunity_difference",
+                 "equalized_odds_difference", "equal_opportunity_ratio"):
+        assert getattr(m, name)(yt, yp, **kw) == pytest.approx(getattr(flm, name)(yt, yp, **kw),
+                                                               abs=1e-14), name
+    assert m.disparate_impact(yt, yp, **kw) == pytest.approx(
+        flm.demographic_parity_ratio(yt, yp, **kw), abs=1e-14)
+
+
+def test_intersectional_groups_agree_with_fairlearn():
+    rng = np.random.default_rng(55)
+    yt, yp, _ = _random_predictions(5, n=400)
+    sf = pd.DataFrame({"sex": rng.choice(["F", "M"], 400), "race": rng.choice(["x", "y"], 400)})
+    for name in ("demographic_parity_difference", "equalized_odds_difference"):
+        assert getattr(m, name)(yt, yp, sensitive_features=sf) == pytest.approx(
+            getattr(flm, name)(yt, yp, sensitive_features=sf), abs=1e-14)
+
+
+def test_returns_python_float():
+    yt, yp, s = _random_predictions(0)
+    assert type(m.demographic_parity_difference(yt, yp, sensitive_features=s)) is float
+    assert type(m.hsic(yt, s)) is float
+
+
+# ---------------------------------------------------------------- KS
+def test_ks_distance_hand_and_scipy():
+    assert m.ks_distance([0, 1, 2, 3], sensitive_features=[0, 0, 1, 1]) == 1.0
+    assert m.ks_distance([0, 1, 0, 1], sensitive_features=[0, 0, 1, 1]) == 0.0
+    # F_a = 1/2 at t=1 where F_b = 0 → 0.5
+    assert m.ks_distance([1, 3, 2, 3], sensitive_features=[0, 0, 1, 1]) == 0.5
+    rng = np.random.default_rng(0)
+    f, g = rng.normal(size=300), rng.integers(0, 2, 300)
+    f[g == 1] += 0.3
+    assert m.ks_distance(f, sensitive_features=g) == pytest.approx(
+        ks_2samp(f[g == 0], f[g == 1]).statistic, abs=1e-14)
+
+
+# ---------------------------------------------------------------- HSIC and Cov²
+def _brute_hsic(K, L):
+    n = K.shape[0]
+    H = np.eye(n) - np.ones((n, n)) / n
+    return np.trace(K @ H @ L @ H) / n**2
+
+
+def test_cov2_hand_value():
+    # centred t = (-1.5, -.5, .5, 1.5), s = (-.5, -.5, .5, .5): Σ t s / n = 2/4 → Cov² = 0.25
+    assert m.cov2([1, 2, 3, 4], [0, 0, 1, 1]) == pytest.approx(0.25, abs=1e-15)
+
+
+def test_hsic_linear_equals_cov2_and_brute_force():
+    rng = np.random.default_rng(1)
+    X, S = rng.normal(size=(60, 3)), rng.normal(size=(60, 2)) + 5
+    brute = _brute_hsic(X @ X.T, S @ S.T)
+    assert m.hsic(X, S) == pytest.approx(brute, rel=1e-12)
+    assert m.cov2(X, S) == pytest.approx(brute, rel=1e-12)
+    C = np.cov(X.T, S.T, bias=True)[:3, 3:]  # k × q cross-covariance, divisor n
+    assert m.cov2(X, S) == pytest.approx(np.sum(C**2), rel=1e-12)
+
+
+def test_hsic_rbf_against_brute_force():
+    rng = np.random.default_rng(2)
+    X, Y = rng.normal(size=(50, 2)), rng.normal(size=(50, 1))
+    sq = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    sqy = ((Y[:, None, :] - Y[None, :, :]) ** 2).sum(-1)
+    K, L = np.exp(-0.7 * sq), np.exp(-1.3 * sqy)
+    assert m.hsic(X, Y, kernel="rbf", gamma=0.7, kernel_y="rbf", gamma_y=1.3) == pytest.approx(
+        _brute_hsic(K, L), rel=1e-12)
+    assert m.hsic(X, Y, kernel="rbf", gamma=0.7) == pytest.approx(_brute_hsic(K, Y @ Y.T),
+                                                                  rel=1e-12)
+    # median heuristic: γ = 1 / median of the distinct-pair squared distances
+    gamma = 1 / np.median(sq[np.triu_indices(50, 1)])
+    assert m.hsic(X, Y, kernel="rbf") == pytest.approx(m.hsic(X, Y, kernel="rbf", gamma=gamma))
+
+
+def test_hsic_symmetry_and_independence():
+    rng = np.random.default_rng(4)
+    X, Y = rng.normal(size=(400, 2)), rng.normal(size=(400, 2))
+    assert m.hsic(X, Y, kernel="rbf", kernel_y="rbf") == pytest.approx(
+        m.hsic(Y, X, kernel="rbf", kernel_y="rbf"), rel=1e-12)
+    dependent = m.hsic(X, X**2, kernel="rbf", kernel_y="rbf")
+    independent = m.hsic(X, Y, kernel="rbf", kernel_y="rbf")
+    assert dependent > 10 * independent
+    # X and X² are uncorrelated: the linear HSIC misses the dependence, the RBF one does not
+    assert m.hsic(X[:, :1], X[:, :1] ** 2) < 0.05 * m.hsic(X[:, :1], X[:, :1])
+
+
+def test_zero_cross_covariance_iff_equal_group_means():
+    rng = np.random.default_rng(6)
+    T, z = rng.normal(size=(100, 3)), np.repeat([0, 1], 50)
+    assert m.cov2(T, z) > 1e-4
+    T[z == 1] += T[z == 0].mean(0) - T[z == 1].mean(0)  # equalise the group means
+    assert m.cov2(T, z) < 1e-28
+    assert m.cov2(T, np.where(z == 1, "f", "m")) < 1e-28  # categorical labels are one-hot coded
+
+
+# ---------------------------------------------------------------- MMD², bandwidth
+def test_mmd2_hand_value():
+    # A = {0}, B = {1}, σ = 1: 1 + 1 − 2 exp(−1/2)
+    assert m.mmd2([[0.0], [1.0]], [0, 1], sigma=1.0) == pytest.approx(2 - 2 * np.exp(-0.5),
+                                                                        rel=1e-14)
+
+
+def test_mmd2_brute_force_symmetric_and_zero():
+    rng = np.random.default_rng(7)
+    E, z = rng.normal(size=(70, 2)), rng.integers(0, 2, 70)
+    A, B = E[z == 0], E[z == 1]
+
+    def kmean(P, Q):
+        return np.exp(-((P[:, None] - Q[None]) ** 2).sum(-1) / (2 * 0.8**2)).mean()
+
+    brute = kmean(A, A) + kmean(B, B) - 2 * kmean(A, B)
+    assert m.mmd2(E, z, sigma=0.8) == pytest.approx(brute, rel=1e-12)
+    assert m.mmd2(E, 1 - z, sigma=0.8) == pytest.approx(brute, rel=1e-12)
+    same = np.vstack([A, A])
+    assert m.mmd2(same, np.repeat([0, 1], len(A)), sigma=0.8) == pytest.approx(0, abs=1e-14)
+    sq = ((E[:, None] - E[None]) ** 2).sum(-1)[np.triu_indices(70, 1)]
+    assert m.mmd2(E, z) == pytest.approx(m.mmd2(E, z, sigma=np.sqrt(np.median(sq) / 2)))
+
+
+def test_lee_bandwidth_matches_pca_projection():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(80, 6)) @ rng.normal(size=(6, 6)) + 3.0
+    P = PCA(2, svd_solver="full").fit_transform(X)
+    sq = ((P[:, None] - P[None]) ** 2).sum(-1)[np.triu_indices(80, 1)]
+    assert m.lee_bandwidth(X, 2) == pytest.approx(np.sqrt(np.median(sq) / 2), rel=1e-12)
+    assert m.lee_bandwidth(X + 100.0, 2) == pytest.approx(m.lee_bandwidth(X, 2), rel=1e-9)
+
+
+# ---------------------------------------------------------------- linear inseparability
+def test_linear_inseparability():
+    rng = np.random.default_rng(9)
+    z = np.repeat([0, 1], 100)
+    separable = np.column_stack([z * 10.0 + rng.normal(size=200), rng.normal(size=200)])
+    assert m.linear_inseparability(separable, z) == 0.0
+    E = rng.normal(size=(200, 2))
+    expected = 1 - LogisticRegression(C=1.0).fit(E, z).score(E, z)
+    assert m.linear_inseparability(E, z) == pytest.approx(expected)
+    z_unbalanced = (rng.random(200) < 0.25).astype(int)
+    assert m.linear_inseparability(E, z_unbalanced) == pytest.approx(z_unbalanced.mean(),
+                                                                     abs=0.02)
+
+
+# ---------------------------------------------------------------- utility
+def test_explained_variance_matches_sklearn_pca():
+    rng = np.random.default_rng(10)
+    X = rng.normal(size=(120, 5)) @ rng.normal(size=(5, 5))
+    pca = PCA(2, svd_solver="full").fit(X)
+    assert m.explained_variance(X, pca.components_) == pytest.approx(
+        pca.explained_variance_ratio_.sum(), rel=1e-12)
+    assert m.explained_variance(X, np.eye(5)) == pytest.approx(1.0, rel=1e-12)
+    # Σ is the covariance of the evaluated data itself (test covariance in the Lee protocol)
+    U = pca.components_
+    Sigma = np.cov(X + 4.0, rowvar=False)
+    assert m.explained_variance(X + 4.0, U) == pytest.approx(
+        np.trace(U @ Sigma @ U.T) / np.trace(Sigma), rel=1e-12)
+
+
+def test_reconstruction_error():
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(50, 4)) + 2.0
+    U = np.linalg.qr(rng.normal(size=(4, 2)))[0].T
+    direct = np.sum((X - X @ U.T @ U) ** 2) / 50
+    assert m.reconstruction_error(X, U) == pytest.approx(direct, rel=1e-12)
+    mu = X.mean(0)
+    Xc = X - mu
+    assert m.reconstruction_error(X, U, mean=mu) == pytest.approx(
+        np.sum((Xc - Xc @ U.T @ U) ** 2) / 50, rel=1e-12)
+    # a non-orthonormal basis of the same span gives the same projector
+    W = np.array([[2.0, 1.0], [0.0, 3.0]]) @ U
+    assert m.reconstruction_error(X, W) == pytest.approx(direct, rel=1e-10)
+    assert m.reconstruction_error(X, np.eye(4)) == pytest.approx(0.0, abs=1e-20)
+    assert m.reconstruction_error(X, U, normalize=True) == pytest.approx(
+        direct * 50 / np.sum(X**2), rel=1e-12)
+
+
+# ---------------------------------------------------------------- bad input
+@pytest.mark.parametrize(
+    "call, exc, match",
+    [
+        (lambda: m.demographic_parity_difference(None, [1, 0], sensitive_features=[0, 1, 1]),
+         ValueError, "2 entries but X has 3 rows|one sensitive value per row"),
+        (lambda: m.demographic_parity_difference(None, [1, 0, 1], sensitive_features=[0, 0, 0]),
+         ValueError, "single group"),
+        (lambda: m.equal_opportunity_difference(None, [1, 0], sensitive_features=[0, 1]),
+         ValueError, "y_true is required"),
+        (lambda: m.equal_opportunity_difference([0, 0, 1, 0], [1, 0, 1, 0],
+                                                sensitive_features=[0, 0, 1, 1]),
+         ValueError, "group 0 has no rows with y_true == 1"),
+        (lambda: m.disparate_impact(None, [1, 0], sensitive_features=[0, 1],
+                                    privileged_group="x"),
+         ValueError, "privileged_group='x' is not one of the groups"),
+        (lambda: m.demographic_parity_difference(None, [[1, 0], [0, 1]],
+                                                 sensitive_features=[0, 1]),
+         ValueError, "y_pred must be 1-D"),
+        (lambda: m.ks_distance(["a", "b"], sensitive_features=[0, 1]), TypeError, "numeric"),
+        (lambda: m.hsic([1.0, np.nan], [0, 1]), ValueError, "NaN or infinite"),
+        (lambda: m.hsic([1.0, 2.0], [0, 1], kernel="poly"), ValueError, "kernel='poly'"),
+        (lambda: m.hsic([1.0, 2.0, 3.0], [0, 1], kernel="linear"), ValueError, "pass one value"),
+        (lambda: m.hsic([1.0, 2.0], [0, 1], kernel="rbf", gamma=-1), ValueError, "positive"),
+        (lambda: m.mmd2(np.ones((3, 2)), [0, 1, 2]), ValueError, "exactly two groups"),
+        (lambda: m.mmd2(np.ones((4, 2)), [0, 0, 1, 1]), ValueError, "median pairwise distance"),
+        (lambda: m.mmd2(np.eye(2), [0, 1], sigma=0), ValueError, "sigma must be"),
+        (lambda: m.lee_bandwidth(np.eye(3), 5), ValueError, "n_components must be"),
+        (lambda: m.explained_variance(np.eye(3), np.ones((1, 3))), ValueError, "orthonormal"),
+        (lambda: m.explained_variance(np.eye(3), np.eye(2)), ValueError, "2 columns but X has 3"),
+        (lambda: m.reconstruction_error(np.eye(3), np.eye(3), mean=[0, 0]), ValueError,
+         "mean has 2 entries"),
+        (lambda: m.cov2("abc", [1, 2]), TypeError, "array-like"),
+        (lambda: m.demographic_parity_difference(None, [], sensitive_features=[]),
+         ValueError, "empty"),
+    ],
+)
+def test_bad_input_is_refused(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
