@@ -126,8 +126,8 @@ def _group_index(sensitive_features, n_samples, name="sensitive_features"):
     if codes.shape[1] == 1:
         return codes[:, 0], np.asarray(groups.categories[0]).tolist()  # plain Python labels
     rows, inverse = np.unique(codes, axis=0, return_inverse=True)
-    labels = [tuple(np.asarray(groups.categories[r])[c].item() for r, c in enumerate(row))
-              for row in rows]
+    labels = [tuple(np.asarray(groups.categories[r])[c:c + 1].tolist()[0]
+                    for r, c in enumerate(row)) for row in rows]
     return inverse.reshape(-1), labels
 
 
