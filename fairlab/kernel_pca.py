@@ -1,0 +1,535 @@
+"""Fair kernel PCA (Kleindessner et al., 2023, §3.3 and Algorithm 3), solved exactly and fast.
+
+Let φ map a point into a feature space with kernel k(x, y) = ⟨φ(x), φ(y)⟩, let Φ be the n×D
+matrix of training features (rows φ(x_i)), Φc = HΦ its centred version (H = I − 11ᵀ/n, so the
+Gram matrix is Kc = HKH) and Z the n×m centred one-hot matrix of the sensitive groups.  Fair
+kernel PCA looks for k orthonormal directions U in feature space that explain as much variance
+as possible while the projected training data have the same mean in every group:
+
+    max tr(Uᵀ Φcᵀ Φc U)   subject to   UᵀU = I,   Zᵀ Φc U = 0.                        (1)
+
+The constraint says U ⟂ A := Φcᵀ Z (m vectors in feature space).  With P the orthogonal
+projector onto A^⟂, (1) is *plain* kernel PCA of the projected features ψ_i = P φc(x_i), whose
+Gram matrix is, since AᵀA = ZᵀKcZ and ΦcA = KcZ,
+
+    G = Φc P Φcᵀ = Kc − Kc Z (Zᵀ Kc Z)⁺ Zᵀ Kc.                                         (2)
+
+So the solution is the top-k eigenpairs (λ_j, v_j) of the symmetric n×n matrix G — one
+standard eigenproblem, open to partial (ARPACK) solvers, with no ridge.  The paper's
+Algorithm 3 reaches the same subspace by a generalized eigenproblem on the (n−1)×(n−1) matrices
+RᵀKKR and RᵀKR (R = null space of ZᵀK), which needs a 1e-5 ridge whenever RᵀKR is singular.
+
+Centring and projection commute.  Z is column-centred, so HZ = Z and ZᵀΦc = ZᵀΦ: the constraint
+is the same whether or not the features are centred, and 1ᵀG = 0, GZ = 0.  Every eigenvector
+with λ > 0 therefore satisfies 1ᵀv = 0 and Zᵀv = 0, and the training embedding v√λ has zero
+overall mean and *exactly* equal group means.  (With ``center=False``, K replaces Kc
+throughout; GZ = 0 still holds, so the group means are equal, but not zero.)
+
+Out of sample.  The unit principal axes are u_j = PΦcᵀv_j/√λ_j = Φcᵀc_j with the
+representer coefficients
+
+    c_j = (v_j − Z (ZᵀKcZ)⁺ ZᵀKc v_j) / √λ_j,                                           (3)
+
+so a new point x is embedded as kc(x)ᵀ c_j, where kc(x) is k(x, X_train) centred with the
+training statistics (scikit-learn's ``KernelCenterer`` formula).  On the training points this
+gives Kc c_j = G v_j/√λ_j = v_j √λ_j, the same as ``fit_transform``.
+
+Scaling.  Both scikit-learn's ``KernelPCA`` (v√λ) and the paper's Algorithm 3 (ΛᵀRᵀK with
+ΛᵀRᵀKRΛ = I) return the coordinates of the data on *unit-norm* axes in feature space; they are
+the same numbers.  With a linear kernel these axes are the columns of FairPCA's ``components_``,
+and the embedding equals ``FairPCA(center=...).transform`` up to the sign of each column.
+
+Large n.  ``approximation="nystroem"`` maps the data to explicit Nyström features
+f(x) = W^{-1/2} k(L, x) built on a set L of landmarks (W = k(L, L)), then runs linear
+:class:`fairlab.FairPCA` on them: O(n·|L|² + |L|³) instead of O(n³).  With all n points as
+landmarks, f(x_i)ᵀf(x_j) = K_ij and the result equals the exact solver.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import linalg
+from scipy.sparse.linalg import ArpackNoConvergence, eigsh
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._kernels import KERNELS, kernel_matrix, resolve_gamma
+from ._linalg import center_gram, null_space_basis, range_basis, top_eigh
+from ._validation import check_groups, check_n_components, warn_unconstrained
+
+__all__ = ["FairKernelPCA"]
+
+# scikit-learn's KernelPCA treats eigenvalues below this fraction of the largest as zero
+# (``_check_psd_eigenvalues``); we do the same so that both agree on rank-deficient kernels.
+_SMALL_EIGENVALUE_RATIO = 1e-12
+# Algorithm 3's fallback (App. C.1 of seed 000): add 1e-5·I to RᵀKR when eigsh fails.
+_ALG3_RIDGE = 1e-5
+# Algorithm 3's acceptance test on the residual ‖H₁B − H₂BW‖_∞ (reference code).
+_ALG3_RESIDUAL_TOL = 1e-6
+_DEFAULT_N_LANDMARKS = 1000
+
+
+def _as_seed(random_state):
+    """An int seed for the helpers that take one (ints pass through unchanged)."""
+    if random_state is None or isinstance(random_state, Integral):
+        return random_state
+    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+
+
+def _projected_gram(K, Z):
+    """Equation (2): G = K − KZ(ZᵀKZ)⁺ZᵀK, with T, σ such that (ZᵀKZ)⁺ = T diag(σ) Tᵀ.
+
+    ``Z`` has orthonormal columns.  With ZᵀKZ = V S Vᵀ, T = V |S|^{-1/2} over the eigenvalues
+    above round-off and σ = sign(S) (all +1 for a positive semi-definite kernel; the sigmoid
+    kernel need not be one), so the correction is the rank-r product W diag(σ) Wᵀ with W = KZT:
+    G stays exactly symmetric and costs O(n²m).
+    """
+    n = K.shape[0]
+    if Z.shape[1] == 0:
+        return K, np.zeros((0, 0)), np.zeros(0)
+    KZ = K @ Z
+    M = Z.T @ KZ
+    s, V = linalg.eigh((M + M.T) / 2)
+    # Entries of ZᵀKZ carry an error of about n·eps·(scale of K); directions of A = ΦᵀZ below
+    # that level are zero in exact arithmetic and are not constrained (nothing to remove).
+    scale = max(np.abs(s).max(initial=0.0), np.abs(np.trace(K)) / n)
+    keep = np.abs(s) > n * np.finfo(float).eps * scale
+    T = V[:, keep] / np.sqrt(np.abs(s[keep]))
+    sigma = np.sign(s[keep])
+    W = KZ @ T
+    return K - (W * sigma) @ W.T, T, sigma
+
+
+def _alg3_generalized(K, Z, k, random_state):
+    """Algorithm 3 of seed 000, as the reference code runs it (for comparison only).
+
+    R = null space of ZᵀK; top-k of RᵀKKR β = w RᵀKR β by ARPACK ``eigsh(M=...)`` (dense
+    ``eigh(a, b)`` when k is too large for ARPACK); on failure (no convergence, singular
+    RᵀKR, residual ‖H₁B − H₂BW‖_∞ ≥ 1e-6) re-solve with RᵀKR + 1e-5·I.  Returns the
+    eigenvalues w (descending), the coefficients B = RΛ (BᵀKB = I) and whether the ridge was used.
+    """
+    R = null_space_basis(K @ Z)
+    KR = K @ R
+    H1 = KR.T @ KR
+    H2 = R.T @ KR
+    H2 = (H2 + H2.T) / 2
+    p = H2.shape[0]
+    v0 = check_random_state(random_state).uniform(-1.0, 1.0, p)
+
+    def solve(B):
+        if k < p - 1:
+            return eigsh(H1, k=k, M=B, which="LA", v0=v0)
+        return linalg.eigh(H1, B, subset_by_index=[p - k, p - 1])
+
+    ridge_used = False
+    try:
+        with warnings.catch_warnings():
+            # A singular RᵀKR makes the LU inside eigsh warn; treat it as the failure it is.
+            warnings.simplefilter("error", linalg.LinAlgWarning)
+            w, Lam = solve(H2)
+        residual = np.abs(H1 @ Lam - H2 @ Lam * w).sum(axis=1).max()
+        if not (np.all(np.isfinite(w)) and residual < _ALG3_RESIDUAL_TOL):
+            raise ValueError("residual check failed")
+    except (ArpackNoConvergence, ValueError, linalg.LinAlgError, linalg.LinAlgWarning):
+        ridge_used = True
+        w, Lam = solve(H2 + _ALG3_RIDGE * np.eye(p))
+    order = np.argsort(w)[::-1]
+    return w[order], R @ Lam[:, order], ridge_used
+
+
+def _nystroem_map(W):
+    """W^{-1/2} (pseudo-inverse square root) of the landmark Gram matrix W, as a (L, r) matrix."""
+    s, V = linalg.eigh((W + W.T) / 2)
+    keep = s > s.max(initial=0.0) * W.shape[0] * np.finfo(float).eps
+    return V[:, keep] / np.sqrt(s[keep])
+
+
+class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Fair kernel PCA: kernel PCA whose embedding has equal group means (seed 000, §3.3).
+
+    Finds the k unit-norm directions of largest variance in the kernel feature space among
+    those along which every sensitive group has the same mean (the kernelization of fair PCA,
+    Algorithm 3 of Kleindessner et al., 2023), by kernel PCA of the projected Gram matrix
+    G = Kc − KcZ(ZᵀKcZ)⁺ZᵀKc.  A linear model on the embedding is then uncorrelated with
+    group membership; a non-linear kernel hides differences no linear projection can.
+
+    Parameters
+    ----------
+    n_components : int, default=None
+        Embedding dimension k.  At most n − Σ_r(m_r − 1) − 1 with ``center=True`` and
+        n − Σ_r(m_r − 1) with ``center=False`` (n − m + 1 for one attribute with m groups, as in
+        Algorithm 3).  ``None`` keeps every component with a non-zero eigenvalue.
+    kernel : {"rbf", "poly", "linear", "sigmoid", "cosine", "precomputed"}, default="rbf"
+        Kernel k.  ``"precomputed"``: ``fit`` takes the n×n training Gram matrix and
+        ``transform`` the (n_new, n) matrix k(X_new, X_train).
+    gamma : float, {"scale", "auto"} or None, default=None
+        Coefficient of the rbf, poly and sigmoid kernels.  ``None``/"scale" is
+        1/(d·Var(X)) with the variance of all entries of the training X (the paper's choice,
+        App. C.1, also scikit-learn's SVC default); "auto" is 1/d.
+    degree : float, default=3
+        Degree of the poly kernel.
+    coef0 : float, default=1
+        Independent term of the poly and sigmoid kernels.
+    center : bool, default=True
+        Centre the features (Kc = HKH), i.e. maximise variance.  ``False`` uses the uncentred
+        K as every experiment of the paper does (the reference code's ``standardize=False``).
+    eigen_solver : {"auto", "dense", "arpack", "randomized", "generalized"}, default="auto"
+        How to get the top-k eigenpairs of G: ``"dense"`` (LAPACK, subset of indices),
+        ``"arpack"`` (Lanczos) or ``"randomized"``; ``"auto"`` uses ARPACK when n > 500 and
+        k < n/10, dense otherwise.  ``"generalized"`` runs the paper's Algorithm 3 instead
+        (null space of ZᵀK, generalized eigenproblem with ARPACK, 1e-5 ridge fallback) — slower
+        and slightly perturbed by the ridge; kept for comparison.
+    approximation : {"nystroem"} or None, default=None
+        ``"nystroem"``: fit linear :class:`~fairlab.FairPCA` on Nyström features for large n.
+        ``eigen_solver`` is then ignored.
+    n_landmarks : int, default=None
+        Number of Nyström landmarks, drawn uniformly at random without replacement from the
+        training rows (Williams & Seeger, 2001).  ``None`` means min(n, 1000).  Used only with
+        ``approximation="nystroem"``.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the ARPACK start vector, the randomized solver and the landmark draw.
+
+    Attributes
+    ----------
+    n_components_ : int
+        Number of components k of the embedding.
+    eigenvalues_ : ndarray of shape (n_components_,)
+        Variances λ_j of the training embedding along each axis (eigenvalues of G), descending.
+        Equal to the squared norms of the training embedding's columns (also with Nyström).
+    eigenvectors_ : ndarray of shape (n_samples, n_components_)
+        Unit eigenvectors v_j of G; the training embedding is v_j·√λ_j.  Not set with Nyström.
+    dual_coef_ : ndarray of shape (n_samples, n_components_)
+        Representer coefficients c_j of equation (3): transform(x) = kc(x, X_train) @ dual_coef_.
+        Not set with Nyström.
+    n_constraints_ : int
+        Number of independent directions removed from the feature space (≤ Σ_r(m_r − 1);
+        0 without ``sensitive_features``).
+    gamma_ : float or None
+        The kernel coefficient used (None for kernels without one).
+    X_fit_ : ndarray of shape (n_samples, n_features) or None
+        Training data (``None`` for a precomputed kernel or with Nyström).
+    ridge_used_ : bool
+        ``eigen_solver="generalized"`` only: whether Algorithm 3 needed the 1e-5 ridge.
+    landmark_indices_ : ndarray of shape (n_landmarks,)
+        Nyström only: training rows used as landmarks.
+    fair_pca_ : FairPCA
+        Nyström only: the linear fair PCA fitted on the Nyström features.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Defined when X has string column names.
+
+    See Also
+    --------
+    fairlab.FairPCA : the linear method; equal to this estimator with ``kernel="linear"``.
+    sklearn.decomposition.KernelPCA : the unconstrained method (``sensitive_features=None``).
+
+    Notes
+    -----
+    Exact solver (default), with Z̃ an orthonormal basis of the centred one-hot matrices of all
+    attributes stacked (§3.4–3.5):
+
+    1. Kc = HKH (or K with ``center=False``);
+    2. G = Kc − KcZ̃(Z̃ᵀKcZ̃)⁺Z̃ᵀKc, equation (2) of the module docstring;
+    3. (λ_j, v_j) = top-k eigenpairs of G; training embedding v_j√λ_j;
+    4. dual_coef_ c_j = (v_j − Z̃(Z̃ᵀKcZ̃)⁺Z̃ᵀKc v_j)/√λ_j; transform(x) = kc(x)ᵀ c_j.
+
+    This maximises the same objective as Algorithm 3 (equation (7) of the paper) over the same
+    feasible set, without its ridge and at the price of one n×n symmetric eigenproblem.
+    Eigenvalues below 1e-12·λ₁ are treated as zero (their columns are 0), as in scikit-learn.
+    The constraint holds on the *training* data: group means of transform(X_new) are not
+    equal in general, only close when X_new is distributed like the training data.
+
+    References
+    ----------
+    .. [1] M. Kleindessner, M. Donini, C. Russell, M. B. Zafar. "Efficient fair PCA for fair
+       representation learning", AISTATS 2023, §3.3 and Algorithm 3.
+    .. [2] B. Schölkopf, A. Smola, K.-R. Müller. "Nonlinear component analysis as a kernel
+       eigenvalue problem", Neural Computation 10(5), 1998.
+    .. [3] C. Williams, M. Seeger. "Using the Nyström method to speed up kernel machines",
+       NIPS 2001.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlab import FairKernelPCA
+    >>> rng = np.random.default_rng(0)
+    >>> z = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 3)) + z[:, None]
+    >>> fkpca = FairKernelPCA(n_components=2, kernel="rbf", gamma=0.5)
+    >>> E = fkpca.fit_transform(X, sensitive_features=z)
+    >>> E.shape
+    (100, 2)
+    >>> bool(np.allclose(E[z == 0].mean(0), E[z == 1].mean(0), atol=1e-10))
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "kernel": [StrOptions(set(KERNELS))],
+        "gamma": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale", "auto"}), None],
+        "degree": [Interval(Real, 0, None, closed="left")],
+        "coef0": [Real],
+        "center": ["boolean"],
+        "eigen_solver": [StrOptions({"auto", "dense", "arpack", "randomized", "generalized"})],
+        "approximation": [StrOptions({"nystroem"}), None],
+        "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        n_components=None,
+        *,
+        kernel="rbf",
+        gamma=None,
+        degree=3,
+        coef0=1,
+        center=True,
+        eigen_solver="auto",
+        approximation=None,
+        n_landmarks=None,
+        random_state=None,
+    ):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.center = center
+        self.eigen_solver = eigen_solver
+        self.approximation = approximation
+        self.n_landmarks = n_landmarks
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ fitting
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, *, sensitive_features=None):
+        """Fit the fair kernel PCA.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) when
+            ``kernel="precomputed"``
+        y : ignored
+        sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
+            Group labels, one or several categorical attributes.  ``None`` fits plain kernel
+            PCA and emits an :class:`~fairlab.UnconstrainedFallbackWarning`.
+
+        Returns
+        -------
+        self : FairKernelPCA
+        """
+        self._fit(X, sensitive_features)
+        return self
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_transform(self, X, y=None, *, sensitive_features=None):
+        """Fit and return the training embedding (v_j√λ_j), shape (n_samples, n_components_)."""
+        return self._fit(X, sensitive_features)
+
+    def _fit(self, X, sensitive_features):
+        precomputed = self.kernel == "precomputed"
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        n = X.shape[0]
+        if precomputed and X.shape[1] != n:
+            raise ValueError(
+                f"kernel='precomputed' needs the square (n_samples, n_samples) training Gram "
+                f"matrix as X; got shape {X.shape}."
+            )
+        if precomputed and not np.allclose(X, X.T, rtol=1e-10, atol=1e-12 * np.abs(X).max()):
+            raise ValueError("kernel='precomputed': the training Gram matrix X is not symmetric.")
+
+        if sensitive_features is None:
+            warn_unconstrained(self, "kernel PCA")
+            groups, Z = None, np.zeros((n, 0))
+        else:
+            groups = check_groups(sensitive_features, n)
+            # Orthonormal basis of the stacked centred one-hot columns: drops the structural
+            # rank deficiency (each attribute's columns sum to zero) and duplicate attributes.
+            Z = range_basis(groups.one_hot(center=True))
+        upper = n - Z.shape[1] - int(self.center)
+        k = check_n_components(
+            self.n_components,
+            upper,
+            bound_text=(
+                f"n_samples={n} minus {Z.shape[1]} constrained direction(s)"
+                + (" minus 1 for centring" if self.center else "")
+            ),
+        )
+        self.gamma_ = (
+            resolve_gamma(X, self.gamma) if self.kernel in ("rbf", "poly", "sigmoid") else None
+        )
+        if self.approximation == "nystroem":
+            return self._fit_nystroem(X, sensitive_features, k)
+        return self._fit_exact(X, Z, groups, k)
+
+    def _get_kernel(self, X, Y=None):
+        return kernel_matrix(
+            X, Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0
+        )
+
+    def _fit_exact(self, X, Z, groups, k):
+        K = self._get_kernel(X)
+        if self.kernel == "precomputed":
+            K = (K + K.T) / 2
+        n = K.shape[0]
+        # Centring statistics of KernelCenterer, reused for k(X_new, X_train) in transform.
+        self._k_fit_rows = K.mean(axis=0)
+        self._k_fit_all = self._k_fit_rows.mean()
+        if self.center:
+            K = center_gram(K)
+        self.X_fit_ = None if self.kernel == "precomputed" else X
+        self.ridge_used_ = False
+        keep_all_positive = self.n_components is None
+
+        if self.eigen_solver == "generalized":
+            if groups is None:
+                Z_alg3 = np.zeros((n, 1))  # null space of a zero row: all of Rⁿ (kernel PCA)
+            else:
+                Z_alg3 = groups.one_hot(center=True)  # the paper's Z, all m columns
+            lam, B, self.ridge_used_ = _alg3_generalized(K, Z_alg3, k, self.random_state)
+            E = K @ B  # = (ΛᵀRᵀK)ᵀ of Algorithm 3, the training embedding
+            # Same sign convention as the exact solver: largest |entry| of each column positive.
+            signs = np.sign(E[np.argmax(np.abs(E), axis=0), np.arange(E.shape[1])])
+            signs[signs == 0] = 1.0
+            B = B * signs
+            lam = np.clip(lam, 0.0, None)
+            V = (E * signs) / np.sqrt(np.where(lam > 0, lam, 1.0))
+            self.n_constraints_ = int(np.linalg.matrix_rank(Z_alg3)) if groups is not None else 0
+        else:
+            G, T, sigma = _projected_gram(K, Z)
+            self.n_constraints_ = T.shape[1]
+            solver = "dense" if keep_all_positive else self.eigen_solver
+            lam, V = top_eigh(G, k, solver=solver, random_state=_as_seed(self.random_state))
+            lam, V = self._drop_null_components(lam, V, keep_all_positive)
+            # Equation (3): c_j = (v_j − Z T diag(σ) (KZT)ᵀ v_j)/√λ_j, zero for null eigenvalues.
+            C = V - Z @ (T @ (sigma[:, None] * ((K @ (Z @ T)).T @ V)))
+            positive = lam > 0
+            B = np.zeros_like(C)
+            B[:, positive] = C[:, positive] / np.sqrt(lam[positive])
+        self.eigenvalues_ = lam
+        self.eigenvectors_ = V
+        self.dual_coef_ = B
+        self.n_components_ = lam.shape[0]
+        return V * np.sqrt(lam)
+
+    @staticmethod
+    def _drop_null_components(lam, V, keep_all_positive):
+        """Zero the eigenvalues below 1e-12·λ₁ (and negative ones); drop them if k was None."""
+        cutoff = _SMALL_EIGENVALUE_RATIO * max(lam.max(initial=0.0), 0.0)
+        lam = np.where(lam > cutoff, lam, 0.0)
+        if keep_all_positive:
+            positive = lam > 0
+            if not positive.any():
+                raise ValueError(
+                    "the projected kernel matrix is zero: no component carries variance "
+                    "(constant features, or all variation explained by the groups)."
+                )
+            lam, V = lam[positive], V[:, positive]
+        return lam, V
+
+    def _fit_nystroem(self, X, sensitive_features, k):
+        from .pca import FairPCA  # imported here: fairlab.pca is only needed for Nyström
+
+        n = X.shape[0]
+        n_landmarks = min(n, _DEFAULT_N_LANDMARKS) if self.n_landmarks is None else self.n_landmarks
+        if n_landmarks > n:
+            raise ValueError(
+                f"n_landmarks={n_landmarks} exceeds the {n} training rows; choose "
+                f"n_landmarks <= {n}."
+            )
+        rng = check_random_state(self.random_state)
+        idx = np.sort(rng.choice(n, size=n_landmarks, replace=False))
+        if self.kernel == "precomputed":
+            K_nl = X[:, idx]
+            self._landmarks = None
+        else:
+            self._landmarks = X[idx]
+            K_nl = self._get_kernel(X, self._landmarks)
+        self._nystroem_map = _nystroem_map(K_nl[idx])
+        F = K_nl @ self._nystroem_map
+        n_constraints = 0
+        if sensitive_features is not None:
+            groups = check_groups(sensitive_features, n)
+            n_constraints = range_basis(groups.one_hot(center=True)).shape[1]
+        feasible = F.shape[1] - n_constraints
+        if self.n_components is not None and k > feasible:
+            raise ValueError(
+                f"n_components={k} is too large for n_landmarks={n_landmarks}: the Nyström "
+                f"features have rank {F.shape[1]}, so at most {feasible} fair components exist. "
+                "Increase n_landmarks or lower n_components."
+            )
+        fair_pca = FairPCA(
+            n_components=None if self.n_components is None else k,
+            center=self.center,
+            random_state=_as_seed(self.random_state),
+        )
+        with warnings.catch_warnings():
+            # We already warned about sensitive_features=None; do not warn twice.
+            warnings.filterwarnings("ignore", message=".*sensitive_features=None")
+            E = fair_pca.fit_transform(F, sensitive_features=sensitive_features)
+        # FairPCA fixes signs in the (arbitrarily rotated) Nyström coordinates; fix them on the
+        # embedding instead, as the exact solver does: largest |entry| of each column positive.
+        signs = np.sign(E[np.argmax(np.abs(E), axis=0), np.arange(E.shape[1])])
+        signs[signs == 0] = 1.0
+        self._nystroem_signs = signs
+        E = E * signs
+        self.fair_pca_ = fair_pca
+        self.landmark_indices_ = idx
+        self.n_constraints_ = n_constraints
+        self.X_fit_ = None
+        self.n_components_ = E.shape[1]
+        # ‖E_j‖² = λ_j on the scale of the exact solver (where E_j = v_j√λ_j).
+        self.eigenvalues_ = np.einsum("ij,ij->j", E, E)
+        return E
+
+    # --------------------------------------------------------------- transform
+    def transform(self, X):
+        """Embed new data: kc(X, X_train) @ dual_coef_ (centred with the training statistics).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_new, n_features), or (n_new, n_samples_fit) when
+            ``kernel="precomputed"`` (the kernel between the new and the training rows)
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_new, n_components_)
+        """
+        check_is_fitted(self)
+        if self.kernel == "precomputed":
+            shape = np.shape(X)
+            if len(shape) == 2 and shape[1] != self.n_features_in_:
+                raise ValueError(
+                    f"kernel='precomputed': transform needs k(X_new, X_train) of shape "
+                    f"(n_new, {self.n_features_in_}), one column per training row; got {shape}."
+                )
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self.approximation == "nystroem":
+            if self.kernel == "precomputed":
+                K_nl = X[:, self.landmark_indices_]
+            else:
+                K_nl = self._get_kernel(X, self._landmarks)
+            return self.fair_pca_.transform(K_nl @ self._nystroem_map) * self._nystroem_signs
+        K = self._get_kernel(X, self.X_fit_) if self.kernel != "precomputed" else X
+        if self.center:
+            # KernelCenterer: K − 1ₙ K_fit/n − K 1/n + 1ᵀK_fit1/n², per new row.
+            K = K - self._k_fit_rows[None, :] - K.mean(axis=1)[:, None] + self._k_fit_all
+        return K @ self.dual_coef_
+
+    @property
+    def _n_features_out(self):
+        return self.n_components_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags

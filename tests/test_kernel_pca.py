@@ -1,0 +1,370 @@
+"""Tests of fairlab.kernel_pca.FairKernelPCA (seed 000, §3.3 and Algorithm 3)."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import linalg
+from sklearn import config_context
+from sklearn.decomposition import KernelPCA
+from sklearn.exceptions import NotFittedError
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from fairlab import FairKernelPCA, UnconstrainedFallbackWarning
+from fairlab._linalg import subspace_sine
+
+KERNELS = [
+    dict(kernel="rbf", gamma=0.2),
+    dict(kernel="poly", degree=2, gamma=0.3, coef0=1.0),
+    dict(kernel="linear"),
+    dict(kernel="sigmoid", gamma=0.05, coef0=0.5),
+    dict(kernel="cosine"),
+]
+
+
+def _data(n=120, d=5, m=2, seed=0, shift=0.8):
+    rng = np.random.default_rng(seed)
+    z = np.arange(n) % m
+    rng.shuffle(z)
+    X = rng.normal(size=(n, d)) + shift * z[:, None] * np.linspace(1, -1, d)
+    X[:, 0] += 0.5 * (z == 1) * X[:, 1] ** 2  # group difference that is not only in the mean
+    return X, z
+
+
+def _group_mean_gap(E, z):
+    means = np.array([E[z == g].mean(axis=0) for g in np.unique(z)])
+    return np.abs(means - means.mean(axis=0)).max()
+
+
+def _same_up_to_sign(A, B):
+    """max |A − B·diag(±1)|, with the signs chosen column-wise."""
+    signs = np.sign(np.sum(A * B, axis=0))
+    signs[signs == 0] = 1.0
+    return np.abs(A - B * signs).max()
+
+
+def _explicit_fair_kpca(K, z, k, center):
+    """Independent dense computation: explicit features from a full eigendecomposition of K,
+    then linear fair PCA (null space of ZᵀY, eigenvectors of the projected scatter)."""
+    s, V = linalg.eigh(K)
+    keep = s > 1e-10 * s.max()
+    Y = V[:, keep] * np.sqrt(s[keep])  # rows are features with Y Yᵀ = K
+    if center:
+        Y = Y - Y.mean(axis=0)
+    Z = (z[:, None] == np.unique(z)[None, :]).astype(float)
+    Z -= Z.mean(axis=0)
+    R = linalg.null_space((Y.T @ Z).T)
+    w, Q = linalg.eigh(R.T @ Y.T @ Y @ R)
+    U = R @ Q[:, ::-1][:, :k]
+    return Y @ U, w[::-1][:k]
+
+
+# ----------------------------------------------------------------------------------- exactness
+@pytest.mark.parametrize("m", [2, 3, 5])
+@pytest.mark.parametrize("center", [True, False])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_exact_solver_matches_algorithm3(m, center, seed):
+    X, z = _data(n=150, m=m, seed=seed)
+    kw = dict(n_components=4, kernel="rbf", gamma=0.15, center=center, random_state=0)
+    exact = FairKernelPCA(**kw).fit(X, sensitive_features=z)
+    alg3 = FairKernelPCA(eigen_solver="generalized", **kw).fit(X, sensitive_features=z)
+    assert subspace_sine(exact.transform(X), alg3.transform(X)) <= 1e-6
+    # Algorithm 3 may fall back to its 1e-5 ridge (singular RᵀKR when centred), which
+    # perturbs its eigenvalues by about 1e-5/λ; without the ridge they agree to round-off.
+    rtol = 1e-5 if alg3.ridge_used_ else 1e-9
+    np.testing.assert_allclose(exact.eigenvalues_, alg3.eigenvalues_, rtol=rtol)
+    X_new = np.random.default_rng(7).normal(size=(30, X.shape[1]))
+    assert _same_up_to_sign(exact.transform(X_new), alg3.transform(X_new)) < 1e-6
+
+
+@pytest.mark.parametrize("kernel", [dict(kernel="linear"), dict(kernel="poly", degree=2)])
+def test_algorithm3_ridge_fallback_on_rank_deficient_kernel(kernel):
+    # A low-rank K makes RᵀKR singular: Algorithm 3 needs its 1e-5 ridge, the exact solver not.
+    X, z = _data(n=100, d=4)
+    exact = FairKernelPCA(3, **kernel).fit(X, sensitive_features=z)
+    alg3 = FairKernelPCA(3, eigen_solver="generalized", **kernel).fit(X, sensitive_features=z)
+    assert alg3.ridge_used_
+    assert subspace_sine(exact.transform(X), alg3.transform(X)) < 1e-5
+    # the ridge biases Algorithm 3's variances downwards; the exact ones are the optimum
+    assert np.all(exact.eigenvalues_ >= alg3.eigenvalues_ * (1 - 1e-12))
+
+
+@pytest.mark.parametrize("center", [True, False])
+@pytest.mark.parametrize("m", [2, 4])
+def test_exact_solver_matches_independent_explicit_feature_computation(center, m):
+    X, z = _data(n=80, m=m, seed=3)
+    K = rbf_kernel(X, gamma=0.3)
+    E_ref, lam_ref = _explicit_fair_kpca(K, z, 5, center)
+    est = FairKernelPCA(5, kernel="rbf", gamma=0.3, center=center).fit(X, sensitive_features=z)
+    np.testing.assert_allclose(est.eigenvalues_, lam_ref, rtol=1e-8)
+    assert _same_up_to_sign(est.fit_transform(X, sensitive_features=z), E_ref) < 1e-8
+
+
+@pytest.mark.parametrize("solver", ["dense", "arpack", "randomized"])
+def test_partial_solvers_agree_with_dense(solver):
+    X, z = _data(n=200, m=3, seed=4)
+    kw = dict(n_components=3, gamma=0.1, random_state=0)
+    ref = FairKernelPCA(eigen_solver="dense", **kw).fit(X, sensitive_features=z)
+    est = FairKernelPCA(eigen_solver=solver, **kw).fit(X, sensitive_features=z)
+    np.testing.assert_allclose(est.eigenvalues_, ref.eigenvalues_, rtol=1e-6)
+    assert subspace_sine(est.transform(X), ref.transform(X)) < 1e-5
+
+
+# --------------------------------------------------------------------------------- constraint
+@pytest.mark.parametrize("params", KERNELS, ids=lambda p: p["kernel"])
+@pytest.mark.parametrize("center", [True, False])
+@pytest.mark.parametrize("m", [2, 3])
+def test_training_embedding_has_equal_group_means(params, center, m):
+    X, z = _data(n=150, m=m, seed=5)
+    est = FairKernelPCA(3, center=center, **params)
+    E = est.fit_transform(X, sensitive_features=z)
+    assert _group_mean_gap(E, z) <= 1e-10
+    assert _group_mean_gap(est.transform(X), z) <= 1e-10
+    if center:
+        assert np.abs(E.mean(axis=0)).max() <= 1e-10
+    assert np.abs(est.eigenvalues_).min() > 0
+
+
+def test_equal_group_means_for_several_attributes():
+    X, z = _data(n=180, m=3, seed=6)
+    z2 = np.random.default_rng(0).integers(0, 2, X.shape[0])
+    S = pd.DataFrame({"a": z, "b": np.where(z2 == 1, "x", "y")})
+    E = FairKernelPCA(4, gamma=0.2).fit_transform(X, sensitive_features=S)
+    assert _group_mean_gap(E, z) <= 1e-10
+    assert _group_mean_gap(E, z2) <= 1e-10
+
+
+def test_unconstrained_embedding_does_not_have_equal_group_means():
+    # the constraint is doing the work: plain kernel PCA separates the groups
+    X, z = _data(n=150, seed=5)
+    with pytest.warns(UnconstrainedFallbackWarning):
+        E = FairKernelPCA(3, gamma=0.2).fit_transform(X)
+    assert _group_mean_gap(E, z) > 1e-2
+
+
+def test_fair_variance_is_at_most_unconstrained_variance():
+    X, z = _data(n=150, seed=8)
+    fair = FairKernelPCA(5, gamma=0.2).fit(X, sensitive_features=z)
+    with pytest.warns(UnconstrainedFallbackWarning):
+        plain = FairKernelPCA(5, gamma=0.2).fit(X)
+    # Cauchy interlacing: projecting out r directions cannot increase any eigenvalue
+    assert np.all(fair.eigenvalues_ <= plain.eigenvalues_ * (1 + 1e-12))
+
+
+# ------------------------------------------------------------------------------ equivalences
+@pytest.mark.parametrize("center", [True, False])
+@pytest.mark.parametrize("m", [2, 3])
+def test_linear_kernel_equals_fair_pca(center, m):
+    pca = pytest.importorskip("fairlab.pca")
+    X, z = _data(n=120, d=6, m=m, seed=9)
+    X_new = np.random.default_rng(1).normal(size=(25, 6))
+    k = 6 - (m - 1)
+    lin = FairKernelPCA(k, kernel="linear", center=center).fit(X, sensitive_features=z)
+    fpca = pca.FairPCA(k, center=center).fit(X, sensitive_features=z)
+    assert _same_up_to_sign(lin.transform(X), fpca.transform(X)) < 1e-9
+    assert _same_up_to_sign(lin.transform(X_new), fpca.transform(X_new)) < 1e-9
+
+
+@pytest.mark.parametrize(
+    "params",
+    [dict(kernel="rbf", gamma=0.2), dict(kernel="poly", gamma=0.3), dict(kernel="cosine")],
+    ids=lambda p: p["kernel"],
+)
+@pytest.mark.parametrize("solver", ["dense", "arpack"])
+def test_without_sensitive_features_equals_sklearn_kernel_pca(params, solver):
+    X, _ = _data(n=100, seed=10)
+    X_new = np.random.default_rng(2).normal(size=(20, X.shape[1]))
+    with pytest.warns(UnconstrainedFallbackWarning, match="kernel PCA"):
+        ours = FairKernelPCA(4, eigen_solver=solver, random_state=0, **params)
+        E = ours.fit_transform(X)
+    ref = KernelPCA(4, eigen_solver=solver, random_state=0, **params)
+    E_ref = ref.fit_transform(X)
+    np.testing.assert_allclose(ours.eigenvalues_, ref.eigenvalues_, rtol=1e-10)
+    assert _same_up_to_sign(E, E_ref) < 1e-10
+    assert _same_up_to_sign(ours.transform(X_new), ref.transform(X_new)) < 1e-10
+
+
+def test_gamma_none_is_one_over_d_times_variance():
+    X, z = _data(n=60, seed=11)
+    est = FairKernelPCA(2).fit(X, sensitive_features=z)
+    assert est.gamma_ == pytest.approx(1.0 / (X.shape[1] * X.var()))
+    explicit = FairKernelPCA(2, gamma=1.0 / (X.shape[1] * X.var())).fit(X, sensitive_features=z)
+    np.testing.assert_allclose(est.transform(X), explicit.transform(X), atol=1e-12)
+
+
+@pytest.mark.parametrize("center", [True, False])
+def test_precomputed_kernel_equals_rbf(center):
+    X, z = _data(n=90, m=3, seed=12)
+    X_new = np.random.default_rng(3).normal(size=(15, X.shape[1]))
+    rbf = FairKernelPCA(3, gamma=0.25, center=center).fit(X, sensitive_features=z)
+    pre = FairKernelPCA(3, kernel="precomputed", center=center)
+    pre.fit(rbf_kernel(X, gamma=0.25), sensitive_features=z)
+    np.testing.assert_allclose(pre.transform(rbf_kernel(X_new, X, gamma=0.25)),
+                               rbf.transform(X_new), atol=1e-10)
+    assert pre.__sklearn_tags__().input_tags.pairwise
+
+
+def test_n_components_none_keeps_the_positive_eigenvalues():
+    # linear kernel in d = 5 with m = 3 groups: the fair subspace has dimension 5 − 2 = 3
+    X, z = _data(n=60, d=5, m=3, seed=13)
+    est = FairKernelPCA(kernel="linear").fit(X, sensitive_features=z)
+    assert est.n_components_ == 3
+    assert est.transform(X).shape == (60, 3)
+    # rbf: full rank, n − (m − 1) − 1 components
+    est = FairKernelPCA(gamma=0.5).fit(X, sensitive_features=z)
+    assert est.n_components_ == 60 - 2 - 1
+
+
+def test_rank_deficient_request_gives_zero_columns_like_sklearn():
+    X, z = _data(n=60, d=3, seed=14)
+    est = FairKernelPCA(5, kernel="linear").fit(X, sensitive_features=z)
+    assert np.all(est.eigenvalues_[2:] == 0)
+    np.testing.assert_array_equal(est.transform(X)[:, 2:], 0.0)
+
+
+# ---------------------------------------------------------------------------------- Nyström
+def test_nystroem_with_all_landmarks_equals_exact():
+    X, z = _data(n=150, m=3, seed=15)
+    X_new = np.random.default_rng(4).normal(size=(20, X.shape[1]))
+    for center in (True, False):
+        kw = dict(n_components=4, gamma=0.2, center=center, random_state=0)
+        exact = FairKernelPCA(**kw).fit(X, sensitive_features=z)
+        nys = FairKernelPCA(approximation="nystroem", n_landmarks=150, **kw)
+        E = nys.fit_transform(X, sensitive_features=z)
+        assert _same_up_to_sign(E, exact.transform(X)) < 1e-8
+        assert _same_up_to_sign(nys.transform(X_new), exact.transform(X_new)) < 1e-8
+        np.testing.assert_allclose(nys.eigenvalues_, exact.eigenvalues_, rtol=1e-8)
+
+
+def test_nystroem_approaches_exact_as_landmarks_grow():
+    X, z = _data(n=300, seed=16)
+    exact = FairKernelPCA(3, gamma=0.1).fit(X, sensitive_features=z)
+    errors = []
+    for n_landmarks in (30, 100, 250, 300):
+        nys = FairKernelPCA(3, gamma=0.1, approximation="nystroem", n_landmarks=n_landmarks,
+                            random_state=0)
+        E = nys.fit_transform(X, sensitive_features=z)
+        assert _group_mean_gap(E, z) <= 1e-10  # the constraint holds exactly at every size
+        errors.append(subspace_sine(E, exact.transform(X)))
+    assert errors[0] > errors[1] > errors[2] > errors[3]
+    assert errors[-1] < 1e-6
+
+
+def test_nystroem_precomputed_and_seeded():
+    X, z = _data(n=100, seed=17)
+    K = rbf_kernel(X, gamma=0.2)
+    a = FairKernelPCA(3, kernel="precomputed", approximation="nystroem", n_landmarks=40,
+                      random_state=1).fit(K, sensitive_features=z)
+    b = FairKernelPCA(3, gamma=0.2, approximation="nystroem", n_landmarks=40,
+                      random_state=1).fit(X, sensitive_features=z)
+    np.testing.assert_array_equal(a.landmark_indices_, b.landmark_indices_)
+    np.testing.assert_allclose(a.transform(K), b.transform(X), atol=1e-10)
+
+
+# ---------------------------------------------------------------------------- sklearn plumbing
+def test_pandas_output_feature_names_and_pipeline_routing():
+    X, z = _data(n=80, seed=18)
+    Xdf = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    est = FairKernelPCA(2, gamma=0.2).set_output(transform="pandas")
+    out = est.fit_transform(Xdf, sensitive_features=z)
+    assert list(out.columns) == ["fairkernelpca0", "fairkernelpca1"]
+    assert list(est.feature_names_in_) == list(Xdf.columns)
+    y = (X[:, 0] > 0).astype(int)
+    with config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(
+            FairKernelPCA(2, gamma=0.2).set_fit_request(sensitive_features=True),
+            LogisticRegression(),
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UnconstrainedFallbackWarning)
+            pipe.fit(X, y, sensitive_features=z)
+    E = pipe[0].transform(X)
+    assert _group_mean_gap(E, z) <= 1e-10
+
+
+def _expected_failed_checks(estimator):
+    return {}
+
+
+@pytest.mark.filterwarnings("ignore::fairlab.UnconstrainedFallbackWarning")
+@parametrize_with_checks(
+    [
+        FairKernelPCA(),
+        FairKernelPCA(n_components=2, kernel="linear", random_state=0),
+        FairKernelPCA(n_components=2, eigen_solver="generalized", random_state=0),
+        FairKernelPCA(n_components=2, approximation="nystroem", n_landmarks=10, random_state=0),
+    ],
+    expected_failed_checks=_expected_failed_checks,
+)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+# ----------------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize(
+    "params, X_kind, sensitive, error, match",
+    [
+        (dict(kernel="laplacian"), "X", "z", ValueError, "'kernel' parameter"),
+        (dict(kernel="precomputed"), "X", "z", ValueError, "square"),
+        (dict(kernel="precomputed"), "asym", "z", ValueError, "not symmetric"),
+        (dict(n_components=50 - 2 + 1 + 1, center=False), "X", "z3", ValueError,
+         "n_components=50 is too large"),
+        (dict(n_components=50 - 3 + 1), "X", "z3", ValueError, "minus 1 for centring"),
+        (dict(n_components=0), "X", "z", ValueError, "'n_components' parameter"),
+        (dict(gamma=-1.0), "X", "z", ValueError, "'gamma' parameter"),
+        (dict(eigen_solver="lobpcg"), "X", "z", ValueError, "'eigen_solver' parameter"),
+        (dict(approximation="rff"), "X", "z", ValueError, "'approximation' parameter"),
+        (dict(approximation="nystroem", n_landmarks=60), "X", "z", ValueError,
+         "n_landmarks=60 exceeds"),
+        (dict(n_components=9, approximation="nystroem", n_landmarks=8), "X", "z", ValueError,
+         "Increase n_landmarks"),
+        (dict(), "X", "one_group", ValueError, "single group"),
+        (dict(), "X", "short", ValueError, "entries but X has 50 rows"),
+        (dict(), "X", "nan_group", ValueError, "missing values"),
+        (dict(), "nan", "z", ValueError, "NaN"),
+        (dict(), "text", "z", ValueError, "could not convert"),
+    ],
+)
+def test_bad_inputs_are_refused(params, X_kind, sensitive, error, match):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 4))
+    data = {
+        "X": X,
+        "asym": rng.normal(size=(50, 50)),
+        "nan": np.where(np.arange(200).reshape(50, 4) == 7, np.nan, X),
+        "text": np.full((50, 4), "a", dtype=object),
+    }[X_kind]
+    z = np.arange(50) % 2
+    s = {
+        "z": z,
+        "z3": np.arange(50) % 3,
+        "one_group": np.zeros(50),
+        "short": z[:-1],
+        "nan_group": np.where(np.arange(50) == 3, np.nan, z.astype(float)),
+    }[sensitive]
+    with pytest.raises(error, match=match):
+        FairKernelPCA(**params).fit(data, sensitive_features=s)
+
+
+def test_n_components_bound_is_n_minus_m_plus_one_without_centring():
+    X, z = _data(n=30, m=3, seed=19)
+    FairKernelPCA(30 - 3 + 1, center=False, gamma=0.5).fit(X, sensitive_features=z)
+    FairKernelPCA(30 - 3, center=True, gamma=0.5).fit(X, sensitive_features=z)
+    with pytest.raises(ValueError, match="at most 27 components"):
+        FairKernelPCA(28, center=True, gamma=0.5).fit(X, sensitive_features=z)
+
+
+def test_transform_errors():
+    X, z = _data(n=40, seed=20)
+    with pytest.raises(NotFittedError):
+        FairKernelPCA(2).transform(X)
+    est = FairKernelPCA(2).fit(X, sensitive_features=z)
+    with pytest.raises(ValueError, match="features"):
+        est.transform(X[:, :3])
+    pre = FairKernelPCA(2, kernel="precomputed").fit(rbf_kernel(X), sensitive_features=z)
+    with pytest.raises(ValueError, match=r"shape \(n_new, 40\)"):
+        pre.transform(rbf_kernel(X[:5], X[:30]))
