@@ -4,8 +4,29 @@ Synthetic generators (seeded by ``random_state``, return NumPy arrays):
 :func:`make_lee_gaussians`, :func:`make_covariance_mismatch`,
 :func:`make_circle_counterexample` (seed 000); :func:`make_sinusoid`, :func:`make_banana`,
 :func:`make_fkl_regression` (seed 003); :func:`make_pls_synthetic` (seed 002).
+
+Real data (each returns a :class:`~sklearn.utils.Bunch` with ``X``, ``y``, ``sensitive``,
+``feature_names``, ``pos_label`` and ``DESCR``; ``variant=`` picks the paper's recipe):
+:func:`load_adult`, :func:`load_german`, :func:`load_compas` ship with fairlab;
+:func:`load_bank`, :func:`load_lawschool`, :func:`load_diabetes`, :func:`load_communities`,
+:func:`load_cmc`, :func:`load_a9a` are looked up in ``data_home``, ``$FAIRLAB_DATA`` and the
+user cache, or downloaded (SHA-256 verified).  :func:`load_lee2022_split` reads Lee et al.'s
+exact published splits.  :func:`provenance` gives sources, licenses and checksums.
 """
 
+from ._fetch import ChecksumError, fetch_file, get_data_home, provenance
+from ._lee2022 import load_lee2022_split
+from ._real import (
+    load_a9a,
+    load_adult,
+    load_bank,
+    load_cmc,
+    load_communities,
+    load_compas,
+    load_diabetes,
+    load_german,
+    load_lawschool,
+)
 from ._synthetic import (
     make_banana,
     make_circle_counterexample,
@@ -17,6 +38,19 @@ from ._synthetic import (
 )
 
 __all__ = [
+    "ChecksumError",
+    "fetch_file",
+    "get_data_home",
+    "load_a9a",
+    "load_adult",
+    "load_bank",
+    "load_cmc",
+    "load_communities",
+    "load_compas",
+    "load_diabetes",
+    "load_german",
+    "load_lawschool",
+    "load_lee2022_split",
     "make_banana",
     "make_circle_counterexample",
     "make_covariance_mismatch",
@@ -24,4 +58,5 @@ __all__ = [
     "make_lee_gaussians",
     "make_pls_synthetic",
     "make_sinusoid",
+    "provenance",
 ]
