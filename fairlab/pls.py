@@ -58,7 +58,7 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_array, check_consistent_length
+from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
 
@@ -114,8 +114,8 @@ def _center_scale(A, scale):
 def _check_y(y, n_samples, name):
     if y is None:
         raise ValueError(
-            f"{name} requires y to be passed, but the target y is None: call "
-            "fit(X, y, sensitive_features=...) with y of shape (n_samples,) or (n_samples, n_targets)."
+            f"{name} requires y to be passed, but the target y is None: call fit(X, y, "
+            "sensitive_features=...) with y of shape (n_samples,) or (n_samples, n_targets)."
         )
     y = check_array(y, input_name="y", dtype=np.float64, ensure_2d=False)
     if y.ndim > 2:
@@ -144,8 +144,11 @@ def _leading_direction(R_y, R_s, eta):
     return vectors[:, 0], float(values[0])
 
 
-def _exact_weight(A, B, eta):
-    """Exact maximiser w (unit, in ℝᵈ) of wᵀ(AAᵀ − ηBBᵀ)w, through the thin SVD of [A, B]."""
+def _exact_weight(A, B, eta, W_prev):
+    """Exact maximiser w (unit, in ℝᵈ) of wᵀ(AAᵀ − ηBBᵀ)w, through the thin SVD of [A, B].
+
+    ``W_prev`` (d × (h−1)) are the previous weights, used only in the degenerate case below.
+    """
     d, m = A.shape
     C = A if (eta == 0 or B.shape[1] == 0) else np.hstack([A, B])
     U, s, Vt = linalg.svd(C, full_matrices=False, check_finite=False)
@@ -157,12 +160,15 @@ def _exact_weight(A, B, eta):
     scale = float(np.sum(s**2))
     if value <= 1e-12 * scale and d > R.shape[0]:
         # No direction of range([A, B]) earns a positive objective (Y's cross-covariance lies
-        # inside S's): the maximum 0 is attained on range([A, B])^⊥; take its deterministic
-        # member closest to a coordinate axis.
-        j = int(np.argmin(np.einsum("ij,ij->i", U, U)))
-        w = -U @ U[j]
-        w[j] += 1.0
-        return w / np.linalg.norm(w), 0.0
+        # inside S's): the maximum 0 is attained on range([A, B])^⊥.  Previous weights are in
+        # the null space of X_h (X_h w_l = 0), so also avoid them; take the deterministic
+        # admissible vector closest to a coordinate axis.
+        Ub = range_basis(np.hstack([U, W_prev])) if W_prev.shape[1] else U
+        if Ub.shape[1] < d:
+            j = int(np.argmin(np.einsum("ij,ij->i", Ub, Ub)))
+            w = -Ub @ Ub[j]
+            w[j] += 1.0
+            return w / np.linalg.norm(w), 0.0
     return U @ v, value
 
 
@@ -231,7 +237,7 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
     for h in range(n_components):
         A, B = XtZ[:, :m], XtZ[:, m:]
         if solver == "exact":
-            w, value = _exact_weight(A, B, eta)
+            w, value = _exact_weight(A, B, eta, W[:, :h])
             if w is None:
                 warnings.warn(
                     f"X residual has no covariance left with y or S at component {h}; the "
@@ -714,7 +720,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, *, sensitive_features=None):
-        """Fit Kernel Fair PLS (y required; sensitive_features=None → kernel PLS, with a warning)."""
+        """Fit Kernel Fair PLS (y required; sensitive_features=None: kernel PLS, and a warning)."""
         check_kernel(self.kernel)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         n = X.shape[0]

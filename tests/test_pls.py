@@ -1,0 +1,420 @@
+"""Tests of fairlab.pls: Fair PLS (exact, gradient), equalized odds, kernel and naive variants."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import sklearn
+from scipy import linalg
+from sklearn.cross_decomposition import PLSRegression
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LinearRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from fairlab import UnconstrainedFallbackWarning
+from fairlab.pls import FairPLS, KernelFairPLS, NaiveFairPLS, nipals
+
+
+def make_data(seed, n=120, d=7, m=1, q=1, binary=True):
+    """X depends on S, Y on X; S binary (q = 1) or Gaussian columns."""
+    rng = np.random.default_rng(seed)
+    if binary and q == 1:
+        S = rng.integers(0, 2, n).astype(float)[:, None]
+    else:
+        S = rng.normal(size=(n, q))
+    X = rng.normal(size=(n, d)) + S @ rng.normal(size=(q, d)) + 3.0
+    Y = X @ rng.normal(size=(d, m)) + 0.5 * rng.normal(size=(n, m))
+    y = Y[:, 0] if m == 1 else Y
+    s = S[:, 0] if q == 1 else S
+    return X, y, s
+
+
+def cov2(T, S):
+    """Independent Cov²(T, S) = ‖T̃ᵀS̃/n‖²_F."""
+    T = np.asarray(T).reshape(len(T), -1)
+    S = np.asarray(S, dtype=float).reshape(len(S), -1)
+    C = (T - T.mean(0)).T @ (S - S.mean(0)) / len(T)
+    return float(np.sum(C**2))
+
+
+def standardize(A):
+    A = np.asarray(A, dtype=float).reshape(len(A), -1)
+    A = A - A.mean(0)
+    return A / A.std(0, ddof=1)
+
+
+def same_up_to_sign(A, B, atol):
+    signs = np.sign(np.sum(A * B, axis=0))
+    signs[signs == 0] = 1
+    np.testing.assert_allclose(A * signs, B, atol=atol, rtol=0)
+
+
+# ----------------------------------------------------------------------------- eta = 0 ---------
+@pytest.mark.parametrize("scale", [True, False])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_eta0_equals_sklearn_pls_single_target(scale, seed):
+    X, y, s = make_data(seed)
+    X_new = make_data(seed + 100)[0]
+    ref = PLSRegression(4, scale=scale).fit(X, y)
+    est = FairPLS(4, eta=0.0, scale=scale).fit(X, y, sensitive_features=s)
+    for attr in ("x_weights_", "x_loadings_", "x_rotations_", "coef_", "intercept_"):
+        np.testing.assert_allclose(getattr(est, attr), getattr(ref, attr), atol=1e-10, rtol=0)
+    np.testing.assert_allclose(est.y_loadings_, ref.y_loadings_, atol=1e-10, rtol=1e-10)
+    np.testing.assert_allclose(est.transform(X_new), ref.transform(X_new), atol=1e-9, rtol=0)
+    np.testing.assert_allclose(est.predict(X_new), ref.predict(X_new), atol=1e-9, rtol=0)
+    np.testing.assert_allclose(est.x_scores_, ref.transform(X), atol=1e-9, rtol=0)
+    np.testing.assert_allclose(est.inverse_transform(est.transform(X_new)),
+                               ref.inverse_transform(ref.transform(X_new)), atol=1e-9)
+
+
+@pytest.mark.parametrize("scale", [True, False])
+def test_eta0_multi_target_equals_exact_nipals_and_sklearn(scale):
+    X, Y, s = make_data(3, m=3)
+    est = FairPLS(3, eta=0.0, scale=scale).fit(X, Y, sensitive_features=s)
+    # the exact answer: NIPALS iterated to convergence (Algorithm 2, tight tolerance)
+    ref = nipals(X, Y, 3, scale=scale, max_iter=100_000, tol=1e-15)
+    same_up_to_sign(est.x_weights_, ref["W"], atol=1e-10)
+    same_up_to_sign(est.x_scores_, ref["T"], atol=1e-8)
+    # scikit-learn's power iteration stops at ‖Δw‖² < tol: agreement to its tolerance
+    sk = PLSRegression(3, scale=scale, tol=1e-16, max_iter=20_000).fit(X, Y)
+    np.testing.assert_allclose(est.x_weights_, sk.x_weights_, atol=1e-6)
+    np.testing.assert_allclose(est.predict(X), sk.predict(X), atol=1e-5)
+    assert est.predict(X).shape == Y.shape and est.coef_.shape == (3, X.shape[1])
+
+
+def test_no_sensitive_features_is_plain_pls_with_warning():
+    X, y, _ = make_data(4)
+    with pytest.warns(UnconstrainedFallbackWarning, match="PLS regression"):
+        est = FairPLS(3, eta=5.0).fit(X, y)
+    np.testing.assert_allclose(est.predict(X), PLSRegression(3).fit(X, y).predict(X), atol=1e-10)
+
+
+def test_nipals_reference_matches_sklearn():
+    X, y, _ = make_data(5)
+    ref = nipals(X, y, 4)
+    sk = PLSRegression(4).fit(X, y)
+    same_up_to_sign(ref["W"], sk.x_weights_, atol=1e-12)
+    same_up_to_sign(ref["P"], sk.x_loadings_, atol=1e-12)
+
+
+# ----------------------------------------------------------------- exactness of the closed form
+def dense_fair_pls(X, Y, S, k, eta):
+    """Independent O(d³) reference: explicit deflation and a dense d×d eigendecomposition."""
+    Xh, Y, S = standardize(X), standardize(Y), standardize(S)
+    W, values = [], []
+    for _ in range(k):
+        M = Xh.T @ (Y @ Y.T - eta * S @ S.T) @ Xh
+        lam, V = linalg.eigh(M)
+        w = V[:, -1]
+        W.append(w)
+        values.append(lam[-1] / len(X) ** 2)
+        t = Xh @ w
+        Xh = Xh - np.outer(t, Xh.T @ t / (t @ t))
+    return np.array(W).T, np.array(values)
+
+
+@pytest.mark.parametrize("eta", [0.3, 1.0, 7.0])
+@pytest.mark.parametrize("m,q", [(1, 1), (2, 3)])
+def test_closed_form_equals_dense_eigenvector(eta, m, q):
+    X, Y, S = make_data(10 + m + q, m=m, q=q, binary=False)
+    est = FairPLS(3, eta=eta).fit(X, Y, sensitive_features=S)
+    W, values = dense_fair_pls(X, Y, S, 3, eta)
+    same_up_to_sign(est.x_weights_, W, atol=1e-9)
+    np.testing.assert_allclose(est.objective_, values, rtol=1e-9)
+
+
+def test_closed_form_beats_random_unit_vectors():
+    X, y, s = make_data(11, d=6)
+    est = FairPLS(1, eta=2.0).fit(X, y, sensitive_features=s)
+    Xs, Ys, Ss = standardize(X), standardize(y), standardize(s)
+    M = Xs.T @ (Ys @ Ys.T - 2.0 * Ss @ Ss.T) @ Xs
+    w = est.x_weights_[:, 0]
+    V = np.random.default_rng(0).normal(size=(6, 5000))
+    V /= np.linalg.norm(V, axis=0)
+    assert w @ M @ w >= np.einsum("ij,ij->j", V, M @ V).max()
+    np.testing.assert_allclose(np.linalg.norm(est.x_weights_, axis=0), 1.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("eta", [0.0, 1.5, np.inf])
+def test_scores_are_orthogonal_and_transform_reproduces_them(eta):
+    X, y, s = make_data(12)
+    est = FairPLS(4, eta=eta).fit(X, y, sensitive_features=s)
+    T = est.x_scores_
+    G = T.T @ T
+    np.testing.assert_allclose(G - np.diag(np.diag(G)), 0.0, atol=1e-9 * np.abs(G).max())
+    np.testing.assert_allclose(est.transform(X), T, atol=1e-9)
+
+
+# ----------------------------------------------------------------- the fairness trade-off -------
+ETAS = [0.0, 0.1, 0.5, 1.0, 2.0, 5.0, 20.0, 100.0, 1e4]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_first_component_trade_off_is_monotone_in_eta(seed):
+    # For f − ηg maximised over the same set, η₁ < η₂ ⇒ g(w₂) ≤ g(w₁) and f(w₂) ≤ f(w₁).
+    X, y, s = make_data(20 + seed, q=1 + seed % 2, binary=seed % 2 == 0)
+    cs, cy = [], []
+    for eta in ETAS:
+        t = FairPLS(1, eta=eta).fit(X, y, sensitive_features=s).x_scores_
+        cs.append(cov2(t, standardize(s)))
+        cy.append(cov2(t, standardize(y)))
+    tol = 1e-12 * max(cs[0], cy[0])
+    assert np.all(np.diff(cs) <= tol), cs
+    assert np.all(np.diff(cy) <= tol), cy
+    assert cs[-1] < 1e-6 * cs[0]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cov2_of_all_components_decreases_in_eta(seed):
+    # Not a theorem beyond the first component (deflation couples them); holds on these draws.
+    X, y, s = make_data(40 + seed)
+    cs = [cov2(FairPLS(3, eta=eta).fit(X, y, sensitive_features=s).x_scores_, s)
+          for eta in ETAS]
+    assert np.all(np.diff(cs) <= 1e-12 * cs[0]), cs
+
+
+@pytest.mark.parametrize("kind", ["binary", "multi", "categorical"])
+def test_eta_inf_components_exactly_uncorrelated(kind):
+    X, y, _ = make_data(30, n=150, d=8)
+    rng = np.random.default_rng(30)
+    if kind == "binary":
+        s = rng.integers(0, 2, 150)
+        S = s[:, None]
+    elif kind == "multi":
+        s = rng.normal(size=(150, 3))
+        S = s
+    else:
+        s = rng.choice(np.array(["a", "b", "c"]), 150)
+        S = (s[:, None] == np.array(["a", "b", "c"])).astype(float)
+    X = X + 2 * S @ rng.normal(size=(S.shape[1], 8))
+    est = FairPLS(4, eta=np.inf).fit(X, y, sensitive_features=s)
+    for T in (est.x_scores_, est.transform(X)):
+        C = (T - T.mean(0)).T @ (S - S.mean(0)) / len(T)
+        assert np.abs(C).max() <= 1e-10 * np.abs(T).max()
+    # the hard constraint is the limit of the penalty
+    big = FairPLS(4, eta=1e10).fit(X, y, sensitive_features=s)
+    np.testing.assert_allclose(big.x_weights_, est.x_weights_, atol=1e-4)
+
+
+def test_eta_inf_equalizes_group_means():
+    X, y, s = make_data(31, n=200)
+    T = FairPLS(2, eta=np.inf).fit(X, y, sensitive_features=s).transform(X)
+    gap = T[s == 1].mean(0) - T[s == 0].mean(0)
+    assert np.abs(gap).max() < 1e-10 * np.abs(T).max()
+
+
+def test_categorical_encoding_does_not_depend_on_label_type():
+    X, y, s = make_data(32)
+    as_int = FairPLS(3, eta=2.0).fit(X, y, sensitive_features=s.astype(int))
+    as_str = FairPLS(3, eta=2.0).fit(X, y, sensitive_features=np.where(s == 1, "f", "m"))
+    as_bool = FairPLS(3, eta=2.0).fit(X, y, sensitive_features=pd.Series(s == 1))
+    np.testing.assert_allclose(as_str.x_weights_, as_int.x_weights_, atol=1e-12)
+    np.testing.assert_allclose(as_bool.x_weights_, as_int.x_weights_, atol=1e-12)
+
+
+def test_equalized_odds_penalises_the_conditional_covariance():
+    X, y, s = make_data(33)
+    S = np.column_stack([s, np.random.default_rng(1).normal(size=len(s))])
+    eo = FairPLS(3, eta=np.inf, fairness="equalized_odds", scale=False)
+    T = eo.fit(X, y, sensitive_features=S).x_scores_
+    Yc, Sc = y - y.mean(), S - S.mean(0)
+    C_ts_y = T.T @ Sc - np.outer(T.T @ Yc, Yc @ Sc) / (Yc @ Yc)  # n·C_{t,S|Y}
+    assert np.abs(C_ts_y).max() < 1e-9 * np.abs(T.T @ Sc).max()
+    # equals demographic parity on the residualised attribute
+    S_res = Sc - np.outer(Yc, Yc @ Sc) / (Yc @ Yc)
+    for eta in (1.0, np.inf):
+        a = FairPLS(3, eta=eta, fairness="equalized_odds", scale=False).fit(
+            X, y, sensitive_features=S)
+        b = FairPLS(3, eta=eta, scale=False).fit(X, y, sensitive_features=S_res)
+        np.testing.assert_allclose(a.x_weights_, b.x_weights_, atol=1e-10)
+
+
+# ----------------------------------------------------------------- gradient solver --------------
+@pytest.mark.parametrize("eta", [0.0, 1.0, 10.0, np.inf])
+def test_gradient_solver_converges_to_closed_form(eta):
+    X, Y, S = make_data(50, m=2, q=2, binary=False)
+    exact = FairPLS(3, eta=eta).fit(X, Y, sensitive_features=S)
+    grad = FairPLS(3, eta=eta, solver="gradient", tol=1e-14, max_iter=200_000).fit(
+        X, Y, sensitive_features=S)
+    np.testing.assert_allclose(grad.x_weights_, exact.x_weights_, atol=1e-8)
+    np.testing.assert_allclose(grad.objective_, exact.objective_, rtol=1e-10)
+    assert grad.n_iter_ > 1 and exact.n_iter_ == 1
+
+
+def test_gradient_solver_warns_when_not_converged():
+    X, y, s = make_data(51)
+    with pytest.warns(ConvergenceWarning, match="max_iter=2"):
+        FairPLS(1, eta=1.0, solver="gradient", max_iter=2).fit(X, y, sensitive_features=s)
+
+
+# ----------------------------------------------------------------- kernel Fair PLS --------------
+@pytest.mark.parametrize("eta", [0.0, 0.7, np.inf])
+@pytest.mark.parametrize("m,q", [(1, 1), (2, 2)])
+def test_linear_kernel_fair_pls_equals_fair_pls(eta, m, q):
+    X, Y, S = make_data(60 + m, m=m, q=q, binary=q == 1)
+    X_new = make_data(61, m=m, q=q)[0][:20]
+    lin = FairPLS(3, eta=eta, scale=False).fit(X, Y, sensitive_features=S)
+    ker = KernelFairPLS(3, eta=eta, kernel="linear").fit(X, Y, sensitive_features=S)
+    same_up_to_sign(ker.x_scores_, lin.x_scores_, atol=1e-8)
+    Xc = X - X.mean(0)
+    same_up_to_sign(Xc.T @ ker.dual_coef_, lin.x_weights_, atol=1e-8)  # w = Φ̃ᵀa
+    same_up_to_sign(ker.transform(X_new), lin.transform(X_new), atol=1e-8)
+    np.testing.assert_allclose(ker.predict(X_new), lin.predict(X_new), atol=1e-8)
+    np.testing.assert_allclose(ker.objective_, lin.objective_, rtol=1e-8, atol=1e-12)
+
+
+def test_rbf_sensitive_kernel_on_binary_s_rescales_eta():
+    # For binary s, H K_rbf H = 2(1 − e^{−γ}) s̃s̃ᵀ: an rbf penalty is a linear one with a new η.
+    X, y, s = make_data(62)
+    gamma = 0.7
+    a = KernelFairPLS(3, eta=1.3, gamma=0.1, sensitive_kernel="rbf", sensitive_gamma=gamma)
+    b = KernelFairPLS(3, eta=1.3 * 2 * (1 - np.exp(-gamma)), gamma=0.1)
+    np.testing.assert_allclose(a.fit(X, y, sensitive_features=s).x_scores_,
+                               b.fit(X, y, sensitive_features=s).x_scores_, atol=1e-8)
+
+
+@pytest.mark.parametrize("sensitive_kernel", ["linear", "rbf"])
+def test_kernel_fair_pls_rbf_properties(sensitive_kernel):
+    # two binary attributes: K_S has at most 4 distinct rows, so Lᵀt = 0 is feasible (with a
+    # continuous S and an rbf kernel the centred K_S has full rank and only t = 0 is HSIC-free)
+    X, y, _ = make_data(63, n=100)
+    s = np.random.default_rng(63).integers(0, 2, (100, 2)).astype(float)
+    X[:, :2] += 2 * s
+    est = KernelFairPLS(3, eta=np.inf, gamma=0.05, sensitive_kernel=sensitive_kernel,
+                        sensitive_gamma=0.5).fit(X, y, sensitive_features=s)
+    T = est.x_scores_
+    G = T.T @ T
+    np.testing.assert_allclose(G - np.diag(np.diag(G)), 0.0, atol=1e-9 * G.max())
+    np.testing.assert_allclose(est.transform(X), T, atol=1e-8 * np.abs(T).max())
+    np.testing.assert_allclose(T.mean(0), 0.0, atol=1e-10 * np.abs(T).max())
+    # zero HSIC with S: t̃ᵀ K̃_S t̃ = 0 for the kernel the model penalised
+    from sklearn.metrics.pairwise import pairwise_kernels
+
+    Ks = pairwise_kernels(s, metric=sensitive_kernel,
+                          **({} if sensitive_kernel == "linear" else {"gamma": 0.5}))
+    H = np.eye(len(s)) - 1.0 / len(s)
+    hsic = np.einsum("ij,ij->j", T, H @ Ks @ H @ T)
+    assert np.abs(hsic).max() < 1e-10 * np.linalg.norm(H @ Ks @ H, 2) * (T**2).sum(0).max()
+
+
+def test_kernel_precomputed_equals_linear():
+    X, y, s = make_data(64)
+    X_new = make_data(65)[0][:10]
+    lin = KernelFairPLS(2, eta=1.0, kernel="linear").fit(X, y, sensitive_features=s)
+    pre = KernelFairPLS(2, eta=1.0, kernel="precomputed").fit(X @ X.T, y, sensitive_features=s)
+    np.testing.assert_allclose(pre.transform(X_new @ X.T), lin.transform(X_new), atol=1e-8)
+
+
+# ----------------------------------------------------------------- naive Fair PLS ---------------
+def test_naive_fair_pls_correlation_ratio_and_selection():
+    X, y, s = make_data(70, n=200)
+    naive = NaiveFairPLS(4, threshold=0.05).fit(X, y, sensitive_features=s)
+    pls = PLSRegression(4).fit(X, y)
+    T = pls.transform(X)
+    # η² = between-group SS / total SS, computed independently
+    between = sum((s == g).sum() * (T[s == g].mean(0) - T.mean(0)) ** 2 for g in (0, 1))
+    ratio = between / ((T - T.mean(0)) ** 2).sum(0)
+    np.testing.assert_allclose(naive.correlation_ratios_, ratio, atol=1e-12)
+    keep = ratio < 0.05
+    assert 0 < keep.sum() < 4, "the fixture should keep some but not all components"
+    np.testing.assert_array_equal(naive.support_, keep)
+    np.testing.assert_allclose(naive.transform(X), T[:, keep], atol=1e-9)
+    # predict regresses y on the kept scores
+    lr = LinearRegression().fit(T[:, keep], y)
+    np.testing.assert_allclose(naive.predict(X), lr.predict(T[:, keep]), atol=1e-8)
+
+
+def test_naive_fair_pls_extremes():
+    X, y, s = make_data(71)
+    full = NaiveFairPLS(3, threshold=1.0).fit(X, y, sensitive_features=s)
+    np.testing.assert_allclose(full.predict(X), PLSRegression(3).fit(X, y).predict(X), atol=1e-9)
+    with pytest.warns(UserWarning, match="kept no component"):
+        none = NaiveFairPLS(3, threshold=0.0).fit(X, y, sensitive_features=s)
+    assert none.transform(X).shape == (len(X), 0)
+    np.testing.assert_allclose(none.predict(X), y.mean())
+
+
+# ----------------------------------------------------------------- sklearn integration ----------
+@pytest.mark.filterwarnings("ignore::fairlab.UnconstrainedFallbackWarning")
+@parametrize_with_checks(
+    [FairPLS(), FairPLS(eta=np.inf, scale=False), FairPLS(solver="gradient", max_iter=5000),
+     KernelFairPLS(), KernelFairPLS(kernel="linear"), NaiveFairPLS()],
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def test_pandas_output_feature_names_and_metadata_routing():
+    X, y, s = make_data(80)
+    Xdf = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    est = FairPLS(2).set_output(transform="pandas").fit(Xdf, y, sensitive_features=pd.Series(s))
+    out = est.transform(Xdf)
+    assert list(out.columns) == ["fairpls0", "fairpls1"]
+    np.testing.assert_array_equal(est.feature_names_in_, Xdf.columns)
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(FairPLS(2, eta=np.inf).set_fit_request(sensitive_features=True),
+                             LinearRegression())
+        pipe.fit(X, y, sensitive_features=s)
+        T = pipe[0].transform(X)
+    assert cov2(T, s) < 1e-20 * cov2(T, y)
+
+
+# ----------------------------------------------------------------- bad inputs -------------------
+BAD = [
+    (FairPLS(), {"y": None}, ValueError, "requires y to be passed"),
+    (FairPLS(), {"y": np.zeros(5)}, ValueError, "y has 5 rows"),
+    (FairPLS(), {"sensitive_features": np.zeros(5)}, ValueError, "5 entries but X has"),
+    (FairPLS(), {"sensitive_features": np.ones(40)}, ValueError, "constant"),
+    (FairPLS(), {"sensitive_features": np.r_[np.nan, np.zeros(39)]}, ValueError, "NaN"),
+    (FairPLS(), {"sensitive_features": "sex"}, TypeError, "array-like"),
+    (FairPLS(), {"sensitive_features": np.zeros((40, 2, 2))}, ValueError, "1-D"),
+    (FairPLS(), {"X": np.r_[[[np.nan] * 4], np.ones((39, 4))]}, ValueError, "NaN"),
+    (FairPLS(), {"X": np.full((40, 4), "a")}, ValueError, "float"),
+    (FairPLS(eta=-1.0), {}, ValueError, "'eta' parameter"),
+    (FairPLS(eta="big"), {}, ValueError, "'eta' parameter"),
+    (FairPLS(fairness="equal_opportunity"), {}, ValueError, "'fairness' parameter"),
+    (FairPLS(solver="sgd"), {}, ValueError, "'solver' parameter"),
+    (FairPLS(n_components=5), {}, ValueError, "n_components=5 is too large"),
+    (FairPLS(n_components=0), {}, ValueError, "'n_components' parameter"),
+    (KernelFairPLS(kernel="gauss"), {}, ValueError, "'kernel' parameter"),
+    (KernelFairPLS(sensitive_kernel="precomputed"), {}, ValueError, "'sensitive_kernel'"),
+    (KernelFairPLS(kernel="precomputed"), {}, ValueError, "square Gram matrix"),
+    (NaiveFairPLS(threshold=1.5), {}, ValueError, "'threshold' parameter"),
+]
+
+
+@pytest.mark.parametrize("est,override,exc,match", BAD, ids=lambda v: "")
+def test_bad_inputs_are_refused_with_clear_messages(est, override, exc, match):
+    rng = np.random.default_rng(0)
+    args = {"X": rng.normal(size=(40, 4)), "y": rng.normal(size=40),
+            "sensitive_features": rng.integers(0, 2, 40)}
+    args.update(override)
+    with pytest.raises(exc, match=match):
+        est.fit(args["X"], args["y"], sensitive_features=args["sensitive_features"])
+
+
+def test_transform_refuses_wrong_feature_count():
+    X, y, s = make_data(90)
+    for est in (FairPLS(2), KernelFairPLS(2), NaiveFairPLS(2, threshold=1.0)):
+        est.fit(X, y, sensitive_features=s)
+        with pytest.raises(ValueError, match="features"):
+            est.transform(X[:, :3])
+    with pytest.raises(ValueError, match="components"):
+        FairPLS(2).fit(X, y, sensitive_features=s).inverse_transform(np.zeros((3, 3)))
+
+
+@pytest.mark.parametrize("eta", [2.0, np.inf])
+def test_target_inside_sensitive_span_gives_zero_objective_components(eta):
+    # y = s: every direction with Cov(t, y) ≠ 0 pays more than it earns (η > 1) or is forbidden;
+    # the maximum 0 is attained by directions orthogonal to Xᵀ[y, s], which the model returns.
+    X, _, s = make_data(91)
+    est = FairPLS(2, eta=eta).fit(X, s, sensitive_features=s)
+    np.testing.assert_allclose(est.objective_, 0.0, atol=1e-12)
+    assert cov2(est.x_scores_, s) < 1e-20
+
+
+def test_kernel_hard_constraint_with_full_rank_sensitive_kernel_is_infeasible():
+    X, y, s = make_data(92, n=60, q=2, binary=False)
+    with pytest.warns(UserWarning, match="remaining components are zero"):
+        est = KernelFairPLS(2, eta=np.inf, sensitive_kernel="rbf").fit(X, y, sensitive_features=s)
+    np.testing.assert_allclose(est.transform(X), 0.0, atol=1e-8)
