@@ -185,9 +185,10 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     svd_solver : {"auto", "full", "arpack", "randomized"}, default="auto"
         Top-k symmetric eigensolver: ``"full"`` = LAPACK ``syevr`` on k indices, ``"arpack"`` =
         Lanczos, ``"randomized"`` = Halko et al. (approximate; it cannot tell zero-variance
-        directions apart, so use another solver when k exceeds the rank of X).  ``"auto"`` uses ARPACK when the matrix is
-        larger than 500 and k < size/10, else ``"full"``.  Whether the d×d scatter matrix or
-        the n×n Gram matrix (d > n) is decomposed is chosen from the shape.
+        directions apart, so use another solver when k exceeds the rank of X).  ``"auto"``
+        uses ARPACK when the matrix is larger than 500 and k < size/10, else ``"full"``.
+        Whether the d×d scatter matrix or the n×n Gram matrix (d > n) is decomposed is
+        chosen from the shape.
     random_state : int, RandomState instance or None, default=None
         Start vector of ARPACK / randomized solver.  ``None`` is a fixed seed (deterministic).
     pos_label : int, float, bool or str, default=1
@@ -438,7 +439,9 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         # eigvals are uᵀCu; with center=False C is the uncentred moment: remove the mean part.
         if not self.center:
             eigvals = eigvals - n * (self.components_ @ mu) ** 2
-        total = sum(float(((X[i : i + _BLOCK_ROWS] - mu) ** 2).sum()) for i in range(0, n, _BLOCK_ROWS))
+        total = sum(
+            float(((X[i : i + _BLOCK_ROWS] - mu) ** 2).sum()) for i in range(0, n, _BLOCK_ROWS)
+        )
         self.explained_variance_ = np.maximum(eigvals, 0.0) / (n - 1)
         self.explained_variance_ratio_ = (
             self.explained_variance_ * (n - 1) / total if total > 0 else np.zeros_like(eigvals)
