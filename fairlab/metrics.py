@@ -40,6 +40,7 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from scipy import linalg
 from scipy.spatial.distance import cdist, pdist
 from sklearn.linear_model import LogisticRegression
 
@@ -426,8 +427,13 @@ def lee_bandwidth(X_train, n_components):
             f"got {n_components!r}."
         )
     Xc = X - X.mean(axis=0)
-    _, _, Vt = np.linalg.svd(Xc, full_matrices=False)
-    return float(np.sqrt(_median_sq_dist(Xc @ Vt[:k].T) / 2.0))
+    # top-k eigenvectors of X̃ᵀX̃ (d × d) span the same subspace as MATLAB pca's first k loadings
+    d = Xc.shape[1]
+    if d <= Xc.shape[0]:
+        _, V = linalg.eigh(Xc.T @ Xc, subset_by_index=[d - k, d - 1])
+    else:
+        V = np.linalg.svd(Xc, full_matrices=False)[2][:k].T
+    return float(np.sqrt(_median_sq_dist(Xc @ V) / 2.0))
 
 
 def _two_groups(sensitive_features, n):
