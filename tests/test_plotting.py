@@ -1,0 +1,107 @@
+"""Tests of fairlab.plotting: every function returns labelled Axes and refuses bad data."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from sklearn.decomposition import PCA  # noqa: E402
+
+from fairlab import plotting as fp  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture
+def sweep_results():
+    rng = np.random.default_rng(0)
+    n = 2 * 3 * 4
+    return pd.DataFrame({
+        "method": np.repeat(["Fair PCA", "PCA"], 12),
+        "lam": np.tile(np.repeat([0.0, 0.5, 1.0], 4), 2),
+        "split": np.tile(np.arange(4), 6),
+        "accuracy": rng.uniform(0.7, 0.9, n),
+        "dp_violation": rng.uniform(0.0, 0.2, n),
+    })
+
+
+def _labelled(ax):
+    assert isinstance(ax, Axes)
+    assert ax.get_xlabel() and ax.get_ylabel()
+    return ax
+
+
+def test_plot_tradeoff_averages_over_splits(sweep_results):
+    ax = _labelled(fp.plot_tradeoff(sweep_results, param="lam"))
+    assert ax.get_ylabel().startswith("accuracy")
+    lines = [ln for ln in ax.get_lines() if ln.get_label() in ("Fair PCA", "PCA")]
+    assert len(lines) == 2
+    expected = sweep_results[sweep_results.method == "Fair PCA"].groupby("lam")["accuracy"].mean()
+    np.testing.assert_allclose(lines[0].get_ydata(), expected.to_numpy())
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["Fair PCA", "PCA"]
+
+
+def test_plot_tradeoff_without_param_and_given_ax(sweep_results):
+    fig, ax = plt.subplots()
+    out = fp.plot_tradeoff(sweep_results[sweep_results.lam == 0], hue=None, ax=ax)
+    assert out is ax
+    _labelled(out)
+
+
+def test_plot_boxplots(sweep_results):
+    ax = _labelled(fp.plot_boxplots(sweep_results, "accuracy"))
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["Fair PCA", "PCA"]
+    ax = _labelled(fp.plot_boxplots(sweep_results, "accuracy", hue="lam"))
+    assert len(ax.get_legend().get_texts()) == 3
+
+
+def test_plot_runtime_is_log_log():
+    df = pd.DataFrame({"d": [20, 60, 100] * 2, "method": ["a"] * 3 + ["b"] * 3,
+                       "seconds": [0.01, 0.02, 0.05, 0.1, 0.5, 2.0]})
+    ax = _labelled(fp.plot_runtime(df))
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert "(s)" in ax.get_ylabel()
+
+
+def test_plot_embedding_and_component_map():
+    rng = np.random.default_rng(1)
+    X, z = rng.normal(size=(60, 2)), rng.integers(0, 2, 60)
+    ax = _labelled(fp.plot_embedding(X, z))
+    assert len(ax.collections) == 2
+    pca = PCA(2).fit(X)
+    ax = _labelled(fp.plot_component_map(pca, X, component=1, sensitive_features=z,
+                                         resolution=20))
+    mesh = ax.collections[0]
+    grid = np.column_stack([m.ravel() for m in np.meshgrid(
+        np.linspace(X[:, 0].min() - 0.05 * np.ptp(X[:, 0]),
+                    X[:, 0].max() + 0.05 * np.ptp(X[:, 0]), 20),
+        np.linspace(X[:, 1].min() - 0.05 * np.ptp(X[:, 1]),
+                    X[:, 1].max() + 0.05 * np.ptp(X[:, 1]), 20))])
+    np.testing.assert_allclose(np.asarray(mesh.get_array()).ravel(), pca.transform(grid)[:, 1])
+
+
+@pytest.mark.parametrize(
+    "call, exc, match",
+    [
+        (lambda: fp.plot_tradeoff([1, 2]), TypeError, "tidy pandas DataFrame"),
+        (lambda: fp.plot_tradeoff(pd.DataFrame({"a": [1]})), ValueError, "not in the data"),
+        (lambda: fp.plot_boxplots(pd.DataFrame({"method": ["a"]}), "acc"), ValueError,
+         r"\['acc'\]"),
+        (lambda: fp.plot_embedding(np.ones(5), np.ones(5)), ValueError, "at least two columns"),
+        (lambda: fp.plot_embedding(np.ones((5, 2)), np.ones(4)), ValueError, "4 entries"),
+        (lambda: fp.plot_component_map(PCA(1), np.ones((5, 3))), ValueError,
+         "exactly two columns"),
+        (lambda: fp.plot_component_map(object(), np.ones((5, 2))), TypeError, "transform"),
+    ],
+)
+def test_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
