@@ -12,10 +12,17 @@ Methods (all fits include the centring/scaling of the data):
 * ``FairPLS eta=0``      ``FairPLS(k, eta=0)`` — identical output (checked: max |Δ prediction|);
 * ``FairPLS eta=1``      ``FairPLS(k, eta=1)`` — the exact closed form per component;
 * ``FairPLS gradient``   ``FairPLS(k, eta=1, solver="gradient")`` — seed 002's gradient ascent
-  (default step, tol 1e-10), the algorithm the paper times.
+  (default step, tol 1e-10) on the factored gradient A(Aᵀw) − ηB(Bᵀw): O(d(m+q)) per step;
+* ``paper gradient``     Algorithm 1 as written (:func:`paper_gradient_fair_pls` below): the
+  gradient evaluated through X_h at every step (O(nd) per step) and explicit deflation.
 
-k = 1 component as in Fig. 8 and k = 5 (the default table prints both).  Times are medians over
-repeats; ratios < 1 mean "faster than scikit-learn".
+k = 1 component as in Fig. 8 and k = 5 (the default table prints both).  Times are the fastest
+of the repeats (the least noisy estimate on a shared machine); ratios < 1 mean "faster".
+
+BLAS runs single-threaded by default (``--threads 0`` for the library default): on a small shared
+machine, numpy's and scipy's two OpenBLAS thread pools (scikit-learn's PLS uses both) stall on each
+other's spinning threads and turn sub-millisecond products into 20 ms waits, which would measure
+the machine rather than the algorithms.
 
 Run:  python benchmarks/bench_pls.py           (about a minute on 2 cores)
       python benchmarks/bench_pls.py --quick   (smoke run, < 60 s)
@@ -27,6 +34,7 @@ import warnings
 import numpy as np
 import pandas as pd
 from sklearn.cross_decomposition import PLSRegression
+from threadpoolctl import threadpool_limits
 
 from fairlab import FairPLS
 from fairlab.datasets import make_lee_gaussians
@@ -41,6 +49,33 @@ def make_data(d, n_per_group=500, seed=0):
     return {"X": X, "y": y, "s": z}
 
 
+def paper_gradient_fair_pls(X, y, s, k, eta, *, tol=1e-10, max_iter=10_000):
+    """Algorithm 1 of seed 002 as written: standardise, then per component gradient ascent with
+    the gradient (2/n²) X_hᵀ(yyᵀ − η ssᵀ) X_h w evaluated through X_h (two passes over the n×d
+    matrix per iteration, nothing d×d formed), normalisation, and explicit deflation of X_h."""
+    Xh = (X - X.mean(0)) / X.std(0, ddof=1)
+    y = (y - y.mean()) / y.std(ddof=1)
+    s = (s - s.mean()) / s.std(ddof=1)
+    n = len(Xh)
+    W = np.zeros((X.shape[1], k))
+    for h in range(k):
+        a, b = Xh.T @ y, Xh.T @ s
+        lr = n**2 / (2 * (a @ a + eta * (b @ b)))  # same step rule as FairPLS(solver="gradient")
+        w = a / np.linalg.norm(a)
+        for _ in range(max_iter):
+            t = Xh @ w
+            w_new = w + lr * 2 / n**2 * (Xh.T @ (y * (y @ t) - eta * s * (s @ t)))
+            w_new /= np.linalg.norm(w_new)
+            done = np.linalg.norm(w_new - w) < tol
+            w = w_new
+            if done:
+                break
+        t = Xh @ w
+        Xh = Xh - np.outer(t, Xh.T @ t / (t @ t))
+        W[:, h] = w
+    return W
+
+
 def methods(k):
     return {
         "sklearn PLS": lambda D: PLSRegression(k).fit(D["X"], D["y"]),
@@ -50,6 +85,7 @@ def methods(k):
                                                            sensitive_features=D["s"]),
         "FairPLS gradient": lambda D: FairPLS(k, eta=1.0, solver="gradient").fit(
             D["X"], D["y"], sensitive_features=D["s"]),
+        "paper gradient": lambda D: paper_gradient_fair_pls(D["X"], D["y"], D["s"], k, 1.0),
     }
 
 
@@ -59,8 +95,11 @@ def agreement(D, k):
     f0 = FairPLS(k, eta=0.0).fit(D["X"], D["y"], sensitive_features=D["s"])
     ex = FairPLS(k, eta=1.0).fit(D["X"], D["y"], sensitive_features=D["s"])
     gr = FairPLS(k, eta=1.0, solver="gradient").fit(D["X"], D["y"], sensitive_features=D["s"])
+    W = paper_gradient_fair_pls(D["X"], D["y"], D["s"], k, 1.0)
+    W *= np.sign(np.sum(W * ex.x_weights_, axis=0))
     return (float(np.abs(sk.predict(D["X"]) - f0.predict(D["X"])).max()),
-            float(np.abs(ex.x_weights_ - gr.x_weights_).max()), gr.n_iter_)
+            float(np.abs(ex.x_weights_ - gr.x_weights_).max()),
+            float(np.abs(ex.x_weights_ - W).max()), gr.n_iter_)
 
 
 def main(quick=False):
@@ -71,19 +110,22 @@ def main(quick=False):
     for k in ks:
         grid = [{"d": d} for d in dims]
         df = runtime_sweep(methods(k), make_data, grid, repeats=repeats, warmup=True)
-        wide = df.pivot(index="d", columns="method", values="seconds")
+        # fastest repeat: the least noisy estimate on a shared machine
+        wide = df.pivot(index="d", columns="method", values="seconds_min")
         base = wide["sklearn PLS"]
         out = pd.DataFrame({
             "k": k,
             "sklearn PLS [ms]": 1e3 * base,
             "FairPLS η=0 / sklearn": wide["FairPLS eta=0"] / base,
             "FairPLS η=1 / sklearn": wide["FairPLS eta=1"] / base,
-            "gradient / exact (η=1)": wide["FairPLS gradient"] / wide["FairPLS eta=1"],
+            "FairPLS gradient / exact": wide["FairPLS gradient"] / wide["FairPLS eta=1"],
+            "paper gradient / exact": wide["paper gradient"] / wide["FairPLS eta=1"],
         })
         checks = [agreement(make_data(d), k) for d in dims]
-        out["max|Δŷ| vs sklearn"] = [c[0] for c in checks]
+        out["max|Δŷ| η=0 vs sklearn"] = [c[0] for c in checks]
         out["max|Δw| grad-exact"] = [c[1] for c in checks]
-        out["grad iters"] = [c[2] for c in checks]
+        out["max|Δw| paper-exact"] = [c[2] for c in checks]
+        out["grad iters"] = [c[3] for c in checks]
         tables.append(out.reset_index())
     table = pd.concat(tables, ignore_index=True)
     with pd.option_context("display.width", 200, "display.max_columns", 20):
@@ -93,6 +135,10 @@ def main(quick=False):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small grid, smoke run (< 60 s)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS threads (default 1; 0 = library default)")
     args = parser.parse_args()
     warnings.simplefilter("ignore", UserWarning)
-    main(quick=args.quick)
+    print(f"BLAS threads: {args.threads or 'default'}")
+    with threadpool_limits(args.threads or None):
+        main(quick=args.quick)

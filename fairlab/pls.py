@@ -135,7 +135,7 @@ def _leading_direction(R_y, R_s, eta):
         N = null_space_basis(R_s) if R_s.shape[1] else np.eye(r)  # range(R_s)^⊥ in ℝʳ
         if N.shape[1] == 0:
             return np.zeros(r), 0.0
-        u, s, _ = linalg.svd(N.T @ R_y, full_matrices=False)
+        u, s, _ = np.linalg.svd(N.T @ R_y, full_matrices=False)
         return N @ u[:, 0], float(s[0] ** 2) if s.size else 0.0
     M = R_y @ R_y.T
     if eta > 0 and R_s.shape[1]:
@@ -342,7 +342,9 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
         self.x_weights_, self.x_loadings_, self.y_loadings_, self.x_scores_ = W, P, Q, T
         # rotations R with X R = T on the training data: T = X W (PᵀW)⁻¹ (PᵀW is unit
         # upper triangular); pinv as scikit-learn, so that zero components stay harmless.
-        self.x_rotations_ = W @ linalg.pinv(P.T @ W, check_finite=False)
+        # numpy's LAPACK throughout the linear fit: mixing numpy's and scipy's OpenBLAS thread
+        # pools in one fit makes each pool stall on the other's spinning threads.
+        self.x_rotations_ = W @ np.linalg.pinv(P.T @ W)
         R, Qs = self.x_rotations_, Q
         if support is not None:
             R, Qs = R[:, support], Q[:, support]
@@ -513,7 +515,7 @@ class FairPLS(_BasePLS):
         Xc, Yc, Sc, k = self._prepare(X, y, sensitive_features, "PLS regression")
         if self.fairness == "equalized_odds" and Sc.shape[1]:
             # conditional cross-covariance C_{t,S|Y} = tᵀ(S − Y(YᵀY)⁺YᵀS)/n  (eq. (8))
-            Sc = Sc - Yc @ linalg.lstsq(Yc, Sc, check_finite=False)[0]
+            Sc = Sc - Yc @ np.linalg.lstsq(Yc, Sc, rcond=None)[0]
         eta = self.eta if Sc.shape[1] else 0.0
         fitted = _fit_components(Xc, Yc, Sc, k, eta, solver=self.solver,
                                  learning_rate=self.learning_rate, max_iter=self.max_iter,
