@@ -35,6 +35,7 @@ from fairlab.datasets import (
     make_pls_synthetic,
     make_sinusoid,
     provenance,
+    summarize,
 )
 
 DATA = os.environ.get("FAIRLAB_DATA")
@@ -468,3 +469,22 @@ def test_a9a_matches_adult_rows():
     np.testing.assert_array_equal(b.X.iloc[:, 71] + b.X.iloc[:, 72], 1.0)
     test = load_a9a(subset="test", download_if_missing=False)
     assert test.X.shape == (16281, 123) and int(test.y.sum()) == 3846
+
+
+# ======================================================================================
+# summary table
+# ======================================================================================
+def test_summarize_reports_label_bias():
+    from fairlab.metrics import disparate_impact
+
+    german = load_german(variant="pls")
+    table = summarize([german, load_compas()])
+    row = table.iloc[0]
+    assert (row["n"], row["d"], row["n_privileged"], row["n_unprivileged"]) == (1000, 47, 810, 190)
+    assert row["bias_kind"] == "DI"
+    expected = disparate_impact(None, german.y, sensitive_features=german.sensitive,
+                                privileged_group=1, pos_label=1)
+    assert row["bias"] == pytest.approx(expected) and round(row["bias"], 4) == 0.7948
+    assert row["base_rate"] == pytest.approx(0.7)
+    # COMPAS lee2022: y = 1 is re-offending, the favourable label is 0.
+    assert table.iloc[1]["base_rate"] == pytest.approx(1 - load_compas().y.mean())

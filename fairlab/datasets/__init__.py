@@ -11,7 +11,8 @@ Real data (each returns a :class:`~sklearn.utils.Bunch` with ``X``, ``y``, ``sen
 :func:`load_bank`, :func:`load_lawschool`, :func:`load_diabetes`, :func:`load_communities`,
 :func:`load_cmc`, :func:`load_a9a` are looked up in ``data_home``, ``$FAIRLAB_DATA`` and the
 user cache, or downloaded (SHA-256 verified).  :func:`load_lee2022_split` reads Lee et al.'s
-exact published splits.  :func:`provenance` gives sources, licenses and checksums.
+exact published splits.  :func:`provenance` gives sources, licenses and checksums;
+:func:`summarize` tabulates sizes, groups, base rates and the bias of the labels.
 """
 
 from ._fetch import ChecksumError, fetch_file, get_data_home, provenance
@@ -27,6 +28,7 @@ from ._real import (
     load_german,
     load_lawschool,
 )
+from ._summary import summarize
 from ._synthetic import (
     make_banana,
     make_circle_counterexample,
@@ -59,4 +61,5 @@ __all__ = [
     "make_pls_synthetic",
     "make_sinusoid",
     "provenance",
+    "summarize",
 ]
