@@ -368,6 +368,23 @@ def test_compas_lee2022_contains_lee_subsample():
     assert (rows.reindex(theirs.index, fill_value=0) >= theirs).all()
 
 
+@_needs("fair-manifold-pca/datasets/Adult")
+def test_adult_lee2022_binary_columns_match_lee_split():
+    """Undo the standardisation of Lee's binary columns: every row is one of ours."""
+    X = load_lee2022_split("adult", 0).X_train
+    cols = [2, *range(6, 97)]  # sex and the 91 one-hot columns
+    raw = []
+    for j in cols:
+        values = np.unique(X[:, j])
+        assert len(values) <= 2
+        # (0 - p)/sd < (1 - p)/sd: the smaller value is 0; a constant column is all 0
+        raw.append(np.zeros(len(X)) if len(values) == 1 else
+                   (X[:, j] - values[0]) / (values[1] - values[0]))
+    raw = np.column_stack(raw).round(9)
+    ours = set(map(tuple, load_adult().X.to_numpy()[:, cols]))
+    assert all(tuple(r) in ours for r in raw)
+
+
 def test_lee2022_split_missing_names_path_and_env(tmp_path, monkeypatch):
     monkeypatch.setenv("FAIRLAB_DATA", str(tmp_path))
     with pytest.raises(FileNotFoundError, match="FAIRLAB_DATA") as info:
