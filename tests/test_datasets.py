@@ -301,7 +301,7 @@ def test_compas_pls_recipe():
 @pytest.mark.parametrize(
     "loader, variant",
     [(load_adult, "lee"), (load_german, "agarwal"), (load_compas, None), (load_bank, "pls"),
-     (load_cmc, "lee2022"), (load_lawschool, "kusner")],
+     (load_cmc, "lee2022"), (load_lawschool, "kusner"), (load_a9a, "train")],
 )
 def test_unknown_variant_is_refused(loader, variant):
     with pytest.raises(ValueError, match="unknown variant"):
@@ -484,6 +484,9 @@ def test_a9a_matches_adult_rows():
     np.testing.assert_array_equal(b.sensitive["sex"], (raw["sex"] == "Male").astype(int))
     np.testing.assert_array_equal(b.sensitive["race"], raw["race"])
     np.testing.assert_array_equal(b.X.iloc[:, 71] + b.X.iloc[:, 72], 1.0)
+    assert b.variant == "fkl" and b.subset == "train"
+    with pytest.raises(ValueError, match="subset must be"):
+        load_a9a(subset="validation", download_if_missing=False)
     test = load_a9a(subset="test", download_if_missing=False)
     assert test.X.shape == (16281, 123) and int(test.y.sum()) == 3846
 

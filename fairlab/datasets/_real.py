@@ -649,11 +649,14 @@ _A9A_RACE = {67: "White", 68: "Asian-Pac-Islander", 69: "Amer-Indian-Eskimo", 70
              71: "Black"}
 
 
-def load_a9a(*, subset="train", data_home=None, download_if_missing=True):
+def load_a9a(*, variant="fkl", subset="train", data_home=None, download_if_missing=True):
     """LIBSVM a9a: UCI Adult with 123 binary features (seed 003's Adult; not shipped).
 
     Parameters
     ----------
+    variant : {"fkl"}, default="fkl"
+        Seed 003 §4 (the only recipe: LIBSVM's encoding is fixed); accepted for uniformity
+        with the other loaders.
     subset : {"train", "test"}, default="train"
         ``a9a`` (32 561 rows, the rows of adult.data in order) or ``a9a.t`` (16 281).
     data_home, download_if_missing
@@ -670,7 +673,9 @@ def load_a9a(*, subset="train", data_home=None, download_if_missing=True):
         indices ``{"sex": [71, 72], "race": [66, ..., 70]}`` of the one-hot blocks that
         seed 003 passes as ``Q``.
     """
-    _check_variant(subset, ("train", "test"), "load_a9a")
+    _check_variant(variant, ("fkl",), "load_a9a")
+    if subset not in ("train", "test"):
+        raise ValueError(f"load_a9a: subset must be 'train' or 'test'; got {subset!r}.")
     from sklearn.datasets import load_svmlight_file
 
     filename = "a9a" if subset == "train" else "a9a.t"
@@ -691,8 +696,9 @@ def load_a9a(*, subset="train", data_home=None, download_if_missing=True):
         "(White, Asian-Pac-Islander, Amer-Indian-Eskimo, Other, Black); the sensitive "
         "columns stay in X.",
     ]
-    bunch = _bunch("a9a", subset, X, y, sensitive, pos_label=1,
+    bunch = _bunch("a9a", variant, X, y, sensitive, pos_label=1,
                    setting="seed 003 §4 (Fair Kernel Learning, Adult as LIBSVM a9a)",
                    steps=steps, target="1 = income > 50K")
+    bunch.subset = subset
     bunch.sensitive_columns = {"sex": [71, 72], "race": [66, 67, 68, 69, 70]}
     return bunch
