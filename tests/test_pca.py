@@ -136,8 +136,8 @@ def test_solvers_agree(solver):
 
 def test_large_d_uses_partial_solver_and_stays_exact():
     rng = np.random.default_rng(3)
-    X, z = random_instance(rng, n=2000, d=600, m=2)
-    est = FairPCA(n_components=5).fit(X, sensitive_features=z)  # auto -> ARPACK (k << d)
+    X, z = random_instance(rng, n=1100, d=1000, m=2)
+    est = FairPCA(n_components=5).fit(X, sensitive_features=z)  # auto -> ARPACK (k <= d/100)
     assert same_subspace(est.components_.T, reference_fair_pca(X, 5, z))
     assert group_mean_gap(est.transform(X), z) <= 1e-10 * np.abs(X).max()
 
