@@ -67,6 +67,7 @@ from ._linalg import center_gram, flip_signs, null_space_basis, range_basis
 from ._validation import (
     _as_2d_columns,
     check_continuous_sensitive,
+    check_groups,
     check_n_components,
     warn_unconstrained,
 )
@@ -81,21 +82,27 @@ _ETA_CONSTRAINT = [Interval(Real, 0, None, closed="left"), Options(Real, {np.inf
 # Private helpers
 # --------------------------------------------------------------------------------------------
 def _encode_sensitive(sensitive_features, n_samples):
-    """S as a float matrix (n, q): numeric columns as they are, categorical ones reference-coded.
+    """S as a float matrix (n, q) and per-column weights (q,), applied after centring/scaling.
 
-    A categorical attribute with m levels becomes m − 1 indicator columns (the first sorted level
-    is dropped).  This makes a binary attribute given as strings, booleans or 0/1 numbers produce
-    the same S up to sign, hence the same Fair PLS fit: with all m indicators the two centred
-    columns of a binary attribute are opposite, and the penalty would silently double.
+    * float columns are a continuous attribute, used as they are (weight 1);
+    * integer, boolean, string and categorical columns are group labels: the m indicator
+      columns of the groups, with weight 1/√2.  The penalty is then ½ Σ_g Cov²(t, 1[S = g]):
+      invariant to relabelling the groups, and for two groups exactly Cov²(t, 1[S = g₁]) —
+      the same model as coding the attribute 0/1 as floats (the two centred indicators of a
+      binary attribute are opposite, so without the weight the penalty would double).
     """
-    blocks = []
+    blocks, weights = [], []
     for r, col in enumerate(_as_2d_columns(sensitive_features, n_samples, "sensitive_features")):
         try:
-            block = check_continuous_sensitive(col, n_samples)
+            if col.dtype.kind == "f":
+                block, w = check_continuous_sensitive(col, n_samples), 1.0
+            else:
+                block, w = check_groups(col, n_samples).one_hot(center=False), np.sqrt(0.5)
         except ValueError as exc:
             raise ValueError(f"sensitive_features attribute {r}: {exc}") from None
-        blocks.append(block[:, 1:] if block.shape[1] > 1 else block)
-    return np.hstack(blocks)
+        blocks.append(block)
+        weights.append(np.full(block.shape[1], w))
+    return np.hstack(blocks), np.concatenate(weights)
 
 
 def _center_scale(A, scale):
@@ -258,9 +265,10 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
         # the score is suspiciously small next to the first one
         if np.sqrt(tt) <= 1e-6 * t_ref and np.sqrt(tt) <= 1e-12 * np.linalg.norm(Xc):
             warnings.warn(
-                f"X residual is (numerically) zero at component {h}: X has rank {h} in the "
-                "admissible directions; the remaining components are zero.", UserWarning,
-                stacklevel=3)
+                f"component {h} has zero scores: either the X residual is exhausted (rank {h}) "
+                "or its only directions with a nonzero score have a negative objective, so the "
+                "maximiser lies in its null space; the remaining components are zero.",
+                UserWarning, stacklevel=3)
             break
         Tt = T[:, :h].T @ t  # ≈ 0 (scores are orthogonal); kept for exactness
         P[:, h] = (Xc.T @ t - P[:, :h] @ Tt) / tt  # p = X_hᵀt / tᵀt
@@ -331,8 +339,10 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
             warn_unconstrained(self, fallback)
             S = np.zeros((n, 0))
         else:
-            S = _encode_sensitive(sensitive_features, n)
+            S, s_weights = _encode_sensitive(sensitive_features, n)
         Sc, self.s_mean_, self.s_std_ = _center_scale(S, self.scale)
+        if sensitive_features is not None:
+            Sc *= s_weights
         k = check_n_components(self.n_components, min(n, d),
                                bound_text="min(n_samples, n_features)")
         return Xc, Yc, Sc, k
@@ -449,9 +459,11 @@ class FairPLS(_BasePLS):
 
     Notes
     -----
-    Sensitive attribute encoding: numeric columns are used as they are (a continuous S is
-    allowed); a categorical column with m levels becomes m − 1 indicators, so a binary attribute
-    given as labels or as 0/1 gives the same model.  ``sensitive_features=None`` fits plain PLS
+    Sensitive attribute encoding: float columns are a continuous attribute, used as they are.
+    Integer, boolean, string and categorical columns are group labels, encoded by their m group
+    indicators weighted by 1/√2 (after centring and scaling), so the penalty is
+    ½ Σ_g Cov²(t, 1[S = g]): invariant to relabelling the groups, and for two groups identical to
+    coding the attribute as a 0/1 float.  ``sensitive_features=None`` fits plain PLS
     and warns.  The scores of the training data are exactly (to rounding) uncorrelated with S
     when ``eta=np.inf``; ``transform`` applies the learned linear map to new data.
 
@@ -647,7 +659,8 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
         Coefficient of rbf/poly/sigmoid; None → 1/(n_features · Var(X)).
     degree, coef0 : kernel parameters of poly/sigmoid.
     sensitive_kernel : {"linear", "rbf", "poly", "sigmoid", "cosine"}, default="linear"
-        Kernel on the encoded S (see :class:`FairPLS` for the encoding).
+        Kernel on the encoded S (see :class:`FairPLS`: group labels become indicators weighted by
+        1/√2, so two groups are at distance 1, as with a 0/1 code).
     sensitive_gamma : float or None, default=None
         Coefficient of the sensitive kernel; None → 1/(q · Var(S)).
 
@@ -741,7 +754,8 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             L = np.zeros((n, 0))
             self.sensitive_gamma_ = None
         else:
-            L = self._sensitive_factor(_encode_sensitive(sensitive_features, n))
+            S, s_weights = _encode_sensitive(sensitive_features, n)
+            L = self._sensitive_factor(S * s_weights)
         k = check_n_components(self.n_components, n, bound_text="n_samples")
         self.gamma_ = (resolve_gamma(X, self.gamma)
                        if self.kernel in ("rbf", "poly", "sigmoid") else None)

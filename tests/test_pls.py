@@ -203,13 +203,32 @@ def test_eta_inf_equalizes_group_means():
     assert np.abs(gap).max() < 1e-10 * np.abs(T).max()
 
 
-def test_categorical_encoding_does_not_depend_on_label_type():
+@pytest.mark.parametrize("scale", [True, False])
+def test_binary_encoding_does_not_depend_on_label_type(scale):
     X, y, s = make_data(32)
-    as_int = FairPLS(3, eta=2.0).fit(X, y, sensitive_features=s.astype(int))
-    as_str = FairPLS(3, eta=2.0).fit(X, y, sensitive_features=np.where(s == 1, "f", "m"))
-    as_bool = FairPLS(3, eta=2.0).fit(X, y, sensitive_features=pd.Series(s == 1))
-    np.testing.assert_allclose(as_str.x_weights_, as_int.x_weights_, atol=1e-12)
-    np.testing.assert_allclose(as_bool.x_weights_, as_int.x_weights_, atol=1e-12)
+    ref = FairPLS(3, eta=2.0, scale=scale).fit(X, y, sensitive_features=s.astype(float))
+    for labels in (s.astype(int), np.where(s == 1, "f", "m"), pd.Series(s == 1),
+                   pd.Series(np.where(s == 1, "f", "m"), dtype="category")):
+        est = FairPLS(3, eta=2.0, scale=scale).fit(X, y, sensitive_features=labels)
+        np.testing.assert_allclose(est.x_weights_, ref.x_weights_, atol=1e-11)
+
+
+def test_group_labels_are_relabelling_invariant_and_integer_codes_are_groups():
+    X, y, _ = make_data(34, n=150)
+    g = np.random.default_rng(34).integers(0, 3, 150)
+    X = X + np.eye(3)[g] @ np.random.default_rng(1).normal(size=(3, X.shape[1]))
+    a = FairPLS(3, eta=1.5).fit(X, y, sensitive_features=g)
+    b = FairPLS(3, eta=1.5).fit(X, y, sensitive_features=np.array(["z", "a", "m"])[g])
+    np.testing.assert_allclose(a.x_weights_, b.x_weights_, atol=1e-11)
+    # penalty = ½ Σ_g Cov²(t, 1[g]) with standardised indicators: checked on a dense reference
+    Z = standardize(np.eye(3)[g]) / np.sqrt(2)
+    Xs, ys = standardize(X), standardize(y)
+    w = np.linalg.eigh(Xs.T @ (ys @ ys.T - 1.5 * Z @ Z.T) @ Xs)[1][:, -1]
+    same_up_to_sign(a.x_weights_[:, :1], w[:, None], atol=1e-10)
+    # integer codes 0/1/2 are groups, not a continuous variable: η = ∞ equalises all 3 means
+    T = FairPLS(3, eta=np.inf).fit(X, y, sensitive_features=g).transform(X)
+    means = np.array([T[g == k].mean(0) for k in range(3)])
+    assert np.abs(means - T.mean(0)).max() < 1e-10 * np.abs(T).max()
 
 
 def test_equalized_odds_penalises_the_conditional_covariance():
