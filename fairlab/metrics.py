@@ -206,6 +206,13 @@ def demographic_parity_difference(y_true, y_pred, *, sensitive_features, pos_lab
     Returns
     -------
     float in [0, 1]; 0 means equal selection rates.
+
+    Examples
+    --------
+    >>> from fairlab.metrics import demographic_parity_difference
+    >>> demographic_parity_difference(None, [1, 1, 1, 0, 1, 0, 0, 0],
+    ...                               sensitive_features=list("aaaabbbb"))
+    0.5
     """
     _, y_pred, ids, labels = _prediction_inputs(y_true, y_pred, sensitive_features, need_true=False)
     hits, counts = _rates(y_pred == pos_label, ids, len(labels))
@@ -400,6 +407,14 @@ def cov2(scores, sensitive):
     penalty η·Cov²(Xw, S) drives to 0.  Equals :func:`hsic` with linear kernels on both sides.
 
     A 1-D array of category labels for ``sensitive`` is one-hot encoded (all columns).
+
+    Examples
+    --------
+    >>> from fairlab.metrics import cov2, hsic
+    >>> cov2([1, 2, 3, 4], [0, 0, 1, 1])   # centred t·s summed = 2, /n = 0.5, squared
+    0.25
+    >>> hsic([1, 2, 3, 4], [0, 0, 1, 1])   # linear kernels: the same number
+    0.25
     """
     T = _as_matrix(scores, "scores")
     S = _as_matrix(sensitive, "sensitive")
@@ -471,6 +486,14 @@ def mmd2(embedding, sensitive_features, *, sigma=None):
     sigma : float > 0 or None
         Kernel width.  ``None``: sqrt(median_{i<j} ‖e_i − e_j‖² / 2) of ``embedding`` itself.  To
         reproduce the papers pass ``sigma=lee_bandwidth(X_train, k)`` (PCA-k of the training split).
+
+    Examples
+    --------
+    >>> from fairlab.metrics import mmd2
+    >>> round(mmd2([[0.0], [1.0]], [0, 1], sigma=1.0), 6)   # 2 − 2·exp(−1/2)
+    0.786939
+    >>> mmd2([[0.0], [1.0], [0.0], [1.0]], [0, 0, 1, 1], sigma=1.0)   # same points
+    0.0
     """
     E = _as_matrix(embedding, "embedding")
     ids = _two_groups(sensitive_features, E.shape[0])
