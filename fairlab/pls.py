@@ -647,6 +647,12 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
     implicitly, :math:`\tilde K_h Z = P\tilde K P Z` with :math:`P = I - \hat T\hat T^\top`.
     With linear kernels on X and S this is :class:`FairPLS` with ``scale=False``.
 
+    Cost per component: O(n²(m + r)) with r the numerical rank of :math:`\tilde K_S` (q for the
+    linear sensitive kernel, at most the number of groups for categorical S).  An rbf kernel on
+    a *continuous* S has r close to n; the per-component problem is then n×n, and ``eta=np.inf``
+    admits only zero scores (no nonzero score is HSIC-independent of S), which the fit reports.
+    Y is centred, not scaled; X and S enter only through their kernels.
+
     Parameters
     ----------
     n_components : int, default=2
