@@ -332,12 +332,15 @@ def _median_sq_dist(X):
 
 def _rbf_gamma(X, gamma, name):
     if gamma is None:
-        med = _median_sq_dist(X)
+        sq = pdist(X, "sqeuclidean") if X.shape[0] >= 2 else np.zeros(0)
+        med = float(np.median(sq)) if sq.size else 0.0
         if med <= 0:
-            raise ValueError(
-                f"the median heuristic for {name} failed: more than half of the pairs of rows are "
-                f"identical. Pass {name}=... explicitly."
-            )
+            # discrete data (e.g. a binary attribute): most pairs can coincide, so take the median
+            # over the pairs of distinct rows instead
+            positive = sq[sq > 0]
+            if positive.size == 0:
+                return 1.0  # constant data: the centred Gram matrix is 0 for any γ
+            med = float(np.median(positive))
         return 1.0 / med
     if not np.isscalar(gamma) or isinstance(gamma, (bool, str)) or not gamma > 0:
         raise ValueError(f"{name} must be None or a positive number; got {gamma!r}.")
@@ -359,7 +362,9 @@ def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None):
     K = k(X, X), L = l(Y, Y), H = I − (1/n)11ᵀ.  Kernels: ``"linear"`` (k(x, x') = xᵀx') or
     ``"rbf"`` (k(x, x') = exp(−γ‖x − x'‖²)); ``gamma=None`` is the median heuristic
     γ = 1 / median_{i<j} ‖x_i − x_j‖², i.e. the width σ = sqrt(median/2) of :func:`lee_bandwidth`
-    in seed 003's parametrisation exp(−‖x − x'‖²/(2σ²)).
+    in seed 003's parametrisation exp(−‖x − x'‖²/(2σ²)).  When that median is 0 (discrete data
+    such as a binary attribute, where most pairs coincide) the median over the pairs of distinct
+    rows is used.
 
     With two linear kernels HSIC = (1/n²)‖X̃ᵀỸ‖²_F = :func:`cov2` (X̃, Ỹ column-centred); this
     case is computed in O(n·p·q) without any n×n matrix.  Seed 003 uses it with predictions as X

@@ -134,6 +134,14 @@ def test_hsic_rbf_against_brute_force():
     assert m.hsic(X, Y, kernel="rbf") == pytest.approx(m.hsic(X, Y, kernel="rbf", gamma=gamma))
 
 
+def test_hsic_median_heuristic_on_binary_attribute():
+    # balanced binary s: more than half of the pairs coincide → median over distinct pairs (= 1)
+    s = np.repeat([0, 1, 1], 20)
+    t = np.arange(60.0)
+    assert m.hsic(t, s, kernel_y="rbf") == pytest.approx(m.hsic(t, s, kernel_y="rbf", gamma_y=1.0))
+    assert m.hsic(t, np.ones(60), kernel_y="rbf") == pytest.approx(0.0, abs=1e-15)
+
+
 def test_hsic_symmetry_and_independence():
     rng = np.random.default_rng(4)
     X, Y = rng.normal(size=(400, 2)), rng.normal(size=(400, 2))
