@@ -283,3 +283,22 @@ def test_format_mean_std_and_tables():
                                                                                      ddof=1))
     table = ev.format_table(df, scale={"acc": 100}, decimals=1)
     assert table.loc["a", "acc"] == "60.0 ± 10.0"
+
+
+def test_sweeps_drive_the_fair_estimators():
+    """λ (FairTradeoff), η (FairPLS) and μ (FairLinearRegression) curves move the right way."""
+    from fairlab import FairLinearRegression, FairPCA, FairPLS, FairTradeoff
+
+    X, y, z = _toy(n=240, seed=3)
+    splits = list(ev.repeated_splits(X, y, z, n_splits=2, standardize=True))
+    lam = ev.summarize(ev.sweep(lambda v: FairTradeoff(FairPCA(2), PCA(2), lam=v), "lam",
+                                [0.0, 1.0], splits,
+                                score=ev.classifier_score(LogisticRegression())), "lam")
+    assert lam.loc[0.0, ("dp_violation", "mean")] < lam.loc[1.0, ("dp_violation", "mean")]
+    eta = ev.summarize(ev.sweep(FairPLS(2), "eta", [0.0, 10.0], splits,
+                                score=ev.dependence_score(split_part="train")), "eta")
+    assert eta.loc[10.0, ("cov2_s", "mean")] < 0.2 * eta.loc[0.0, ("cov2_s", "mean")]
+    signed = [dict(sp, y_train=2.0 * sp.y_train - 1, y_test=2.0 * sp.y_test - 1) for sp in splits]
+    mu = ev.summarize(ev.sweep(FairLinearRegression(), "mu", [0.0, 1e4], signed,
+                               score=ev.predictor_score(task="classification")), "mu")
+    assert mu.loc[1e4, ("hsic", "mean")] < mu.loc[0.0, ("hsic", "mean")]
