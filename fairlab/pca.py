@@ -382,23 +382,24 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         )
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(d)
 
-        # Q: orthonormal basis of range(XᵀZ̃), the r ≤ Σ(m_r − 1) forbidden directions
-        # (R of the paper spans its orthogonal complement).
+        # Algorithm 1/2 (§3.5 for several attributes):
+        #   Z̃ = centred one-hot indicators of every group of every attribute     (n × Σ m_r)
+        #   R = orthonormal basis of null(Z̃ᵀX);  Λ = top-k eigvecs of RᵀCR;  U = RΛ
+        # We keep the complement of R instead, Q = basis of range(XᵀZ̃) (r ≤ Σ(m_r − 1) columns),
+        # and take the top-k eigenvectors of C deflated by Q: the same U, without the d×d R.
         if groups is None:
             Q = np.zeros((d, 0))
         else:
-            Z = groups.one_hot(center=True)
-            Q = range_basis(X.T @ Z)
+            Q = range_basis(X.T @ groups.one_hot(center=True))
 
-        l_dirs = self._n_covariance_directions(k, d) if groups is not None else None
-        self.n_covariance_directions_ = None
-        if l_dirs is not None and l_dirs < d - Q.shape[1]:
+        dim_R = d - Q.shape[1]
+        l_dirs = None
+        if groups is not None and self.equalize_covariance is not None:
+            # Fair PCA-S (§3.6); l >= dim R keeps all of R, i.e. plain Fair PCA.
+            l_dirs = min(self._n_covariance_directions(k, d), dim_R)
+        self.n_covariance_directions_ = l_dirs
+        if l_dirs is not None and l_dirs < dim_R:
             U, eigvals, total = self._fit_equalized(X, groups, Q, k, l_dirs)
-            self.n_covariance_directions_ = l_dirs
-        elif l_dirs is not None:
-            # l >= dim R: the covariance step keeps all of R, i.e. plain Fair PCA (§3.6).
-            self.n_covariance_directions_ = d - Q.shape[1]
-            U, eigvals, total = self._fit_primal_or_dual(X, Q, k)
         else:
             U, eigvals, total = self._fit_primal_or_dual(X, Q, k)
 
