@@ -44,6 +44,7 @@ with :math:`[A, B] = \tilde\Phi_h^\top [Y, L]`, whose Gram matrix
 
 # SPDX-License-Identifier: BSD-3-Clause
 
+import re
 import warnings
 from numbers import Integral, Real
 
@@ -96,10 +97,22 @@ def _encode_sensitive(sensitive_features, n_samples):
         try:
             if col.dtype.kind == "f":
                 block, w = check_continuous_sensitive(col, n_samples), 1.0
+            elif col.dtype.kind in "iub":  # integer/boolean labels cannot be missing: fast path
+                labels, inverse = np.unique(col, return_inverse=True)
+                if len(labels) < 2:
+                    raise ValueError(
+                        f"has a single group ({labels[0].item()!r}); a fairness penalty needs at "
+                        "least two groups. Pass sensitive_features=None for the unconstrained "
+                        "method.")
+                block = np.zeros((n_samples, len(labels)))
+                block[np.arange(n_samples), inverse.reshape(-1)] = 1.0
+                w = np.sqrt(0.5)
             else:
                 block, w = check_groups(col, n_samples).one_hot(center=False), np.sqrt(0.5)
         except ValueError as exc:
-            raise ValueError(f"sensitive_features attribute {r}: {exc}") from None
+            # the shared validators see one column at a time: name the attribute ourselves
+            detail = re.sub(r"^sensitive_features( attribute 0)?\s*", "", str(exc))
+            raise ValueError(f"sensitive_features attribute {r} {detail}") from None
         blocks.append(block)
         weights.append(np.full(block.shape[1], w))
     return np.hstack(blocks), np.concatenate(weights)
