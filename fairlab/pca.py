@@ -374,6 +374,11 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         n, d = X.shape
         n_constraints = 0 if groups is None else sum(m - 1 for m in groups.n_groups)
         bound = d - n_constraints
+        if bound < 1:
+            raise ValueError(
+                f"no direction can satisfy the constraint: n_features - sum over attributes of "
+                f"(n_groups - 1) = {d} - {n_constraints} < 1. Use fewer groups or more features."
+            )
         k = check_n_components(
             self.n_components,
             min(n, bound),

@@ -471,6 +471,8 @@ _z = np.repeat([0, 1], 15)
          ValueError, "missing"),
         (lambda: FairPCA(2).fit(_X[:1], sensitive_features=_z[:1]), ValueError, "1 sample"),
         (lambda: FairPCA(2).transform(_X), Exception, "not fitted"),
+        (lambda: FairPCA().fit(_X[:, :2], sensitive_features=np.arange(30) % 3),
+         ValueError, "no direction can satisfy"),
         (lambda: FairPCA(2).fit(_X, sensitive_features=_z).inverse_transform(_X),
          ValueError, "shape"),
     ],
