@@ -686,7 +686,8 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
     Attributes
     ----------
     x_scores_ : ndarray of shape (n_samples, n_components)
-        Training scores t_h (sign: largest-magnitude entry positive).
+        Training scores t_h (sign: largest-magnitude entry positive; for ``kernel="linear"``
+        the sign of the weight vector's largest entry, as :class:`FairPLS`).
     dual_coef_ : ndarray of shape (n_samples, n_components)
         A with :math:`w_h = \tilde\Phi^\top a_h` (weights in the centred feature space).
     dual_rotations_ : ndarray of shape (n_samples, n_components)
@@ -816,7 +817,10 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
                 warnings.warn(f"Gram residual is (numerically) zero at component {h}; the "
                               "remaining components are zero.", UserWarning, stacklevel=2)
                 break
-            sign = 1.0 if t[np.argmax(np.abs(t))] >= 0 else -1.0
+            # sign: largest-magnitude entry of the score positive; with the linear kernel, of
+            # the explicit weight w = X̃ᵀa instead, so that the model equals FairPLS exactly
+            ref = (X - X.mean(axis=0)).T @ a if self.kernel == "linear" else t
+            sign = 1.0 if ref[np.argmax(np.abs(ref))] >= 0 else -1.0
             T[:, h], A[:, h], That[:, h] = sign * t, sign * a, sign * t / np.sqrt(tt)
             objective[h] = value / n**2
         tt = np.einsum("ij,ij->j", T, T)
