@@ -85,16 +85,17 @@ def _as_seed(random_state):
 
 
 def _projected_gram(K, Z):
-    """Equation (2): G = K − KZ(ZᵀKZ)⁺ZᵀK, with T, σ such that (ZᵀKZ)⁺ = T diag(σ) Tᵀ.
+    """Equation (2): G = K − KZ(ZᵀKZ)⁺ZᵀK, computed in place of ``K``.
 
     ``Z`` has orthonormal columns.  With ZᵀKZ = V S Vᵀ, T = V |S|^{-1/2} over the eigenvalues
     above round-off and σ = sign(S) (all +1 for a positive semi-definite kernel; the sigmoid
-    kernel need not be one), so the correction is the rank-r product W diag(σ) Wᵀ with W = KZT:
-    G stays exactly symmetric and costs O(n²m).
+    kernel need not be one), (ZᵀKZ)⁺ = T diag(σ) Tᵀ and the correction is the rank-r product
+    W diag(σ) Wᵀ with W = KZT: G stays exactly symmetric and costs O(n²m).
+    Returns G, T, σ and W.
     """
     n = K.shape[0]
     if Z.shape[1] == 0:
-        return K, np.zeros((0, 0)), np.zeros(0)
+        return K, np.zeros((0, 0)), np.zeros(0), np.zeros((n, 0))
     KZ = K @ Z
     M = Z.T @ KZ
     s, V = linalg.eigh((M + M.T) / 2)
@@ -105,7 +106,8 @@ def _projected_gram(K, Z):
     T = V[:, keep] / np.sqrt(np.abs(s[keep]))
     sigma = np.sign(s[keep])
     W = KZ @ T
-    return K - (W * sigma) @ W.T, T, sigma
+    K -= (W * sigma) @ W.T
+    return K, T, sigma, W
 
 
 def _alg3_generalized(K, Z, k, random_state):
@@ -368,7 +370,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             resolve_gamma(X, self.gamma) if self.kernel in ("rbf", "poly", "sigmoid") else None
         )
         if self.approximation == "nystroem":
-            return self._fit_nystroem(X, sensitive_features, k)
+            return self._fit_nystroem(X, sensitive_features, k, n_constraints=Z.shape[1])
         return self._fit_exact(X, Z, groups, k)
 
     def _get_kernel(self, X, Y=None):
@@ -405,13 +407,14 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             V = (E * signs) / np.sqrt(np.where(lam > 0, lam, 1.0))
             self.n_constraints_ = int(np.linalg.matrix_rank(Z_alg3)) if groups is not None else 0
         else:
-            G, T, sigma = _projected_gram(K, Z)
+            G, T, sigma, W = _projected_gram(K, Z)  # K is a private copy: G overwrites it
             self.n_constraints_ = T.shape[1]
             solver = "dense" if keep_all_positive else self.eigen_solver
             lam, V = top_eigh(G, k, solver=solver, random_state=_as_seed(self.random_state))
             lam, V = self._drop_null_components(lam, V, keep_all_positive)
             # Equation (3): c_j = (v_j − Z T diag(σ) (KZT)ᵀ v_j)/√λ_j, zero for null eigenvalues.
-            C = V - Z @ (T @ (sigma[:, None] * ((K @ (Z @ T)).T @ V)))
+            # (TᵀZᵀK v_j = Wᵀv_j since W = KZT: K, now overwritten by G, is not needed.)
+            C = V - Z @ (T @ (sigma[:, None] * (W.T @ V)))
             positive = lam > 0
             B = np.zeros_like(C)
             B[:, positive] = C[:, positive] / np.sqrt(lam[positive])
@@ -436,7 +439,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             lam, V = lam[positive], V[:, positive]
         return lam, V
 
-    def _fit_nystroem(self, X, sensitive_features, k):
+    def _fit_nystroem(self, X, sensitive_features, k, n_constraints):
         from .pca import FairPCA  # imported here: fairlab.pca is only needed for Nyström
 
         n = X.shape[0]
@@ -456,10 +459,6 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             K_nl = self._get_kernel(X, self._landmarks)
         self._nystroem_map = _nystroem_map(K_nl[idx])
         F = K_nl @ self._nystroem_map
-        n_constraints = 0
-        if sensitive_features is not None:
-            groups = check_groups(sensitive_features, n)
-            n_constraints = range_basis(groups.one_hot(center=True)).shape[1]
         feasible = F.shape[1] - n_constraints
         if self.n_components is not None and k > feasible:
             raise ValueError(
