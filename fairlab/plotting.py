@@ -119,8 +119,9 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
             ax.errorbar(xm, ym, xerr=xs, yerr=ys, fmt="none", ecolor=color, alpha=0.4,
                         linewidth=1)
         if annotate and values is not None and len(values) > 1:
+            symbol = _label(param) if len(_label(param)) <= 3 else param  # "λ" rather than "lam"
             for j in (0, len(values) - 1):
-                ax.annotate(f"{param}={values[j]:g}", (xm.iloc[j], ym.iloc[j]), fontsize=7,
+                ax.annotate(f"{symbol}={values[j]:g}", (xm.iloc[j], ym.iloc[j]), fontsize=7,
                             xytext=(3, 3), textcoords="offset points", color=color)
     ax.set_xlabel(_label(x))
     ax.set_ylabel(_label(y))
