@@ -166,9 +166,10 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     Parameters
     ----------
     n_components : int, default=None
-        Embedding dimension k.  At most n − Σ_r(m_r − 1) − 1 with ``center=True`` and
-        n − Σ_r(m_r − 1) with ``center=False`` (n − m + 1 for one attribute with m groups, as in
-        Algorithm 3).  ``None`` keeps every component with a non-zero eigenvalue.
+        Embedding dimension k, at most n − Σ_r(m_r − 1) (n − m + 1 for one attribute with m
+        groups, as in Algorithm 3).  With ``center=True`` at most n − Σ_r(m_r − 1) − 1
+        components carry variance; components beyond the rank of G are zero columns (as in
+        scikit-learn's KernelPCA).  ``None`` keeps every component with a non-zero eigenvalue.
     kernel : {"rbf", "poly", "linear", "sigmoid", "cosine", "precomputed"}, default="rbf"
         Kernel k.  ``"precomputed"``: ``fit`` takes the n×n training Gram matrix and
         ``transform`` the (n_new, n) matrix k(X_new, X_train).
@@ -357,14 +358,13 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             # Orthonormal basis of the stacked centred one-hot columns: drops the structural
             # rank deficiency (each attribute's columns sum to zero) and duplicate attributes.
             Z = range_basis(groups.one_hot(center=True))
-        upper = n - Z.shape[1] - int(self.center)
+        # Algorithm 3's bound k <= n − m + 1 (n − Σ_r(m_r − 1) for several attributes).  With
+        # centring G has rank <= n − m, so the last admissible component is a zero column, as
+        # in scikit-learn's KernelPCA for a request beyond the rank.
         k = check_n_components(
             self.n_components,
-            upper,
-            bound_text=(
-                f"n_samples={n} minus {Z.shape[1]} constrained direction(s)"
-                + (" minus 1 for centring" if self.center else "")
-            ),
+            n - Z.shape[1],
+            bound_text=f"n_samples={n} minus {Z.shape[1]} constrained direction(s)",
         )
         self.gamma_ = (
             resolve_gamma(X, self.gamma) if self.kernel in ("rbf", "poly", "sigmoid") else None

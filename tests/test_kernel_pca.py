@@ -313,7 +313,7 @@ def test_sklearn_estimator_checks(estimator, check):
         (dict(kernel="precomputed"), "asym", "z", ValueError, "not symmetric"),
         (dict(n_components=50 - 2 + 1 + 1, center=False), "X", "z3", ValueError,
          "n_components=50 is too large"),
-        (dict(n_components=50 - 3 + 1), "X", "z3", ValueError, "minus 1 for centring"),
+        (dict(n_components=50 - 3 + 2), "X", "z3", ValueError, "at most 48 components"),
         (dict(n_components=0), "X", "z", ValueError, "'n_components' parameter"),
         (dict(gamma=-1.0), "X", "z", ValueError, "'gamma' parameter"),
         (dict(eigen_solver="lobpcg"), "X", "z", ValueError, "'eigen_solver' parameter"),
@@ -350,12 +350,18 @@ def test_bad_inputs_are_refused(params, X_kind, sensitive, error, match):
         FairKernelPCA(**params).fit(data, sensitive_features=s)
 
 
-def test_n_components_bound_is_n_minus_m_plus_one_without_centring():
+def test_n_components_bound_is_n_minus_m_plus_one():
     X, z = _data(n=30, m=3, seed=19)
-    FairKernelPCA(30 - 3 + 1, center=False, gamma=0.5).fit(X, sensitive_features=z)
-    FairKernelPCA(30 - 3, center=True, gamma=0.5).fit(X, sensitive_features=z)
-    with pytest.raises(ValueError, match="at most 27 components"):
-        FairKernelPCA(28, center=True, gamma=0.5).fit(X, sensitive_features=z)
+    uncentred = FairKernelPCA(30 - 3 + 1, center=False, gamma=0.5).fit(X, sensitive_features=z)
+    assert np.all(uncentred.eigenvalues_ > 0)  # K is full rank: all n − m + 1 carry variance
+    centred = FairKernelPCA(30 - 3 + 1, gamma=0.5)
+    E = centred.fit_transform(X, sensitive_features=z)
+    # centring removes one more direction: the last component is a zero column
+    assert np.all(centred.eigenvalues_[:-1] > 0) and centred.eigenvalues_[-1] == 0
+    np.testing.assert_array_equal(E[:, -1], 0.0)
+    for center in (True, False):
+        with pytest.raises(ValueError, match="at most 28 components"):
+            FairKernelPCA(29, center=center, gamma=0.5).fit(X, sensitive_features=z)
 
 
 def test_transform_errors():
