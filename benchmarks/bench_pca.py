@@ -115,8 +115,9 @@ def main(argv=None):
         threadpool_limits(limits=args.threads)
     pd.set_option("display.width", 200)
     pd.set_option("display.max_columns", 20)
-    threads = sum(p.get("num_threads", 0) for p in threadpool_info() if p["user_api"] == "blas")
-    print(f"numpy {np.__version__}; BLAS threads: {threads}")
+    blas = [p for p in threadpool_info() if p["user_api"] == "blas"]
+    threads = sorted({p.get("num_threads", 0) for p in blas})
+    print(f"numpy {np.__version__}; BLAS threads per library: {threads}")
     t0 = time.perf_counter()
 
     if args.quick:

@@ -25,8 +25,9 @@ Implementation notes (why it costs what PCA costs)
   PCP − c·QQᵀ with P = I − QQᵀ: its eigenvectors with eigenvalue ≥ 0 are exactly RΛ, and the
   shift c = tr(C) pushes the r constrained directions to the bottom of the spectrum, so that a
   top-k solver never returns them even when C is rank deficient.
-* C = XcᵀXc is accumulated over row blocks of the centred data (exact centring without an n×d
-  copy).  When d > n the dual n×n Gram matrix of the projected data is used instead.
+* One pass over X gives its mean, XᵀZ̃ and C = XcᵀXc, accumulated over row blocks shifted by an
+  approximate mean (exact centring without an n×d copy).  When d > n the dual n×n Gram matrix
+  of the projected data is used instead.
 * Top-k eigenpairs come from LAPACK ``syevr`` restricted to k indices, or ARPACK when k ≪ d.
 """
 
@@ -54,17 +55,39 @@ _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centre
 # ---------------------------------------------------------------------------------------------
 # Small numerical kernels
 # ---------------------------------------------------------------------------------------------
-def _centred_scatter(X, mean):
-    """C = (X − 1meanᵀ)ᵀ(X − 1meanᵀ), accumulated over row blocks (no n×d copy of X)."""
+def _moments(X, Z, *, center, scatter):
+    """One pass over X: its mean, XᵀZ̃ (Z̃ = Z − 1z̄ᵀ) and, if ``scatter``, the scatter matrix.
+
+    The scatter matrix is C = Σᵢ(xᵢ − μ)(xᵢ − μ)ᵀ (``center=True``) or XᵀX.  Centring by
+    C = XᵀX − nμμᵀ costs one BLAS ``syrk`` and no copy, and its round-off is at most about twice
+    that of explicit centring when ‖μ‖² ≤ tr Cov(X), which we check on the first block of rows.
+    Data farther from the origin are read in row blocks shifted by c, the mean of the first rows
+    (exact centring without an n×d copy): with δ = μ − c small, C = Σ(x − c)(x − c)ᵀ − nδδᵀ and
+    XᵀZ̃ = Σ(x − c)zᵀ − nδz̄ᵀ.
+    """
     n, d = X.shape
-    if n <= _BLOCK_ROWS:
-        Xc = X - mean
-        return Xc.T @ Xc
-    C = np.zeros((d, d))
-    for start in range(0, n, _BLOCK_ROWS):
-        B = X[start : start + _BLOCK_ROWS] - mean
-        C += B.T @ B
-    return C
+    head = X[:1024]  # enough rows to compare the mean with the spread, cheaply
+    c = head.mean(axis=0)
+    if not center or c @ c <= head.var(axis=0).sum():
+        c = np.zeros(d)
+        blocks = [X]  # no shift needed: the whole matrix at once, no copy
+    else:
+        blocks = (X[i : i + _BLOCK_ROWS] - c for i in range(0, n, _BLOCK_ROWS))
+    # W = [Z, 1]: one product gives the group sums and the column sums of the shifted rows.
+    W = np.ones((n, 1)) if Z is None else np.hstack([Z, np.ones((n, 1))])
+    S = np.zeros((W.shape[1], d))
+    C = np.zeros((d, d)) if scatter else None
+    start = 0
+    for B in blocks:
+        if scatter:
+            C += B.T @ B  # B.T @ B on one buffer: BLAS syrk
+        S += W[start : start + B.shape[0]].T @ B
+        start += B.shape[0]
+    delta = S[-1] / n
+    if scatter and center:
+        C -= n * np.outer(delta, delta)
+    XtZ = None if Z is None else S[:-1].T - n * np.outer(delta, Z.mean(axis=0))
+    return c + delta, XtZ, C
 
 
 def _deflate(C, Q, shift=True):
@@ -385,17 +408,18 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             bound_text=f"min(n_samples={n}, n_features - sum over attributes of "
             f"(n_groups - 1) = {d} - {n_constraints})",
         )
-        self.mean_ = X.mean(axis=0) if self.center else np.zeros(d)
 
         # Algorithm 1/2 (§3.5 for several attributes):
         #   Z̃ = centred one-hot indicators of every group of every attribute     (n × Σ m_r)
         #   R = orthonormal basis of null(Z̃ᵀX);  Λ = top-k eigvecs of RᵀCR;  U = RΛ
         # We keep the complement of R instead, Q = basis of range(XᵀZ̃) (r ≤ Σ(m_r − 1) columns),
         # and take the top-k eigenvectors of C deflated by Q: the same U, without the d×d R.
-        if groups is None:
-            Q = np.zeros((d, 0))
-        else:
-            Q = range_basis(X.T @ groups.one_hot(center=True))
+        Z = None if groups is None else groups.one_hot(center=False)
+        maybe_equalized = groups is not None and self.equalize_covariance is not None
+        primal = d <= n and not maybe_equalized  # else the scatter matrix may not be needed
+        mean, XtZ, C = _moments(X, Z, center=self.center, scatter=primal)
+        self.mean_ = mean if self.center else np.zeros(d)
+        Q = np.zeros((d, 0)) if groups is None else range_basis(XtZ)
 
         dim_R = d - Q.shape[1]
         l_dirs = None
@@ -406,21 +430,25 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if l_dirs is not None and l_dirs < dim_R:
             U, eigvals, total = self._fit_equalized(X, groups, Q, k, l_dirs)
         else:
-            U, eigvals, total = self._fit_primal_or_dual(X, Q, k)
+            U, eigvals, total = self._fit_primal_or_dual(X, Q, k, C)
 
         U = flip_signs(_project_out(U, Q))
         self.components_ = np.ascontiguousarray(U.T)
         self.n_components_ = k
-        self._set_variances(X, eigvals, total)
+        self._set_variances(X, mean, eigvals, total)
         return self
 
     # -- Algorithm 1/2: top-k eigenvectors of C restricted to range(Q)^⊥ ---------------------
-    def _fit_primal_or_dual(self, X, Q, k):
-        """Top-k (U, eigenvalues, centred total scatter or None) of C restricted to Q^⊥."""
+    def _fit_primal_or_dual(self, X, Q, k, C=None):
+        """Top-k (U, eigenvalues, centred total scatter or None) of C restricted to Q^⊥.
+
+        ``C`` is the scatter matrix when already computed (primal route); when d > n the n×n
+        Gram matrix of the projected rows is decomposed instead (dual route).
+        """
         n, d = X.shape
         solver = {"auto": "auto", "full": "dense"}.get(self.svd_solver, self.svd_solver)
         seed = _arpack_seed(self.random_state)
-        if d > n:
+        if C is None and d > n:
             # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
             Xc = X - self.mean_
             XQ = Xc @ Q
@@ -433,7 +461,8 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 return U, w, total
             # k exceeds the rank of the projected data: the zero-variance directions are only
             # defined in the primal problem, so fall through to it.
-        C = _centred_scatter(X, self.mean_)
+        if C is None:
+            C = _moments(X, None, center=self.center, scatter=True)[2]
         total = float(np.trace(C)) if self.center else None
         C = _deflate(C, Q, shift=solver != "randomized")
         w, U = _top_eigh(C, k, solver, seed)
@@ -461,10 +490,9 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         w, Lam = linalg.eigh(H, subset_by_index=[l_dirs - k, l_dirs - 1], check_finite=False)
         return E @ Lam[:, ::-1], w[::-1], None
 
-    def _set_variances(self, X, eigvals, total):
+    def _set_variances(self, X, mu, eigvals, total):
         """explained_variance_(ratio_) from the eigenvalues uᵀCu and the total scatter tr(Cc)."""
         n = X.shape[0]
-        mu = self.mean_ if self.center else X.mean(axis=0)
         # With center=False C is the uncentred moment XᵀX: remove the mean part n(uᵀμ)².
         if not self.center:
             eigvals = eigvals - n * (self.components_ @ mu) ** 2

@@ -342,6 +342,25 @@ def test_unconstrained_fallback_equals_sklearn_pca():
                                    ref.inverse_transform(ref.transform(X)), atol=1e-9)
 
 
+def test_blocked_one_pass_centring_is_exact_far_from_the_origin():
+    # n > one block of rows, mean 1e4 times the spread: the shifted one-pass moments must
+    # agree with an explicit centring (sklearn's SVD of X - mean) to ~1e-10.
+    rng = np.random.default_rng(21)
+    n, d = 20_000, 6
+    z = rng.integers(0, 2, n)
+    X = rng.normal(size=(n, d)) * np.arange(1, d + 1) + 0.5 * np.outer(z, np.ones(d)) + 1e4
+    with pytest.warns(UnconstrainedFallbackWarning):
+        ours = FairPCA(3).fit(X)
+    ref = PCA(3, svd_solver="full").fit(X)
+    np.testing.assert_allclose(ours.mean_, ref.mean_, rtol=1e-14)
+    np.testing.assert_allclose(ours.components_, ref.components_, atol=1e-9)
+    np.testing.assert_allclose(ours.explained_variance_, ref.explained_variance_, rtol=1e-9)
+    est = FairPCA(3).fit(X, sensitive_features=z)
+    assert same_subspace(est.components_.T, reference_fair_pca(X, 3, z))
+    Xt = est.transform(X)
+    assert np.abs(Xt[z == 0].mean(0) - Xt[z == 1].mean(0)).max() < 1e-9
+
+
 def test_fallback_warns():
     X = np.random.default_rng(0).normal(size=(20, 4))
     with pytest.warns(UnconstrainedFallbackWarning, match="sensitive_features=None"):
