@@ -19,16 +19,18 @@ differ least (smallest |eigenvalue| of Rᵀ(Σ₀ − Σ₁)R).
 
 Implementation notes (why it costs what PCA costs)
 ---------------------------------------------------
-* range(Z̃ᵀX)ᵀ has dimension r ≤ Σ_r(m_r − 1), tiny.  Instead of forming the d×(d−r) basis R
+* range(XᵀZ̃) has dimension r ≤ Σ_r(m_r − 1), tiny.  Instead of forming the d×(d−r) basis R
   and the product RᵀCR (two extra d³ products), we take an orthonormal basis Q of range(XᵀZ̃)
   and eigendecompose ``C − QDᵀ − DQᵀ`` (a rank-2r update costing O(d²r)), which equals
   PCP − c·QQᵀ with P = I − QQᵀ: its eigenvectors with eigenvalue ≥ 0 are exactly RΛ, and the
   shift c = tr(C) pushes the r constrained directions to the bottom of the spectrum, so that a
   top-k solver never returns them even when C is rank deficient.
-* One pass over X gives its mean, XᵀZ̃ and C = XcᵀXc, accumulated over row blocks shifted by an
-  approximate mean (exact centring without an n×d copy).  When d > n the dual n×n Gram matrix
-  of the projected data is used instead.
-* Top-k eigenpairs come from LAPACK ``syevr`` restricted to k indices, or ARPACK when k ≪ d.
+* One pass over X gives its mean, XᵀZ̃ and C = XcᵀXc: one BLAS ``syrk`` for XᵀX − nμμᵀ, or,
+  when the mean dominates the spread, row blocks shifted by an approximate mean (exact
+  centring without an n×d copy).  When d > n the dual n×n Gram matrix of the projected data is
+  decomposed instead.
+* Top-k eigenpairs come from LAPACK ``syevr`` restricted to k indices (``syevd`` when k is a
+  sizeable fraction of d), or ARPACK when k ≪ d.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -195,10 +197,11 @@ def _covariance_gap_matrix(X, groups, R):
 class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Fair PCA of Kleindessner et al. (2023): PCA with equal projected group means.
 
-    Finds orthonormal ``components_`` U (k×d) maximising the (centred) variance tr(UᵀCU)
-    subject to Z̃ᵀXUᵀ = 0, where Z̃ holds the centred one-hot columns of every group of every
-    sensitive attribute.  Equivalently: the projections ``transform(X)`` of the training rows
-    have the same mean in every group, so no *linear* function of the representation is
+    Finds orthonormal directions U (d×k, ``components_`` = Uᵀ) maximising the (centred)
+    variance tr(UᵀCU) subject to Z̃ᵀXU = 0, where Z̃ holds the centred one-hot columns of
+    every group of every sensitive attribute.  Equivalently: the projections
+    ``transform(X)`` of the training rows have the same mean in every group, so no
+    *linear* function of the representation is
     correlated with group membership.  For two Gaussians with a shared covariance this removes
     all information about the group (Proposition 1).
 
@@ -210,7 +213,8 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         d − 1 for two groups), and at most n_samples.
     fairness : {"demographic_parity", "equal_opportunity"}, default="demographic_parity"
         ``"equal_opportunity"`` fits on the rows with ``y == pos_label`` only (§3.2), so the
-        group means are equalised among the positives; ``y`` must then be passed to ``fit``.
+        group means are equalised among the positives; ``y`` must then be passed to ``fit``,
+        and ``mean_`` is the mean of those rows.
     equalize_covariance : float in (0, 1] or int >= 1, default=None
         "Fair PCA-S" (§3.6).  A float f uses l = max(k, ⌊f·d⌋) directions, an int is l itself
         (l >= k).  Within the fair subspace R, only the l directions in which the group
@@ -245,7 +249,8 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Sample variance (divisor n − 1) of the fitted rows along each component.
     explained_variance_ratio_ : ndarray of shape (n_components_,)
         ``explained_variance_`` divided by the total variance of the fitted rows (trace of
-        their covariance), so their sum is the %Var of the seed paper / 100.
+        their covariance), so their sum is the fraction of variance explained (the paper's
+        %Var / 100, which evaluates the same ratio on test data).
     n_components_ : int
         The number of components k.
     n_covariance_directions_ : int or None
