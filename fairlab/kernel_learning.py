@@ -66,7 +66,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._kernels import KERNELS, kernel_matrix, resolve_gamma
-from ._linalg import center_gram, flip_signs, null_space_basis, top_eigh
+from ._linalg import center_gram, flip_signs, null_space_basis, range_basis, top_eigh
 from ._validation import check_continuous_sensitive, check_n_components, warn_unconstrained
 
 __all__ = ["FairLinearRegression", "FairKernelRegression", "FairDR", "KernelFairDR"]
@@ -128,30 +128,42 @@ def _sensitive_factor(S_tilde, kernel, gamma):
 
 
 def _fdr_directions(C, G, n_components, ridge):
-    """Top FDR directions for the Gram C = FᵀF (p × p) and the factor G = FᵀΨ (p × q).
+    """Top FDR directions for the Gram C = FᵀF and the factor G = FᵀΨ (p × q).
 
-    Numerator A = C² (HSIC of Fv with F), denominator B = GGᵀ (HSIC of Fv with S).
+    Numerator A = C² (HSIC of Fv with F), denominator B = GGᵀ (HSIC of Fv with S).  ``C`` is a
+    (p × p) matrix, or a 1-D array for a diagonal Gram (KFDR's kernel-PCA coordinates).
     ``ridge > 0``: top-k generalized eigenvectors of (A, B + ridge·I), as the reference code.
-    ``ridge == 0``: the ε → 0 limit — top eigenvectors of A restricted to null(Gᵀ).
+    ``ridge == 0``: the ε → 0 limit — top eigenvectors of A compressed to null(Gᵀ).
     Returns unit-norm columns V (p × k) with deterministic signs.
     """
+    diagonal = C.ndim == 1
     p = C.shape[0]
+    A = np.diag(C**2) if diagonal else C @ C
     if G is None or G.shape[1] == 0:
         # unconstrained: eigenvectors of C² are those of C (PSD), same order → PCA
-        return top_eigh(C, check_n_components(n_components, p), solver="dense")[1]
+        k = check_n_components(n_components, p)
+        if diagonal:
+            return np.eye(p)[:, np.argsort(C, kind="stable")[::-1][:k]]
+        return top_eigh(C, k, solver="dense")[1]
     if ridge == 0:
-        N = null_space_basis(G)
+        Q = range_basis(G)  # orthonormal basis of range(G); admissible v ⊥ Q
         k = check_n_components(
-            n_components, N.shape[1],
+            n_components, p - Q.shape[1],
             bound_text="with ridge=0 only directions uncorrelated with S are returned: "
             "dim null(X̃ᵀS̃) = d − rank(X̃ᵀS̃); use ridge > 0 for more",
         )
-        CN = C @ N
-        # maximise ‖Cv‖² over unit v = Ne: eigenvectors of (CN)ᵀ(CN)
-        _, E = top_eigh(CN.T @ CN, k, solver="dense")
-        return flip_signs(N @ E)
+        # P A P with P = I − QQᵀ by rank-q updates (no basis of the null space needed)
+        AQ = A @ Q
+        M = A - Q @ AQ.T - AQ @ Q.T + Q @ (Q.T @ AQ) @ Q.T
+        w, V = top_eigh((M + M.T) / 2, k, solver="dense")
+        if w[-1] <= w[0] * p * np.finfo(float).eps:
+            # zero eigenvalues: P A P's kernel contains range(Q); use an explicit basis instead
+            N = null_space_basis(G)
+            AN = (C[:, None] * N) if diagonal else C @ N
+            V = N @ top_eigh(AN.T @ AN, k, solver="dense")[1]
+        V -= Q @ (Q.T @ V)  # remove rounding leakage into range(Q): S̃ᵀX̃v = 0 to machine precision
+        return flip_signs(V / np.linalg.norm(V, axis=0))
     k = check_n_components(n_components, p)
-    A = C @ C
     A = (A + A.T) / 2
     B = G @ G.T + ridge * np.eye(p)
     _, V = linalg.eigh(A, B, subset_by_index=[p - k, p - 1])
@@ -592,7 +604,8 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
 class _FDRBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def _store_hsic(self, C, G, V, n):
         # HSIC(Fv, F) = ‖Cv‖²/n² and HSIC(Fv, S) = ‖Gᵀv‖²/n² with linear kernels in F-space
-        self.hsic_input_ = np.sum((C @ V) ** 2, axis=0) / n**2
+        CV = C[:, None] * V if C.ndim == 1 else C @ V
+        self.hsic_input_ = np.sum(CV**2, axis=0) / n**2
         self.hsic_sensitive_ = (np.zeros(V.shape[1]) if G is None
                                 else np.sum((G.T @ V) ** 2, axis=0) / n**2)
 
@@ -698,7 +711,7 @@ class FairDR(_FDRBase):
             G = Xc.T @ _centred_sensitive(sensitive_features, n)
         k = self.n_components
         if k is None:
-            k = d if G is None else null_space_basis(G).shape[1]
+            k = d if G is None else d - range_basis(G).shape[1]
             if k == 0:
                 raise ValueError(
                     "no direction of X is uncorrelated with sensitive_features (X̃ᵀS̃ has full "
@@ -848,7 +861,7 @@ class KernelFairDR(_FDRBase):
         sigma, U = w[keep][::-1], U[:, keep][:, ::-1]
         self.eigenvalues_kernel_ = sigma
         F = U * np.sqrt(sigma)  # K̃ = FFᵀ; FᵀF = Σ
-        C = np.diag(sigma)
+        C = sigma  # FᵀF = Σ, passed as its diagonal
         self.sensitive_gamma_ = None
         if sensitive_features is None:
             warn_unconstrained(self, "kernel PCA")
@@ -860,7 +873,7 @@ class KernelFairDR(_FDRBase):
             G = F.T @ Psi
         k = self.n_components
         if k is None:
-            k = len(sigma) if G is None else null_space_basis(G).shape[1]
+            k = len(sigma) if G is None else len(sigma) - range_basis(G).shape[1]
             if k == 0:
                 if self.ridge == 0:
                     raise ValueError(

@@ -309,7 +309,7 @@ def test_fdr_ridge_converges_to_exact_limit():
         soft = FairDR(n_components=2, ridge=eps).fit(X, sensitive_features=S)
         sines.append(subspace_sine(soft.components_.T, exact.components_.T))
         hs.append(soft.hsic_sensitive_.sum())
-    assert np.all(np.diff(sines) < 0) and sines[-1] < 1e-6
+    assert np.all(np.diff(sines) <= 0) and sines[0] > 1e-5 and sines[-1] < 1e-6
     assert np.all(np.diff(hs) < 0)
 
 
