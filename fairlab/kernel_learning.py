@@ -123,7 +123,8 @@ def _sensitive_factor(S_tilde, kernel, gamma):
     gamma_ = resolve_gamma(S_tilde, gamma) if not callable(kernel) else gamma
     Ks = center_gram(_gram(S_tilde, None, kernel, gamma_))
     w, U = linalg.eigh(Ks)
-    keep = w > w[-1] * Ks.shape[0] * np.finfo(float).eps if w[-1] > 0 else np.zeros_like(w, bool)
+    # eigenvalues below rounding level (and K̃_S's exact zero along 1) carry no dependence
+    keep = w > max(w[-1], 0.0) * Ks.shape[0] * np.finfo(float).eps
     return U[:, keep] * np.sqrt(w[keep]), gamma_
 
 
