@@ -46,7 +46,12 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
+from sklearn.utils.validation import (
+    assert_all_finite,
+    check_is_fitted,
+    check_random_state,
+    validate_data,
+)
 
 from ._linalg import flip_signs, null_space_basis, range_basis, top_eigh
 from ._validation import check_groups, check_n_components, warn_unconstrained
@@ -357,12 +362,14 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         for name in ("n_components", "equalize_covariance"):
             if isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be a number, got the bool {getattr(self, name)!r}.")
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        # NaN/inf are detected from the column sums computed anyway in _fit (saves a pass).
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
         groups = None
         if sensitive_features is None:
             warn_unconstrained(self, "PCA")
         else:
             if self.fairness == "equal_opportunity":
+                assert_all_finite(X, input_name="X")  # before dropping the other rows
                 X, sensitive_features = self._positive_rows(X, y, sensitive_features)
             groups = check_groups(sensitive_features, X.shape[0], min_group_size=2)
         self._fit(X, groups)
@@ -422,7 +429,11 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Z = None if groups is None else groups.one_hot(center=False)
         maybe_equalized = groups is not None and self.equalize_covariance is not None
         primal = d <= n and not maybe_equalized  # else the scatter matrix may not be needed
-        mean, XtZ, C = _moments(X, Z, center=self.center, scatter=primal)
+        with np.errstate(invalid="ignore", over="ignore"):  # NaN/inf in X: checked just below
+            mean, XtZ, C = _moments(X, Z, center=self.center, scatter=primal)
+        if not np.all(np.isfinite(mean)):  # X holds NaN/inf, or its column sums overflow
+            assert_all_finite(X, input_name="X")
+            raise ValueError("X is too large: its column sums overflow float64; rescale X.")
         self.mean_ = mean if self.center else np.zeros(d)
         Q = np.zeros((d, 0)) if groups is None else range_basis(XtZ)
 

@@ -489,6 +489,11 @@ _z = np.repeat([0, 1], 15)
         (lambda: FairPCA(2).fit(_X, sensitive_features=np.r_[_z[:-1], np.nan]),
          ValueError, "missing"),
         (lambda: FairPCA(2).fit(_X[:1], sensitive_features=_z[:1]), ValueError, "1 sample"),
+        (lambda: FairPCA(2, fairness="equal_opportunity").fit(
+            np.where(np.arange(30)[:, None] == 0, np.nan, _X), np.repeat([0, 1], 15),
+            sensitive_features=np.tile([0, 1], 15)), ValueError, "NaN"),  # NaN in a y=0 row
+        (lambda: FairPCA(2).fit(np.full((30, 5), 1e308) * _rng.random((30, 5)),
+                                sensitive_features=_z), ValueError, "too large"),
         (lambda: FairPCA(2).transform(_X), Exception, "not fitted"),
         (lambda: FairPCA().fit(_X[:, :2], sensitive_features=np.arange(30) % 3),
          ValueError, "no direction can satisfy"),
