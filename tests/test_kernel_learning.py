@@ -491,3 +491,24 @@ def test_bad_data():
         KernelFairDR(n_components=2).fit(X0, sensitive_features=S0).transform(X0[:, :2])
     with pytest.raises(ValueError, match="uncorrelated"):  # d = 1 and S = X: no fair direction
         FairDR(ridge=0).fit(X0[:, :1], sensitive_features=X0[:, 0])
+
+
+def test_fit_path_without_sensitive_warns_once_and_is_unconstrained():
+    X, y, _ = _problem(14)
+    with pytest.warns(UnconstrainedFallbackWarning) as record:
+        path = FairKernelRegression(alpha=0.2, gamma=0.3).fit_path(X, y, [0.0, 1e6])
+    assert len(record) == 1
+    np.testing.assert_allclose(path[0].predict(X), path[1].predict(X), atol=1e-12)
+
+
+def test_fdr_categorical_sensitive_removes_m_minus_1_directions():
+    """m groups give a centred one-hot S̃ of rank m − 1: d − (m − 1) fair directions, along which
+    every group has the same mean projection (the fair-PCA constraint of seed 000)."""
+    rng = np.random.default_rng(15)
+    groups = rng.choice(np.array(["a", "b", "c"]), size=90)
+    X = rng.normal(size=(90, 6)) + (groups[:, None] == "a") * rng.normal(size=6)
+    fdr = FairDR(ridge=0).fit(X, sensitive_features=groups)
+    assert fdr.n_components_ == 4
+    T = fdr.transform(X)
+    means = np.array([T[groups == g].mean(axis=0) for g in "abc"])
+    assert np.abs(means).max() < 1e-12 * np.abs(T).max()
