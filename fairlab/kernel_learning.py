@@ -651,8 +651,10 @@ class FairDR(_FDRBase):
     infinite ratio.  With the ridge, their generalized eigenvalues are ≈ vᵀAv/(ε‖v‖²),
     A = (X̃ᵀX̃)²: as ε → 0 the top eigenvectors converge to the maximisers of ‖X̃ᵀX̃v‖² over
     unit v in null(S̃ᵀX̃) — projections *uncorrelated with every column of S*, ordered by the
-    numerator.  ``ridge=0`` computes exactly that: an orthonormal basis N of null(S̃ᵀX̃), then
-    the top eigenvectors of (X̃ᵀX̃N)ᵀ(X̃ᵀX̃N).  Compared with fair PCA (which maximises the
+    numerator.  ``ridge=0`` computes exactly that: the top eigenvectors of PAP, with
+    P = I − QQᵀ the projector onto null(S̃ᵀX̃) applied by rank-q updates (Q an orthonormal basis
+    of range(X̃ᵀS̃)); an explicit basis of the null space is used when A has a zero eigenvalue
+    there.  Compared with fair PCA (which maximises the
     variance vᵀX̃ᵀX̃v in the same subspace), FDR ranks by the squared variance operator.
 
     *Transform.*  x ↦ Vᵀ(x − x̄) (the paper writes Vᵀx; centring only shifts the scores).
