@@ -109,8 +109,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small smoke run (< 60 s)")
     parser.add_argument("--threads", type=int, default=None,
-                        help="limit BLAS threads (e.g. 1 on a shared machine); default: all")
+                        help="limit BLAS threads (e.g. 1 on a shared machine); default: all, "
+                        "or 1 with --quick")
     args = parser.parse_args(argv)
+    if args.threads is None and args.quick:
+        args.threads = 1  # a smoke run must stay fast on a busy CI box
     if args.threads is not None:
         threadpool_limits(limits=args.threads)
     pd.set_option("display.width", 200)
