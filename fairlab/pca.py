@@ -352,8 +352,9 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         y : array-like of shape (n_samples,), default=None
             Labels; only used (and then required) with ``fairness="equal_opportunity"``.
         sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
-            Group labels (any hashable values), a Series or a DataFrame.  ``None`` fits
-            standard PCA and warns.
+            Group labels (any hashable values), a Series or a DataFrame; every group needs at
+            least two rows.  ``None`` fits standard PCA on all rows (whatever ``fairness`` and
+            ``equalize_covariance`` say) and warns.
 
         Returns
         -------
