@@ -1,7 +1,7 @@
 """Kernel functions shared by the kernel estimators.
 
 Conventions: the RBF kernel is k(x, y) = exp(−γ‖x − y‖²); seed 003 writes it with a width σ,
-exp(−‖x − y‖²/(2σ²)), i.e. γ = 1/(2σ²) (see :func:`gamma_from_sigma`).
+exp(−‖x − y‖²/(2σ²)), i.e. γ = 1/(2σ²).
 """
 
 from numbers import Real
@@ -33,11 +33,6 @@ def resolve_gamma(X, gamma):
     if isinstance(gamma, Real) and gamma > 0:
         return float(gamma)
     raise ValueError(f"gamma must be None, 'scale', 'auto' or a positive number; got {gamma!r}.")
-
-
-def gamma_from_sigma(sigma):
-    """γ = 1/(2σ²): converts seed 003's kernel width σ to the RBF coefficient γ."""
-    return 1.0 / (2.0 * float(sigma) ** 2)
 
 
 def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0):

@@ -73,12 +73,14 @@ def _as_2d_columns(sensitive_features, n_samples, name):
     if isinstance(sensitive_features, pd.Series):
         columns = [sensitive_features.to_numpy()]
     elif isinstance(sensitive_features, pd.DataFrame):
-        columns = [sensitive_features.iloc[:, j].to_numpy() for j in range(sensitive_features.shape[1])]
+        frame = sensitive_features
+        columns = [frame.iloc[:, j].to_numpy() for j in range(frame.shape[1])]
     else:
         if isinstance(sensitive_features, (str, bytes)) or np.isscalar(sensitive_features):
             raise TypeError(
                 f"{name} must be array-like with one entry per row of X (1-D for one attribute, "
-                f"2-D (n_samples, n_attributes) for several); got {type(sensitive_features).__name__}."
+                "2-D (n_samples, n_attributes) for several); got "
+                f"{type(sensitive_features).__name__}."
             )
         arr = np.asarray(sensitive_features)
         if arr.ndim == 1:
@@ -138,7 +140,8 @@ def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensi
         if len(labels) < 2:
             raise ValueError(
                 f"{name} attribute {r} has a single group ({labels[0]!r}); a fairness constraint "
-                "needs at least two groups. Pass sensitive_features=None for the unconstrained method."
+                "needs at least two groups. Pass sensitive_features=None for the unconstrained "
+                "method."
             )
         if counts.min() < min_group_size:
             small = labels[np.argmin(counts)]
@@ -164,12 +167,15 @@ def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive
             col = col.astype(float)
             if not np.isfinite(col).all():
                 raise ValueError(
-                    f"{name} attribute {r} contains NaN or infinite values; impute or drop those rows."
+                    f"{name} attribute {r} contains NaN or infinite values; impute or drop "
+                    "those rows."
                 )
             blocks.append(col[:, None])
         else:
             if _is_missing(col).any():
-                raise ValueError(f"{name} attribute {r} contains missing values; impute or drop them.")
+                raise ValueError(
+                    f"{name} attribute {r} contains missing values; impute or drop them."
+                )
             labels, inverse = np.unique(col.astype(str) if col.dtype.kind == "O" else col,
                                         return_inverse=True)
             block = np.zeros((n_samples, len(labels)))
@@ -195,7 +201,8 @@ def check_n_components(n_components, upper, *, name="n_components", bound_text=N
     if n_components > upper:
         why = f" ({bound_text})" if bound_text else ""
         raise ValueError(
-            f"{name}={n_components} is too large: at most {upper} components are feasible here{why}. "
+            f"{name}={n_components} is too large: at most {upper} components are feasible "
+            f"here{why}. "
             f"Choose {name} <= {upper}."
         )
     return int(n_components)

@@ -109,5 +109,7 @@ def test_runs_under_papermill_with_overridden_parameters(path, tmp_path):
         kernel_name="python3", progress_bar=False,
     )
     executed = _load(out)
-    injected = [c for c in executed["cells"] if "injected-parameters" in c["metadata"].get("tags", [])]
+    injected = [
+        c for c in executed["cells"] if "injected-parameters" in c["metadata"].get("tags", [])
+    ]
     assert injected and f"{seed_name} = 12345" in _source(injected[0])

@@ -1,14 +1,15 @@
 """The three dependency lists (pyproject, environment.yml, requirements.lock) agree."""
 
 import re
-import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
+tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python >= 3.11")
 
 
 def _pyproject_requirements():
