@@ -1,4 +1,4 @@
-"""Benchmark: Fair Kernel Learning (seed 003) — μ paths from one factorisation, and fit costs.
+"""Benchmark: Fair Kernel Learning — μ paths from one factorisation, and fit costs.
 
 Two tables, one run:
 

@@ -5,7 +5,8 @@ Part 1 — for n in {500, 1000, 2000, 3000} training rows (k = 10, RBF kernel, �
 * ``exact (auto)``   FairKernelPCA, top-k of the projected Gram matrix (ARPACK when k ≪ n);
 * ``exact (dense)``  the same with LAPACK's subset eigensolver;
 * ``Algorithm 3``    FairKernelPCA(eigen_solver="generalized"): null space of ZᵀK and the
-                     generalized eigenproblem with ARPACK, as the reference code of seed 000;
+                     generalized eigenproblem with ARPACK, as the reference code of Kleindessner et
+                     al.;
 * ``sklearn KPCA``   scikit-learn KernelPCA (unconstrained, eigen_solver="auto"), same n, k, γ.
 
 Times are fits (kernel matrix included), median over repeats.  The table also shows the

@@ -7,9 +7,10 @@ Three tables, one run:
    ``X.T @ X`` + ``scipy.linalg.eigh`` (the least work any exact PCA needs), plus the paper's
    Algorithm 1 written literally (``null_space`` + RᵀXᵀXR + ``eigh``) and scikit-learn's own
    ``svd_solver="covariance_eigh"``.  Goals: ≤ 1.0× PCA(full), ≤ 1.5× the floor.
-2. **Seed 000 Fig. 3**: Lee et al.'s synthetic data (336 training rows), k = 5, d up to 800
+2. **Kleindessner et al. Fig. 3**: Lee et al.'s synthetic data (336 training rows), k = 5, d up to
+800
    (d > n: the dual route).
-3. **Seed 000 Fig. 7**: the same data at d = 100, k up to 50.
+3. **Kleindessner et al. Fig. 7**: the same data at d = 100, k up to 50.
 
 Timings are the fastest of ``repeats`` calls (the least noisy statistic on a shared machine).
 Run ``python benchmarks/bench_pca.py`` (a few minutes; the 200 000 × 1 000 case needs ~5 GB),
@@ -33,7 +34,7 @@ from fairlab.evaluation import runtime_sweep
 
 
 def algorithm1_literal(X, z, k):
-    """Seed 000 Algorithm 1 exactly as written (and as the reference code runs it)."""
+    """Kleindessner et al. Algorithm 1 exactly as written (and as the reference code runs it)."""
     zt = z - z.mean()
     R = linalg.null_space((zt @ X)[None, :])
     w, V = linalg.eigh(R.T @ (X.T @ X) @ R, subset_by_index=[R.shape[1] - k, R.shape[1] - 1])
@@ -133,12 +134,12 @@ def main(argv=None):
     print("\n== FairPCA.fit vs scikit-learn PCA and the floor (two groups, k = 10) ==")
     print(shapes_table(ns, ds, 10, repeats).round(3).to_string())
 
-    print("\n== Seed 000 Fig. 3: runtime vs d (Lee synthetic, 336 rows, k = 5) ==")
+    print("\n== Kleindessner et al. Fig. 3: runtime vs d (Lee synthetic, 336 rows, k = 5) ==")
     fig3 = runtime_sweep(sweep_methods(), lee_data, [{"d": d} for d in fig3_d], repeats=repeats,
                          warmup=True)
     print(sweep_table(fig3, "d").round(2).to_string())
 
-    print("\n== Seed 000 Fig. 7: runtime vs k (Lee synthetic, d = 100) ==")
+    print("\n== Kleindessner et al. Fig. 7: runtime vs k (Lee synthetic, d = 100) ==")
     fig7 = runtime_sweep(sweep_methods(), lambda k: lee_data(100, k),
                          [{"k": k} for k in fig7_k], repeats=repeats, warmup=True)
     print(sweep_table(fig7, "k").round(2).to_string())

@@ -1,6 +1,6 @@
 """Benchmark: exact Fair PLS vs scikit-learn's PLSRegression and vs the paper's gradient solver.
 
-Setting of seed 002, Fig. 8: fit time as a function of the dimension d, with Lee et al.'s
+Setting of De-Diego et al., Fig. 8: fit time as a function of the dimension d, with Lee et al.'s
 "synthetic data #2" (``fairlab.datasets.make_lee_gaussians``: two Gaussian groups, the group
 is the sensitive attribute).  The paper does not say which target it used; here
 y = X β + noise with a fixed random β (so y is related to, but not a function of, the group).
@@ -11,7 +11,8 @@ Methods (all fits include the centring/scaling of the data):
 * ``sklearn PLS``        ``PLSRegression(k)`` (NIPALS, one power step per component for one target);
 * ``FairPLS eta=0``      ``FairPLS(k, eta=0)`` — identical output (checked: max |Δ prediction|);
 * ``FairPLS eta=1``      ``FairPLS(k, eta=1)`` — the exact closed form per component;
-* ``FairPLS gradient``   ``FairPLS(k, eta=1, solver="gradient")`` — seed 002's gradient ascent
+* ``FairPLS gradient``   ``FairPLS(k, eta=1, solver="gradient")`` — De-Diego et al.'s gradient
+ascent
   (default step, tol 1e-10) on the factored gradient A(Aᵀw) − ηB(Bᵀw): O(d(m+q)) per step;
 * ``paper gradient``     Algorithm 1 as written (:func:`paper_gradient_fair_pls` below): the
   gradient evaluated through X_h at every step (O(nd) per step) and explicit deflation.
@@ -50,7 +51,8 @@ def make_data(d, n_per_group=500, seed=0):
 
 
 def paper_gradient_fair_pls(X, y, s, k, eta, *, tol=1e-10, max_iter=10_000):
-    """Algorithm 1 of seed 002 as written: standardise, then per component gradient ascent with
+    """Algorithm 1 of De-Diego et al. as written: standardise, then per component gradient ascent
+    with
     the gradient (2/n²) X_hᵀ(yyᵀ − η ssᵀ) X_h w evaluated through X_h (two passes over the n×d
     matrix per iteration, nothing d×d formed), normalisation, and explicit deflation of X_h."""
     Xh = (X - X.mean(0)) / X.std(0, ddof=1)

@@ -1,6 +1,7 @@
 """Kernel functions shared by the kernel estimators.
 
-Conventions: the RBF kernel is k(x, y) = exp(−γ‖x − y‖²); seed 003 writes it with a width σ,
+Conventions: the RBF kernel is k(x, y) = exp(−γ‖x − y‖²); Pérez-Suay et al. writes it with a width
+σ,
 exp(−‖x − y‖²/(2σ²)), i.e. γ = 1/(2σ²).
 """
 
@@ -23,7 +24,7 @@ def check_kernel(kernel, name="kernel"):
 
 def resolve_gamma(X, gamma):
     """Kernel coefficient γ: ``None``/"scale" → 1/(d·Var(X)) (all entries, as sklearn's SVC and
-    seed 000's experiments), "auto" → 1/d, a positive number → itself."""
+    Kleindessner et al.'s experiments), "auto" → 1/d, a positive number → itself."""
     d = X.shape[1]
     if gamma is None or (isinstance(gamma, str) and gamma == "scale"):
         var = float(np.var(X))

@@ -35,7 +35,7 @@ def range_basis(A, rtol=None):
 def null_space_basis(A, rtol=None):
     """Orthonormal basis (columns) of the null space of ``Aᵀ``, i.e. of range(A)^⊥.
 
-    For A = XᵀZ̃ (d×m) this is the matrix R of Algorithm 1/2 of seed 000.
+    For A = XᵀZ̃ (d×m) this is the matrix R of Algorithm 1/2 of Kleindessner et al..
     """
     A = np.atleast_2d(A)
     U, s, _ = linalg.svd(A, full_matrices=True, lapack_driver="gesdd")

@@ -2,10 +2,11 @@
 
 Two encodings of a sensitive attribute appear in the papers:
 
-* categorical (seed 000, §3.4–3.5): an attribute with m groups becomes the n×m one-hot
+* categorical (Kleindessner et al., §3.4–3.5): an attribute with m groups becomes the n×m one-hot
   matrix Z, centred column-wise (Z̃ = Z − 1 z̄ᵀ).  Several attributes are stacked side by
   side.  Z̃ᵀX = 0 is then equivalent to "every group has the same mean as the whole sample";
-* continuous (seeds 002 and 003): S is used as an n×q real matrix; categorical columns of a
+* continuous (De-Diego et al. and Pérez-Suay et al.): S is used as an n×q real matrix; categorical
+columns of a
   DataFrame are one-hot encoded, numeric columns are kept as they are.
 
 Every check raises a ``ValueError``/``TypeError`` that names the argument and the fix.

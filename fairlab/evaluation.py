@@ -3,12 +3,13 @@
 One protocol behind every table and figure of the book:
 
 * :func:`runtime_sweep` — wall-clock medians of several methods over a grid of problem sizes
-  (seed 000 Fig. 3/7/9, the Fair PCA benchmark);
+  (Kleindessner et al. Fig. 3/7/9, the Fair PCA benchmark);
 * :func:`repeated_splits` — seeded random train/test splits, optionally standardised with the
   training statistics, as :class:`~sklearn.utils.Bunch` objects with the keys of
   :func:`fairlab.datasets.load_lee2022_split`;
 * :func:`scorecard` / :func:`evaluate_splits` — the representation scorecard of Lee et al. (2022)
-  and seed 000 §5.1 (%Var, MMD², linear inseparability, accuracy and Δ_DP of a kernel SVM, a
+  and Kleindessner et al. §5.1 (%Var, MMD², linear inseparability, accuracy and Δ_DP of a kernel
+  SVM, a
   linear SVM and an MLP), under Lee's **train-on-test** protocol or a proper train/test protocol;
 * :func:`summarize` / :func:`format_mean_std` / :func:`format_table` — mean ± std tables printed
   like the papers' (``7.78 ± 0.77``);
@@ -159,7 +160,8 @@ def repeated_splits(X, y, sensitive_features, *, n_splits=10, train_size=0.7, te
     ``n_train`` rows of ``perm`` are the training set and the next ``n_test`` rows (all the rest
     when ``test_size=None``) the test set.  ``seed_i = random_state + i`` unless ``seeds`` is given.
     With ``seeds=[1111 * r for r in range(10)]``, ``train_size=5000``, ``test_size=5000`` and
-    ``standardize=True`` this is exactly the protocol of seed 000 §5.2 (comparison with Agarwal et
+    ``standardize=True`` this is exactly the protocol of Kleindessner et al. §5.2 (comparison with
+    Agarwal et
     al.; the released code seeds ``default_rng(run * 1111)``).
 
     Parameters
@@ -217,10 +219,10 @@ def repeated_splits(X, y, sensitive_features, *, n_splits=10, train_size=0.7, te
 
 
 # --------------------------------------------------------------------------------------------
-# the representation scorecard (Lee et al. 2022; seed 000 §5.1)
+# the representation scorecard (Lee et al. 2022; Kleindessner et al. §5.1)
 # --------------------------------------------------------------------------------------------
 def lee_classifiers(random_state=999):
-    """The three downstream classifiers of seed 000 Tables 1–3, in scikit-learn.
+    """The three downstream classifiers of Kleindessner et al. Tables 1–3, in scikit-learn.
 
     * ``"kernel_svm"``: MATLAB ``fitcsvm(E, y, 'KernelFunction', 'RBF')`` — defaults KernelScale 1
       (k = exp(−‖x − y‖²)), BoxConstraint 1, no standardisation ⇒ ``SVC(kernel="rbf", gamma=1.0,
@@ -246,7 +248,8 @@ def downstream_scores(E_test, y_test, s_test, *, E_train=None, y_train=None,
                       protocol="train_on_test", classifiers=None, pos_label=1):
     """Accuracy and Δ_DP of downstream classifiers trained on a representation.
 
-    ``protocol="train_on_test"`` (Lee et al. 2022, reused by seed 000 §5.1): each classifier is
+    ``protocol="train_on_test"`` (Lee et al. 2022, reused by Kleindessner et al. §5.1): each
+    classifier is
     **trained on the test embedding and evaluated on the same rows**.  The accuracies then measure
     how much label information the representation keeps (in-sample fit), not generalisation, and
     are inflated for flexible models.  ``protocol="train_test"``: trained on ``E_train, y_train``,
@@ -298,7 +301,7 @@ def _orthonormal_components(estimator, n_features):
 
 def scorecard(estimator, split, *, protocol="train_on_test", classifiers=None, pos_label=1,
               linear="auto", fit=True):
-    """Representation scorecard of Lee et al. (2022) and seed 000 §5.1 for one split.
+    """Representation scorecard of Lee et al. (2022) and Kleindessner et al. §5.1 for one split.
 
     1. ``estimator`` (cloned) is fitted on the training split:
        ``fit(X_train, y_train, sensitive_features=s_train)`` (or without the attribute when its
@@ -316,7 +319,8 @@ def scorecard(estimator, split, *, protocol="train_on_test", classifiers=None, p
        evaluated on the test embedding**) or ``"train_test"`` (trained on the training embedding).
 
     With ``PCA(2, svd_solver="full")`` on Lee's Adult splits, :func:`format_table` over the 10
-    splits prints seed 000 Table 1's PCA row digit for digit: %Var 7.78 ± 0.77, MMD² 0.349 ± 0.026,
+    splits prints Kleindessner et al. Table 1's PCA row digit for digit: %Var 7.78 ± 0.77, MMD²
+    0.349 ± 0.026,
     kernel SVM 82.03 ± 1.09 % / Δ_DP 0.20 ± 0.05, linear SVM 79.87 ± 1.11 % / 0.20 ± 0.04, MLP
     81.21 ± 1.22 % / 0.22 ± 0.03 (MATLAB ``pca`` = centred PCA on the train split, applied to the
     test split; centring changes neither %Var nor MMD²).  The MLP (random initialisation) is not
@@ -409,7 +413,8 @@ def sweep(estimator, param, values, splits, *, score, progress=False):
         ``FairTradeoff(fair, standard, lam=v)``).
     param : str
         Name of the swept parameter (the column name in the result): ``"lam"`` (FairTradeoff,
-        seed 000 §3.1), ``"eta"`` (FairPLS, seed 002), ``"mu"`` (FLR/FKR, seed 003).
+        Kleindessner et al. §3.1), ``"eta"`` (FairPLS, De-Diego et al.), ``"mu"`` (FLR/FKR,
+        Pérez-Suay et al.).
     values : iterable of float
     splits : iterable of Bunch
     score : callable(estimator, split) -> dict
@@ -438,7 +443,8 @@ def classifier_score(classifier, *, protocol="train_test", pos_label=1):
     """Score function for :func:`sweep`: a classifier on top of a fair representation.
 
     Fits the representation on the training split (with the sensitive attribute), then the
-    ``classifier`` on the training embedding (``protocol="train_test"``, seed 000 §5.2 and seed 002
+    ``classifier`` on the training embedding (``protocol="train_test"``, Kleindessner et al. §5.2
+    and De-Diego et al.
     experiment B) or on the test embedding (``"train_on_test"``), and reports on the test split:
     ``accuracy``, ``dp_violation`` (Δ_DP), ``eo_violation`` (Δ_EO, TPR difference) and
     ``disparate_impact`` (min/max selection-rate ratio).
@@ -468,11 +474,11 @@ def classifier_score(classifier, *, protocol="train_test", pos_label=1):
 
 
 def predictor_score(*, task="regression", threshold=0.0):
-    """Score function for :func:`sweep` on a fair predictor (FLR/FKR, seed 003 §2, Fig. 1/4).
+    """Score function for :func:`sweep` on a fair predictor (FLR/FKR of Pérez-Suay et al. §2).
 
     Fits ``estimator.fit(X_train, y_train, sensitive_features=s_train)`` and predicts the test
     split.  Reports ``mse``, ``hsic`` = :func:`~fairlab.metrics.hsic` (linear kernels) between the
-    test predictions and the test sensitive attribute (seed 003's unfairness
+    test predictions and the test sensitive attribute (Pérez-Suay et al.'s unfairness
     (1/n²) tr(H S Sᵀ H f fᵀ)), ``ks`` (:func:`~fairlab.metrics.ks_distance`, when the attribute
     is categorical); with ``task="classification"`` also ``accuracy`` of sign(f − threshold)
     against labels in {−1, +1} (or {0, 1}).
@@ -500,7 +506,7 @@ def predictor_score(*, task="regression", threshold=0.0):
 
 
 def dependence_score(*, split_part="test"):
-    """Score function for :func:`sweep`: seed 002 experiment A (Table 1, Fig. 2).
+    """Score function for :func:`sweep`: De-Diego et al. experiment A (Table 1, Fig. 2).
 
     The representation T = ``transform(X)`` of the test (or train) split, reported as
     ``cov2_y`` = Cov²(T, Y), ``cov2_s`` = Cov²(T, S) (:func:`~fairlab.metrics.cov2`) and
@@ -526,7 +532,7 @@ def dependence_score(*, split_part="test"):
 def summarize(results, by="method", *, ddof=0, columns=None):
     """Mean and standard deviation of every numeric column, grouped by ``by``.
 
-    ``ddof=0`` (population std, ``np.std``) by default: seed 000's tables were written by
+    ``ddof=0`` (population std, ``np.std``) by default: Kleindessner et al.'s tables were written by
     ``write_results.py`` with numpy's default and reproduce only with it (Adult PCA k=2: %Var
     7.78 ± 0.77, whereas ddof=1 gives ± 0.82).
 

@@ -45,7 +45,7 @@ a simultaneous diagonalisation for FKR), each equal to refitting with that μ.
 References
 ----------
 A. Pérez-Suay, V. Laparra, G. Mateo-García, J. Muñoz-Marí, L. Gómez-Chova, G. Camps-Valls.
-"Fair Kernel Learning", ECML-PKDD 2017 (seed 003).  Reference code: IPL-UV/FKL (MATLAB).
+"Fair Kernel Learning", ECML-PKDD 2017 (Pérez-Suay et al.).  Reference code: IPL-UV/FKL (MATLAB).
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -409,7 +409,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
     mu : float >= 0, default=0.0
         Fairness weight μ (the 1/n² of the HSIC estimator is applied inside).
     kernel : {"rbf", "linear", "poly", "sigmoid", "cosine"} or callable, default="rbf"
-        Kernel on X; RBF is k(x, x') = exp(−γ‖x − x'‖²) (seed 003's width σ: γ = 1/(2σ²)).
+        Kernel on X; RBF is k(x, x') = exp(−γ‖x − x'‖²) (Pérez-Suay et al.'s width σ: γ = 1/(2σ²)).
     gamma : float > 0, "scale", "auto" or None, default=None
         None/"scale": 1/(d·Var(X)); "auto": 1/d.
     sensitive_kernel : same options as ``kernel``, default="rbf"

@@ -70,7 +70,7 @@ __all__ = ["FairKernelPCA"]
 # scikit-learn's KernelPCA treats eigenvalues below this fraction of the largest as zero
 # (``_check_psd_eigenvalues``); we do the same so that both agree on rank-deficient kernels.
 _SMALL_EIGENVALUE_RATIO = 1e-12
-# Algorithm 3's fallback (App. C.1 of seed 000): add 1e-5·I to RᵀKR when eigsh fails.
+# Algorithm 3's fallback (App. C.1 of Kleindessner et al.): add 1e-5·I to RᵀKR when eigsh fails.
 _ALG3_RIDGE = 1e-5
 # Algorithm 3's acceptance test on the residual ‖H₁B − H₂BW‖_∞ (reference code).
 _ALG3_RESIDUAL_TOL = 1e-6
@@ -111,7 +111,7 @@ def _projected_gram(K, Z):
 
 
 def _alg3_generalized(K, Z, k, random_state):
-    """Algorithm 3 of seed 000, as the reference code runs it (for comparison only).
+    """Algorithm 3 of Kleindessner et al., as the reference code runs it (for comparison only).
 
     R = null space of ZᵀK; top-k of RᵀKKR β = w RᵀKR β by ARPACK ``eigsh(M=...)`` (dense
     ``eigh(a, b)`` when k is too large for ARPACK); on failure (no convergence, singular
@@ -155,7 +155,7 @@ def _nystroem_map(W):
 
 
 class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """Fair kernel PCA: kernel PCA whose embedding has equal group means (seed 000, §3.3).
+    """Fair kernel PCA: kernel PCA whose embedding has equal group means (Kleindessner et al. §3.3).
 
     Finds the k unit-norm directions of largest variance in the kernel feature space among
     those along which every sensitive group has the same mean (the kernelization of fair PCA,

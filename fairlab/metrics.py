@@ -5,12 +5,15 @@ Three families, one place (so that every table of the book is comparable):
 **Group fairness of predictions** (classification, labels compared with ``pos_label``).
 With selection rate r_g = P(Ŷ = 1 | G = g) and true/false positive rates TPR_g, FPR_g:
 
-* :func:`demographic_parity_difference`  max_g r_g − min_g r_g        (seed 000, Δ_DP of §5)
-* :func:`equal_opportunity_difference`   max_g TPR_g − min_g TPR_g    (seed 000, Δ_EO of §5.2)
-* :func:`equalized_odds_difference`      max(ΔTPR, ΔFPR)               (seed 000 App. C)
-* :func:`disparate_impact`               r_unpriv / r_priv             (seed 002 §5, DI)
-* :func:`equal_opportunity_ratio`        TPR_unpriv / TPR_priv         (seed 002 Fig. 4, EOpp)
-* :func:`ks_distance`                    sup_t |F_a(t) − F_b(t)|       (seed 002 Table 5)
+* :func:`demographic_parity_difference`  max_g r_g − min_g r_g        (Kleindessner et al., Δ_DP of
+§5)
+* :func:`equal_opportunity_difference`   max_g TPR_g − min_g TPR_g    (Kleindessner et al., Δ_EO of
+§5.2)
+* :func:`equalized_odds_difference`      max(ΔTPR, ΔFPR)               (Kleindessner et al. App. C)
+* :func:`disparate_impact`               r_unpriv / r_priv             (De-Diego et al. §5, DI)
+* :func:`equal_opportunity_ratio`        TPR_unpriv / TPR_priv         (De-Diego et al. Fig. 4,
+EOpp)
+* :func:`ks_distance`                    sup_t |F_a(t) − F_b(t)|       (De-Diego et al. Table 5)
 
 The differences agree with fairlearn's functions of the same name (``method="between_groups"``,
 ``agg="worst_case"``); the ratios agree with fairlearn's ``*_ratio`` (min over max) when no
@@ -19,19 +22,24 @@ fairlearn.
 
 **Statistical dependence of a representation on the sensitive attribute**:
 
-* :func:`hsic`  (1/n²) tr(K H L H), the biased HSIC estimator of seed 003 (eq. (1)), linear or
+* :func:`hsic`  (1/n²) tr(K H L H), the biased HSIC estimator of Pérez-Suay et al. (eq. (1)), linear
+or
   RBF kernels;
-* :func:`cov2`  ‖(1/n) T̃ᵀS̃‖²_F, the squared cross-covariance of seed 002 (eq. (4), Table 1); it
+* :func:`cov2`  ‖(1/n) T̃ᵀS̃‖²_F, the squared cross-covariance of De-Diego et al. (eq. (4), Table
+1); it
   equals :func:`hsic` with two linear kernels;
 * :func:`mmd2`  the squared maximum mean discrepancy between the two groups (biased V-statistic,
-  Gaussian kernel) used by Lee et al. (2022) and seed 000 §5.1, with the bandwidth rule
+  Gaussian kernel) used by Lee et al. (2022) and Kleindessner et al. §5.1, with the bandwidth rule
   :func:`lee_bandwidth`;
-* :func:`linear_inseparability`  error of a logistic model predicting the group (seed 000 §5.1).
+* :func:`linear_inseparability`  error of a logistic model predicting the group (Kleindessner et al.
+§5.1).
 
 **Utility of a linear representation** x ↦ Uᵀx:
 
-* :func:`explained_variance`  tr(UᵀΣU)/tr(Σ) (Lee et al. 2022 and seed 000 Tables 1–3, ×100);
-* :func:`reconstruction_error`  ‖X̃ − X̃UUᵀ‖²_F / n (seed 000 Fig. 1, seed 002 Table 1).
+* :func:`explained_variance`  tr(UᵀΣU)/tr(Σ) (Lee et al. 2022 and Kleindessner et al. Tables 1–3,
+×100);
+* :func:`reconstruction_error`  ‖X̃ − X̃UUᵀ‖²_F / n (Kleindessner et al. Fig. 1, De-Diego et al.
+Table 1).
 
 Every function returns a Python ``float``.
 """
@@ -189,7 +197,8 @@ def _ratio(rates, labels, privileged_group):
 def demographic_parity_difference(y_true, y_pred, *, sensitive_features, pos_label=1):
     """Demographic parity difference Δ_DP = max_g P(Ŷ=1|G=g) − min_g P(Ŷ=1|G=g).
 
-    For two groups this is |P(Ŷ=1|Z=0) − P(Ŷ=1|Z=1)|, the Δ_DP of seed 000 (§5.1, Tables 1–3 and
+    For two groups this is |P(Ŷ=1|Z=0) − P(Ŷ=1|Z=1)|, the Δ_DP of Kleindessner et al. (§5.1, Tables
+    1–3 and
     Fig. 4).  Equals ``fairlearn.metrics.demographic_parity_difference`` (``between_groups``).
 
     Parameters
@@ -223,7 +232,8 @@ def demographic_parity_difference(y_true, y_pred, *, sensitive_features, pos_lab
 def equal_opportunity_difference(y_true, y_pred, *, sensitive_features, pos_label=1):
     """Equal opportunity difference Δ_EO = max_g TPR_g − min_g TPR_g.
 
-    TPR_g = P(Ŷ=1 | Y=1, G=g).  For two groups this is the Δ_EO of seed 000 §5.2 (Fig. 4/8,
+    TPR_g = P(Ŷ=1 | Y=1, G=g).  For two groups this is the Δ_EO of Kleindessner et al. §5.2 (Fig.
+    4/8,
     "aiming for EO").  Equals ``fairlearn.metrics.equal_opportunity_difference``.  A group without
     positive examples raises ``ValueError`` (its TPR is undefined).
     """
@@ -238,7 +248,7 @@ def equal_opportunity_difference(y_true, y_pred, *, sensitive_features, pos_labe
 def equalized_odds_difference(y_true, y_pred, *, sensitive_features, pos_label=1):
     """Equalized odds difference max(max_g TPR_g − min_g TPR_g, max_g FPR_g − min_g FPR_g).
 
-    The worst case over the two conditional rates (seed 000 App. C; fairlearn's
+    The worst case over the two conditional rates (Kleindessner et al. App. C; fairlearn's
     ``equalized_odds_difference`` with ``agg="worst_case"``).
     """
     y_true, y_pred, ids, labels = _prediction_inputs(
@@ -254,9 +264,9 @@ def equalized_odds_difference(y_true, y_pred, *, sensitive_features, pos_label=1
 
 
 def disparate_impact(y_true, y_pred, *, sensitive_features, privileged_group=None, pos_label=1):
-    """Disparate impact DI = P(Ŷ=1 | S=unprivileged) / P(Ŷ=1 | S=privileged) (seed 002 §5).
+    """Disparate impact DI = P(Ŷ=1 | S=unprivileged) / P(Ŷ=1 | S=privileged) (De-Diego et al. §5).
 
-    Seed 002 estimates DI(Ŷ, S) = [n₁,₀/(n₀,₀+n₁,₀)] / [n₁,₁/(n₀,₁+n₁,₁)], with n_{i,j} the
+    De-Diego et al. estimates DI(Ŷ, S) = [n₁,₀/(n₀,₀+n₁,₀)] / [n₁,₁/(n₀,₁+n₁,₁)], with n_{i,j} the
     number of rows with Ŷ = i and S = j and S = 1 the privileged group.  DI is a **ratio**
     (1 = parity, the "80 % rule" flags DI < 0.8), not the difference Δ_DP.
 
@@ -284,7 +294,7 @@ def disparate_impact(y_true, y_pred, *, sensitive_features, privileged_group=Non
 
 def equal_opportunity_ratio(y_true, y_pred, *, sensitive_features, privileged_group=None,
                             pos_label=1):
-    """Equal opportunity ratio EOpp = TPR_unprivileged / TPR_privileged (seed 002, Fig. 4).
+    """Equal opportunity ratio EOpp = TPR_unprivileged / TPR_privileged (De-Diego et al., Fig. 4).
 
     EOpp = P̂(Ŷ=1 | S=0, Y=1) / P̂(Ŷ=1 | S=1, Y=1).  ``privileged_group=None`` gives min/max over
     groups, i.e. fairlearn's ``equal_opportunity_ratio``.  Conventions as in
@@ -302,7 +312,8 @@ def ks_distance(y_pred, *, sensitive_features):
     """Kolmogorov–Smirnov distance between the groups' distributions of a continuous prediction.
 
     KS = sup_t |F_a(t) − F_b(t)|, F_g the empirical CDF of ``y_pred`` within group g; with more
-    than two groups, the maximum over pairs.  It is the regression counterpart of DI in seed 002
+    than two groups, the maximum over pairs.  It is the regression counterpart of DI in De-Diego et
+    al.
     (Tables 2 and 5, Communities and Crimes): 0 = identical distributions, 1 = disjoint supports.
     Equals ``scipy.stats.ks_2samp(...).statistic`` for two groups.
     """
@@ -357,18 +368,21 @@ def _centred_gram(X, kernel, gamma, name):
 
 
 def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None):
-    """Biased HSIC estimator (1/n²) tr(K H L H) of seed 003, eq. (1).
+    """Biased HSIC estimator (1/n²) tr(K H L H) of Pérez-Suay et al., eq. (1).
 
     K = k(X, X), L = l(Y, Y), H = I − (1/n)11ᵀ.  Kernels: ``"linear"`` (k(x, x') = xᵀx') or
     ``"rbf"`` (k(x, x') = exp(−γ‖x − x'‖²)); ``gamma=None`` is the median heuristic
     γ = 1 / median_{i<j} ‖x_i − x_j‖², i.e. the width σ = sqrt(median/2) of :func:`lee_bandwidth`
-    in seed 003's parametrisation exp(−‖x − x'‖²/(2σ²)).  When that median is 0 (discrete data
+    in Pérez-Suay et al.'s parametrisation exp(−‖x − x'‖²/(2σ²)).  When that median is 0 (discrete
+    data
     such as a binary attribute, where most pairs coincide) the median over the pairs of distinct
     rows is used.
 
     With two linear kernels HSIC = (1/n²)‖X̃ᵀỸ‖²_F = :func:`cov2` (X̃, Ỹ column-centred); this
-    case is computed in O(n·p·q) without any n×n matrix.  Seed 003 uses it with predictions as X
-    and the (one-hot) sensitive matrix as Y; seed 002 uses the kernel form as the fairness term of
+    case is computed in O(n·p·q) without any n×n matrix.  Pérez-Suay et al. uses it with predictions
+    as X
+    and the (one-hot) sensitive matrix as Y; De-Diego et al. uses the kernel form as the fairness
+    term of
     kernel Fair PLS.
 
     Parameters
@@ -402,11 +416,12 @@ def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None):
 
 
 def cov2(scores, sensitive):
-    """Squared cross-covariance Cov²(T, S) = ‖(1/n) T̃ᵀ S̃‖²_F of seed 002 (eq. (4), Table 1).
+    """Squared cross-covariance Cov²(T, S) = ‖(1/n) T̃ᵀ S̃‖²_F of De-Diego et al. (eq. (4), Table 1).
 
     T (n × k) are the component scores r(X), S (n × q) the sensitive attribute (or the target, for
     the column Cov²(r(X), Y) of Table 1); T̃, S̃ are column-centred.  Precisely: the k × q
-    cross-covariance matrix C = T̃ᵀS̃ / n (divisor n, as C_{A,B} = AᵀB/n in seed 002 §3.2), and
+    cross-covariance matrix C = T̃ᵀS̃ / n (divisor n, as C_{A,B} = AᵀB/n in De-Diego et al. §3.2),
+    and
     Cov² = Σ_{a,b} C_ab², i.e. the sum over components and sensitive columns of the squared
     covariances.  For one component and one attribute it is Cov(t, s)², the quantity the Fair PLS
     penalty η·Cov²(Xw, S) drives to 0.  Equals :func:`hsic` with linear kernels on both sides.
@@ -430,7 +445,7 @@ def cov2(scores, sensitive):
 
 
 def lee_bandwidth(X_train, n_components):
-    """Gaussian-kernel width σ of Lee et al. (2022) for :func:`mmd2` (seed 000 §5.1 protocol).
+    """Gaussian-kernel width σ of Lee et al. (2022) for :func:`mmd2`.
 
     Project the training data on its top ``n_components`` principal axes (centred PCA, as MATLAB
     ``pca``) and take σ = sqrt(median_{i<j} ‖P(x_i) − P(x_j)‖² / 2) over the n(n−1)/2 distinct
@@ -479,13 +494,14 @@ def mmd2(embedding, sensitive_features, *, sigma=None):
 
     MMD² = mean K(A, A) + mean K(B, B) − 2 mean K(A, B) over all pairs **including** i = j, with
     A, B the rows of each group and K(x, y) = exp(−‖x − y‖²/(2σ²)): the estimator of Lee et al.
-    (2022, ``mmd.m``) used for the MMD² column of seed 000 Tables 1–3 and Fig. 2.  It is symmetric
+    (2022, ``mmd.m``) used for the MMD² column of Kleindessner et al. Tables 1–3 and Fig. 2.  It is
+    symmetric
     in the groups, ≥ 0, and 0 when the two groups are the same point set.
 
     Parameters
     ----------
     embedding : array-like of shape (n_samples, k)
-        The representation (seed 000: the test embedding of a split).
+        The representation (Kleindessner et al.: the test embedding of a split).
     sensitive_features : array-like of shape (n_samples,)
         Exactly two groups.
     sigma : float > 0 or None
@@ -519,7 +535,8 @@ def mmd2(embedding, sensitive_features, *, sigma=None):
 def linear_inseparability(embedding, sensitive_features, *, random_state=0):
     """Error rate of an L2-regularised logistic model predicting the group from the representation.
 
-    Seed 000 §5.1 ("linear inseparability"; higher = fairer, ≈ the minority share when nothing is
+    Kleindessner et al. §5.1 ("linear inseparability"; higher = fairer, ≈ the minority share when
+    nothing is
     linearly predictable): MATLAB ``fitclinear(E, z, 'Learner', 'logistic')`` is trained **and
     evaluated** on the same embedding.  fitclinear minimises (1/n)Σ loss + (λ/2)‖β‖² with λ = 1/n
     and an unpenalised bias, which is scikit-learn's ``LogisticRegression(C=1)`` objective
@@ -550,7 +567,8 @@ def explained_variance(X, components):
     """Fraction of variance explained, tr(UᵀΣU) / tr(Σ), with U = components.T (d × k).
 
     Σ = ``np.cov(X, rowvar=False)`` (centred with X's own mean, divisor n − 1; the divisor
-    cancels).  Lee et al. (2022) and seed 000 (Tables 1–3, Fig. 2, "%Var" = 100 × this) evaluate
+    cancels).  Lee et al. (2022) and Kleindessner et al. (Tables 1–3, Fig. 2, "%Var" = 100 × this)
+    evaluate
     it on the **test** split: Σ is the test covariance, U was learned on the training split.
     Computed as ‖X̃U‖²_F / ‖X̃‖²_F without forming Σ.
 
@@ -575,13 +593,15 @@ def explained_variance(X, components):
 def reconstruction_error(X, components, mean=None, *, normalize=False):
     """Mean squared reconstruction error ‖X̃ − X̃ P‖²_F / n, P the projector onto the components.
 
-    X̃ = X − ``mean`` (``mean=None``: no centring, as seed 000's uncentred experiments; pass
+    X̃ = X − ``mean`` (``mean=None``: no centring, as Kleindessner et al.'s uncentred experiments;
+    pass
     ``estimator.mean_`` for a centred model).  With orthonormal rows U (k × d), P = UᵀU, i.e. the
-    seed 000 Fig. 1 quantity ‖X − XUUᵀ‖²_F (divided by n here).  Non-orthonormal components
+    Kleindessner et al. Fig. 1 quantity ‖X − XUUᵀ‖²_F (divided by n here).  Non-orthonormal
+    components
     (e.g. PLS weights) are orthonormalised: P is the orthogonal projector onto their row span.
 
     ``normalize=True`` divides by ‖X̃‖²_F instead of n: the fraction of the (uncentred) energy
-    lost, in [0, 1].  Seed 002 Table 1 reports Error(X, r(X)) = tr((X − r(X))ᵀ(X − r(X))) on
+    lost, in [0, 1].  De-Diego et al. Table 1 reports Error(X, r(X)) = tr((X − r(X))ᵀ(X − r(X))) on
     standardised data with values below 1, which matches this normalised form.
     """
     X = _as_matrix(X, "X")

@@ -1,14 +1,16 @@
 """Figures shared by the notebooks (seaborn/matplotlib, colour-blind-safe palette).
 
-* :func:`plot_tradeoff` — accuracy vs fairness-violation curves (seed 000 Fig. 4/8, seed 002
+* :func:`plot_tradeoff` — accuracy vs fairness-violation curves (Kleindessner et al. Fig. 4/8,
+De-Diego et al.
   Fig. 1/4), one curve per method, points ordered by the swept parameter;
 * :func:`plot_boxplots` — one box per method (and optionally per setting) of a metric over splits
-  (seed 000 Fig. 2);
-* :func:`plot_runtime` — log-log running time vs problem size (seed 000 Fig. 3/7/9);
-* :func:`plot_embedding` — a 2-D representation coloured by group (seed 000 Fig. 1, seed 002
+  (Kleindessner et al. Fig. 2);
+* :func:`plot_runtime` — log-log running time vs problem size (Kleindessner et al. Fig. 3/7/9);
+* :func:`plot_embedding` — a 2-D representation coloured by group (Kleindessner et al. Fig. 1,
+De-Diego et al.
   Fig. 6);
 * :func:`plot_component_map` — a component of a fitted transformer as a background colour map
-  over a 2-D input grid (seed 003 Fig. 2/3).
+  over a 2-D input grid (Pérez-Suay et al. Fig. 2/3).
 
 Every function takes its data and an optional ``ax`` and returns the :class:`~matplotlib.axes.Axes`
 with labelled axes (units in brackets).  Colours come from seaborn's ``"colorblind"`` palette;
@@ -88,7 +90,7 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
         Tidy results, e.g. from :func:`fairlab.evaluation.sweep` (one row per value × split),
         possibly concatenated over methods with a ``method`` column.
     x, y : str
-        Columns on the axes (default Δ_DP and accuracy, as seed 000 Fig. 4).
+        Columns on the axes (default Δ_DP and accuracy, as Kleindessner et al. Fig. 4).
     hue : str or None
         Column distinguishing the curves (ignored when absent from ``results``).
     param : str or None
@@ -132,7 +134,7 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
 
 
 def plot_boxplots(results, metric, *, by="method", hue=None, ax=None):
-    """Boxplots of ``metric`` over splits, one box per ``by`` value (seed 000 Fig. 2).
+    """Boxplots of ``metric`` over splits, one box per ``by`` value (Kleindessner et al. Fig. 2).
 
     ``hue`` (e.g. the data dimension ``"d"``) splits each box further.
     """
@@ -170,7 +172,7 @@ def plot_boxplots(results, metric, *, by="method", hue=None, ax=None):
 
 
 def plot_runtime(results, *, x="d", y="seconds", hue="method", logx=True, logy=True, ax=None):
-    """Running time vs problem size on log-log axes (seed 000 Fig. 3/7/9).
+    """Running time vs problem size on log-log axes (Kleindessner et al. Fig. 3/7/9).
 
     ``results`` is the output of :func:`fairlab.evaluation.runtime_sweep` (or any tidy frame with
     the columns ``x``, ``y``, ``hue``); repeated rows per (x, hue) are averaged.
@@ -221,7 +223,8 @@ def plot_component_map(estimator, X, *, component=0, sensitive_features=None, re
     """Background colour map of one component of a fitted transformer over a 2-D input grid.
 
     The grid spans the bounding box of ``X`` (n × 2) enlarged by ``padding``; the colour at a grid
-    point x is ``estimator.transform(x)[component]`` (seed 003 Fig. 2/3).  The samples are drawn
+    point x is ``estimator.transform(x)[component]`` (Pérez-Suay et al. Fig. 2/3).  The samples are
+    drawn
     on top, marked by group when ``sensitive_features`` is given.
     """
     X = X.to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X, dtype=float)

@@ -3,7 +3,7 @@ r"""Fair partial least squares (De-Diego, Pérez-Suay, Gordaliza and Loubes, 202
 PLS builds components :math:`t_h = X_h w_h` one at a time: :math:`w_h` maximises the squared
 covariance of the scores with the (centred, optionally scaled) targets :math:`Y`, and
 :math:`X_h` is deflated, :math:`X_{h+1} = X_h - t_h p_h^\top` with
-:math:`p_h = X_h^\top t_h / t_h^\top t_h`.  Fair PLS (seed 002, eq. (4), Algorithm 1)
+:math:`p_h = X_h^\top t_h / t_h^\top t_h`.  Fair PLS (De-Diego et al., eq. (4), Algorithm 1)
 subtracts a penalty on the squared covariance with the sensitive attribute :math:`S`:
 
 .. math::
@@ -193,7 +193,7 @@ def _exact_weight(A, B, eta, W_prev):
 
 
 def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol):
-    """Seed 002's gradient solver: projected gradient ascent of g(w) on the unit sphere.
+    """De-Diego et al.'s gradient solver: projected gradient ascent of g(w) on the unit sphere.
 
     g(w) = (‖Aᵀw‖² − η‖Bᵀw‖²)/n², ∇g = 2(AAᵀw − ηBBᵀw)/n²; every step is followed by the
     normalisation of Algorithm 1 ("scale them to be of length one").  Start: the PLS direction
@@ -238,7 +238,7 @@ def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol):
 
 def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_rate=None,
                     max_iter=1000, tol=1e-10):
-    """Algorithm 1 of seed 002 on centred (scaled) X, Y, S; returns the fitted matrices.
+    """Algorithm 1 of De-Diego et al. on centred (scaled) X, Y, S; returns the fitted matrices.
 
     X is never deflated in memory: with X_h = X − T_{<h} P_{<h}ᵀ (exact, by induction),
     X_h w = Xw − T(Pᵀw), X_hᵀt = Xᵀt − P(Tᵀt), and X_{h+1}ᵀZ = X_hᵀZ − p(tᵀZ) for Z = [Y, S].
@@ -293,7 +293,7 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
 
 
 def nipals(X, Y, n_components, *, scale=True, max_iter=500, tol=1e-12):
-    r"""Plain NIPALS, Algorithm 2 of seed 002 (Wold 1966), kept as an independent reference.
+    r"""Plain NIPALS, Algorithm 2 of De-Diego et al. (Wold 1966), kept as an independent reference.
 
     Literal transcription: E, F are the column-centred (and, if ``scale``, ddof=1-standardised)
     X and Y; u starts at the first column of F; the inner loop alternates
@@ -416,7 +416,7 @@ class FairPLS(_BasePLS):
     r"""Fair partial least squares: PLS components penalised for covariance with S.
 
     Component h maximises :math:`\|Y^\top X_h w\|^2 - \eta\,\|S^\top X_h w\|^2` over unit
-    vectors w (seed 002, eq. (4)), where :math:`X_h` is the deflated centred input.  The
+    vectors w (De-Diego et al., eq. (4)), where :math:`X_h` is the deflated centred input.  The
     maximiser is computed exactly, as the leading eigenvector of the rank ≤ m + q matrix
     :math:`X_h^\top(YY^\top - \eta SS^\top)X_h` reduced to an (m+q)×(m+q) eigenproblem; the
     paper's gradient solver is available as ``solver="gradient"`` and converges to it.
@@ -437,7 +437,8 @@ class FairPLS(_BasePLS):
         inputs (App. 8.2) but leaves the scale of S unsaid; standardising S makes η a unit-free
         weight between squared covariances with standardised variables.  ``False`` only centres.
     solver : {"exact", "gradient"}, default="exact"
-        ``"exact"``: closed form per component.  ``"gradient"``: seed 002's gradient ascent on
+        ``"exact"``: closed form per component.  ``"gradient"``: De-Diego et al.'s gradient ascent
+        on
         the sphere (for comparison; see ``learning_rate``, ``max_iter``, ``tol``).
     learning_rate : float or None, default=None
         Step of the gradient solver; None → n²/(2(‖XᵀY‖_F² + η‖XᵀS‖_F²)).
@@ -556,7 +557,7 @@ class FairPLS(_BasePLS):
 class NaiveFairPLS(_BasePLS):
     r"""Naive ("vanilla") Fair PLS: plain PLS components whose link with S is below a threshold.
 
-    Seed 002, Appendix Algorithm 3 (after Champion et al. 2023): fit ``n_components`` PLS
+    De-Diego et al., Appendix Algorithm 3 (after Champion et al. 2023): fit ``n_components`` PLS
     components and keep those whose correlation ratio :math:`\eta^2(t_h, S) < \tau`.
 
     Parameters
@@ -642,7 +643,7 @@ class NaiveFairPLS(_BasePLS):
 # --------------------------------------------------------------------------------------------
 class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin,
                     MultiOutputMixin, BaseEstimator):
-    r"""Kernel Fair PLS (seed 002, §4.1, Algorithm 4): HSIC-penalised kernel PLS.
+    r"""Kernel Fair PLS (De-Diego et al., §4.1, Algorithm 4): HSIC-penalised kernel PLS.
 
     With the centred Gram matrix :math:`\tilde K = \tilde\Phi\tilde\Phi^\top` of X, the
     centred Gram matrix :math:`\tilde K_S` of a kernel on S, and the centred targets Y,

@@ -251,7 +251,7 @@ def test_adult_agarwal_recipe(adult):
     assert int(b.y.sum()) == 11687 and int(b.sensitive.sum()) == 32650
     assert "sex" not in b.feature_names and "fnlwgt" in b.feature_names
     assert any(c.startswith("race=") for c in b.feature_names)
-    # Seed 000 App. C.2: 23.9 % positive; seed 002 Table 2: DI 0.3597.
+    # Kleindessner et al. App. C.2: 23.9 % positive; De-Diego et al. Table 2: DI 0.3597.
     assert round(b.y.mean(), 3) == 0.239
     assert round(_di(b.y, b.sensitive, 1), 4) == 0.3597
 
@@ -278,7 +278,7 @@ def test_german_pls_recipe():
     _check_bunch(b)
     assert b.X.shape == (1000, 47) and "age" not in b.feature_names
     assert int(b.y.sum()) == 700 and int(b.sensitive.sum()) == 810
-    assert round(_di(b.y, b.sensitive, b.pos_label), 4) == 0.7948  # seed 002 Table 2
+    assert round(_di(b.y, b.sensitive, b.pos_label), 4) == 0.7948  # De-Diego et al. Table 2
 
 
 def test_compas_lee2022_recipe():
@@ -295,7 +295,7 @@ def test_compas_pls_recipe():
     b = load_compas(variant="pls")
     _check_bunch(b)
     assert b.X.shape == (6150, 6)
-    assert round(_di(b.y, b.sensitive, b.pos_label), 4) == 0.8009  # seed 002 Table 2
+    assert round(_di(b.y, b.sensitive, b.pos_label), 4) == 0.8009  # De-Diego et al. Table 2
 
 
 @pytest.mark.parametrize(
@@ -426,7 +426,7 @@ def test_bank_agarwal_recipe():
     b = load_bank(download_if_missing=False)
     _check_bunch(b)
     assert b.X.shape == (41188, 52) and "age" not in b.feature_names
-    # Seed 000 App. C.2: 11.3 % yes, 42.3 % older than 40.
+    # Kleindessner et al. App. C.2: 11.3 % yes, 42.3 % older than 40.
     assert round(b.y.mean(), 3) == 0.113 and round(b.sensitive.mean(), 3) == 0.423
 
 
@@ -435,7 +435,7 @@ def test_lawschool_pls_recipe():
     b = load_lawschool(download_if_missing=False)
     _check_bunch(b)
     assert b.X.shape == (19567, 3) and int(b.sensitive.sum()) == 18285
-    assert round(_di(b.y, b.sensitive, 1), 4) == 0.6713  # seed 002 Table 2
+    assert round(_di(b.y, b.sensitive, 1), 4) == 0.6713  # De-Diego et al. Table 2
 
 
 @_needs("lawschool/law_school_clean.csv")
@@ -450,7 +450,7 @@ def test_diabetes_pls_recipe():
     b = load_diabetes(download_if_missing=False)
     _check_bunch(b)
     assert b.X.shape == (71518, 18)
-    assert round(_di(b.y, b.sensitive, 1), 4) == 0.8952  # seed 002 Table 2
+    assert round(_di(b.y, b.sensitive, 1), 4) == 0.8952  # De-Diego et al. Table 2
 
 
 @_needs("communities/communities.data")

@@ -207,7 +207,7 @@ def _lee_splits():
 
 
 def test_scorecard_reproduces_seed000_table1_pca_adult():
-    """Seed 000 Table 1, Adult, PCA k=2: every printed number (mean ± std over 10 splits)."""
+    """Kleindessner et al. Table 1, Adult, PCA k=2: every printed number (mean ± std, 10 splits)."""
     splits = _lee_splits()
     df = ev.evaluate_splits({"PCA": PCA(2, svd_solver="full")}, splits)
     acc = [c for c in df.columns if c.endswith("accuracy")]

@@ -1,4 +1,4 @@
-"""Tests of fairlab.kernel_learning (seed 003: FLR, FKR, FDR, KFDR)."""
+"""Tests of fairlab.kernel_learning (Pérez-Suay et al.: FLR, FKR, FDR, KFDR)."""
 
 import warnings
 
@@ -503,7 +503,7 @@ def test_fit_path_without_sensitive_warns_once_and_is_unconstrained():
 
 def test_fdr_categorical_sensitive_removes_m_minus_1_directions():
     """m groups give a centred one-hot S̃ of rank m − 1: d − (m − 1) fair directions, along which
-    every group has the same mean projection (the fair-PCA constraint of seed 000)."""
+    every group has the same mean projection (the fair-PCA constraint of Kleindessner et al.)."""
     rng = np.random.default_rng(15)
     groups = rng.choice(np.array(["a", "b", "c"]), size=90)
     X = rng.normal(size=(90, 6)) + (groups[:, None] == "a") * rng.normal(size=6)

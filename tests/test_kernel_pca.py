@@ -1,4 +1,4 @@
-"""Tests of fairlab.kernel_pca.FairKernelPCA (seed 000, §3.3 and Algorithm 3)."""
+"""Tests of fairlab.kernel_pca.FairKernelPCA (Kleindessner et al., §3.3 and Algorithm 3)."""
 
 import warnings
 

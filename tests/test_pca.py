@@ -1,4 +1,4 @@
-"""Tests of fairlab.FairPCA (seed 000: Algorithms 1-2, §3.2, §3.4-3.6).
+"""Tests of fairlab.FairPCA (Kleindessner et al.: Algorithms 1-2, §3.2, §3.4-3.6).
 
 Every property is checked against an independent dense computation written here in a few
 lines (scipy ``null_space`` + ``eigh`` of the full problem, as the paper states it), not
@@ -507,7 +507,7 @@ def test_bad_inputs(make_call, error, match):
 
 
 # ---------------------------------------------------------------------------------------------
-# Fidelity: Tables 1-3 of seed 000 on Lee et al.'s exact splits
+# Fidelity: Tables 1-3 of Kleindessner et al. on Lee et al.'s exact splits
 # ---------------------------------------------------------------------------------------------
 
 # mean over the 10 splits of (%Var, MMD²) on the TEST split, as printed in Tables 1-3.
@@ -537,7 +537,7 @@ def _lee_files_present():
 
 
 def _run_lee_protocol(dataset, methods, results, load, explained_variance, lee_bandwidth, mmd2):
-    """Seed 000 §5.1 / Lee et al.: fit on train, %Var and MMD² (σ from PCA-k of train) on test."""
+    """Kleindessner et al. §5.1: fit on train; %Var, MMD² (σ from train PCA-k) on test."""
     for split in range(10):
         b = load(dataset, split)
         for k in (2, 10):

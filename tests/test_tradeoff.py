@@ -1,4 +1,4 @@
-"""Tests of fairlab.FairTradeoff (seed 000 §3.1)."""
+"""Tests of fairlab.FairTradeoff (Kleindessner et al. §3.1)."""
 
 import numpy as np
 import pandas as pd

@@ -2,8 +2,9 @@
 
 Synthetic generators (seeded by ``random_state``, return NumPy arrays):
 :func:`make_lee_gaussians`, :func:`make_covariance_mismatch`,
-:func:`make_circle_counterexample` (seed 000); :func:`make_sinusoid`, :func:`make_banana`,
-:func:`make_fkl_regression` (seed 003); :func:`make_pls_synthetic` (seed 002).
+:func:`make_circle_counterexample` (Kleindessner et al.); :func:`make_sinusoid`,
+:func:`make_banana`,
+:func:`make_fkl_regression` (Pérez-Suay et al.); :func:`make_pls_synthetic` (De-Diego et al.).
 
 Real data (each returns a :class:`~sklearn.utils.Bunch` with ``X``, ``y``, ``sensitive``,
 ``feature_names``, ``pos_label`` and ``DESCR``; ``variant=`` picks the paper's recipe):

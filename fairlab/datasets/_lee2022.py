@@ -1,4 +1,4 @@
-"""Lee et al. (2022)'s published train/test splits (the exact data of seed 000 §5.1)."""
+"""Lee et al. (2022)'s published train/test splits (the exact data of Kleindessner et al. §5.1)."""
 
 import io
 import os
@@ -32,7 +32,7 @@ def load_lee2022_split(dataset, split, *, data_home=None):
     """One of Lee et al. (2022)'s ten 70/30 splits of Adult, German credit or COMPAS.
 
     These files (repository ``nick-jhlee/fair-manifold-pca``, folder ``datasets/``, MIT
-    License) are the only exact copy of the data seed 000 §5.1 used: AIF360 shuffled them
+    License) are the only exact copy of the data Kleindessner et al. §5.1 used: AIF360 shuffled them
     without a seed.  Each split was standardised with its *train* mean and population
     standard deviation (std 0 → 1), so the test part is not exactly centred.  The files
     are not shipped; fairlab looks for ``datasets/<Adult|German|COMPAS>/{train,test}_<i>.csv``

@@ -10,7 +10,7 @@ Every loader returns a :class:`sklearn.utils.Bunch` with
     :class:`pandas.Series` (one attribute) or :class:`pandas.DataFrame` (several);
     for a binary attribute 1 marks the *privileged* group;
 ``pos_label``
-    the label whose rate the disparate impact of seed 002 Table 2 compares
+    the label whose rate the disparate impact of De-Diego et al. Table 2 compares
     (``P(y = pos_label | unprivileged) / P(y = pos_label | privileged)``); ``None`` for
     regression targets;
 ``DESCR``
@@ -21,12 +21,13 @@ plus ``dataset`` and ``variant``.  A ``variant=`` argument selects the paper set
 =========  ========================================================  ====================
 variant    setting                                                   data sets
 =========  ========================================================  ====================
-lee2022    seed 000 §5.1, Lee et al. (2022)'s AIF360 preprocessing    adult, german, compas
-agarwal    seed 000 §5.2 (comparison with reductions)                 adult, bank
-pls        seed 002 Tables 2–3                                        adult, german,
+lee2022    Kleindessner et al. §5.1, Lee et al. (2022)'s AIF360 preprocessing    adult, german,
+compas
+agarwal    Kleindessner et al. §5.2 (comparison with reductions)                 adult, bank
+pls        De-Diego et al. Tables 2–3                                        adult, german,
                                                                       compas, lawschool,
                                                                       diabetes, communities
-fkl        seed 003 §4 (CMC); :func:`load_a9a` for its Adult          cmc
+fkl        Pérez-Suay et al. §4 (CMC); :func:`load_a9a` for its Adult          cmc
 lequy      Le Quy et al. (2022)'s cleaned bar-passage file            lawschool
 =========  ========================================================  ====================
 
@@ -167,7 +168,7 @@ def load_adult(*, variant="lee2022"):
     Parameters
     ----------
     variant : {"lee2022", "agarwal", "pls"}, default="lee2022"
-        ``"lee2022"`` — seed 000 §5.1 (Lee et al. 2022 via AIF360 ``AdultDataset``):
+        ``"lee2022"`` — Kleindessner et al. §5.1 (Lee et al. 2022 via AIF360 ``AdultDataset``):
         adult.data + adult.test; rows with any ``?`` dropped (45 222 rows); ``fnlwgt``
         and ``race`` dropped; ``sex`` binarised (Male = 1) and **kept as a feature**;
         workclass, education, marital-status, occupation, relationship and native-country
@@ -176,11 +177,11 @@ def load_adult(*, variant="lee2022"):
         Lee et al. then subsample 5 % and standardise each 70/30 split; their exact splits
         are :func:`load_lee2022_split`.
 
-        ``"agarwal"`` — seed 000 §5.2 / App. C.2: all 48 842 rows, ``?`` kept as a level;
+        ``"agarwal"`` — Kleindessner et al. §5.2 / App. C.2: all 48 842 rows, ``?`` kept as a level;
         ``sex`` (Male = 1) is the sensitive attribute and not a feature; every other column,
         ``fnlwgt`` and ``race`` included, one-hot encoded with ``drop_first`` → 99 features.
 
-        ``"pls"`` — seed 002: Adult, sensitive = gender, privileged = Male.  The paper's
+        ``"pls"`` — De-Diego et al.: Adult, sensitive = gender, privileged = Male.  The paper's
         encoding (36 features, Table 3) is not published; this variant uses the same
         rows and encoding as ``"agarwal"`` (99 features).  Its labels reproduce Table 2's
         disparate impact 0.3597.
@@ -217,7 +218,8 @@ def load_adult(*, variant="lee2022"):
             "y = 1[income > 50K].",
         ]
         return _bunch("adult", variant, X, y[keep], sex[keep], pos_label=1,
-                      setting="seed 000 §5.1 (Lee et al. 2022, AIF360-style)", steps=steps,
+                      setting="Kleindessner et al. §5.1 (Lee et al. 2022, AIF360-style)",
+                      steps=steps,
                       target="1 = income > 50K")
     frame = df.drop(columns=["sex", "income"])
     categorical = [c for c in frame.columns if frame[c].dtype == object or
@@ -232,10 +234,11 @@ def load_adult(*, variant="lee2022"):
         "y = 1[income > 50K].",
     ]
     note = ""
-    setting = "seed 000 §5.2 (comparison with Agarwal et al. 2018)"
+    setting = "Kleindessner et al. §5.2 (comparison with Agarwal et al. 2018)"
     if variant == "pls":
-        setting = "seed 002 (Fair PLS), Tables 2-3: sensitive gender, privileged Male"
-        note = ("Seed 002 reports d = 36 features for Adult (Table 3) without publishing its "
+        setting = "De-Diego et al. (Fair PLS), Tables 2-3: sensitive gender, privileged Male"
+        note = ("De-Diego et al. report d = 36 features for Adult (Table 3) without publishing "
+                "its "
                 "encoding; this variant uses the 99-feature encoding of 'agarwal'. The labels "
                 "and groups reproduce the disparate impact of Table 2 (0.3597).")
     return _bunch("adult", variant, X, y, sex, pos_label=1, setting=setting, steps=steps,
@@ -269,16 +272,16 @@ def load_german(*, variant="lee2022"):
     Parameters
     ----------
     variant : {"lee2022", "pls"}, default="lee2022"
-        ``"lee2022"`` — seed 000 §5.1 (Lee et al. 2022 via AIF360 ``GermanDataset``):
+        ``"lee2022"`` — Kleindessner et al. §5.1 (Lee et al. 2022 via AIF360 ``GermanDataset``):
         ``personal_status`` (and the sex derived from it) dropped; ``age`` binarised
         (age ≥ 25 → 1) and **kept as a feature**; 12 categorical columns one-hot encoded
         with all levels → 57 features (7 numeric first, then dummies).  As in Lee et al.'s
         files, **y = 1 means bad credit** (``pos_label = 0``: good credit is favourable).
 
-        ``"pls"`` — seed 002 Table 2: sensitive = age, privileged = age > 25 (strictly);
+        ``"pls"`` — De-Diego et al. Table 2: sensitive = age, privileged = age > 25 (strictly);
         y = 1 good credit; age removed from the features; the 13 categorical columns
         (``personal_status`` included) one-hot encoded with ``drop_first`` → 47 features.
-        Seed 002 reports d = 21 (Table 3) without its encoding; the labels reproduce
+        De-Diego et al. reports d = 21 (Table 3) without its encoding; the labels reproduce
         Table 2's disparate impact 0.7948.
 
     Returns
@@ -310,7 +313,8 @@ def load_german(*, variant="lee2022"):
             "label is good credit, hence pos_label = 0).",
         ]
         return _bunch("german", variant, X, y, age, pos_label=0,
-                      setting="seed 000 §5.1 (Lee et al. 2022, AIF360-style)", steps=steps,
+                      setting="Kleindessner et al. §5.1 (Lee et al. 2022, AIF360-style)",
+                      steps=steps,
                       target="1 = bad credit")
     age = (df["age"] > 25).astype(int).rename("age>25")
     frame = df.drop(columns=["age", "credit"])
@@ -323,10 +327,10 @@ def load_german(*, variant="lee2022"):
         "drop_first; 6 numeric attributes kept: 47 features.",
         "y = 1[good credit].",
     ]
-    note = ("Seed 002 reports d = 21 (Table 3) without publishing its encoding. The labels "
+    note = ("De-Diego et al. reports d = 21 (Table 3) without publishing its encoding. The labels "
             "and groups reproduce the disparate impact of its Table 2 (0.7948).")
     return _bunch("german", variant, X, y, age, pos_label=1,
-                  setting="seed 002 (Fair PLS), Tables 2-3: sensitive age, privileged > 25",
+                  setting="De-Diego et al. (Fair PLS), Tables 2-3: sensitive age, privileged > 25",
                   steps=steps, target="1 = good credit", note=note)
 
 
@@ -345,7 +349,7 @@ def load_compas(*, variant="lee2022"):
     Parameters
     ----------
     variant : {"lee2022", "pls"}, default="lee2022"
-        ``"lee2022"`` — seed 000 §5.1 (Lee et al. 2022 via AIF360 ``CompasDataset``):
+        ``"lee2022"`` — Kleindessner et al. §5.1 (Lee et al. 2022 via AIF360 ``CompasDataset``):
         ProPublica's filter (|days_b_screening_arrest| ≤ 30, is_recid ≠ −1,
         c_charge_degree ≠ "O", score_text ≠ "N/A") → 6172 rows; features age, race
         (Caucasian = 1, **kept as a feature**), juv_fel_count, juv_misd_count,
@@ -353,7 +357,7 @@ def load_compas(*, variant="lee2022"):
         11 features; sex and c_charge_desc dropped.  As in Lee et al.'s files, **y = 1
         means re-offended** (``pos_label = 0``).
 
-        ``"pls"`` — seed 002 Table 2: sensitive = race, privileged = Caucasian.  All 7214
+        ``"pls"`` — De-Diego et al. Table 2: sensitive = race, privileged = Caucasian.  All 7214
         rows, restricted to African-American and Caucasian defendants (6150 rows; the
         disparate impact of Table 2, 0.8009, is that of these two groups); features sex
         (Male = 1), age, juv_fel_count, juv_misd_count, juv_other_count, priors_count →
@@ -393,7 +397,8 @@ def load_compas(*, variant="lee2022"):
             "y = two_year_recid (1 = re-offended, as in Lee et al.'s files; pos_label = 0).",
         ]
         return _bunch("compas", variant, X, y, race, pos_label=0,
-                      setting="seed 000 §5.1 (Lee et al. 2022, AIF360-style)", steps=steps,
+                      setting="Kleindessner et al. §5.1 (Lee et al. 2022, AIF360-style)",
+                      steps=steps,
                       target="1 = re-offended within two years")
     df = df.loc[df["race"].isin(["African-American", "Caucasian"])]
     race = (df["race"] == "Caucasian").astype(int).rename("race")
@@ -403,7 +408,7 @@ def load_compas(*, variant="lee2022"):
     X = X.astype(float)
     y = df["two_year_recid"].astype(int)
     steps = [
-        "compas-scores-two-years.csv, no ProPublica filter (seed 002 §8.1 counts 7214 rows).",
+        "compas-scores-two-years.csv, no ProPublica filter (De-Diego et al. §8.1: 7214 rows).",
         "Rows restricted to race African-American or Caucasian: 6150 rows; "
         "sensitive = 1[Caucasian].",
         "Features sex (Male = 1), age, juv_fel_count, juv_misd_count, juv_other_count, "
@@ -411,7 +416,7 @@ def load_compas(*, variant="lee2022"):
         "y = two_year_recid; pos_label = 0 (not re-offending is favourable).",
     ]
     return _bunch("compas", variant, X, y, race, pos_label=0,
-                  setting="seed 002 (Fair PLS), Tables 2-3: sensitive race, privileged Caucasian",
+                  setting="De-Diego et al., Tables 2-3: sensitive race, privileged Caucasian",
                   steps=steps, target="1 = re-offended within two years",
                   note="The disparate impact of the labels reproduces Table 2 (0.8009).")
 
@@ -430,7 +435,7 @@ def load_bank(*, variant="agarwal", data_home=None, download_if_missing=True):
     Parameters
     ----------
     variant : {"agarwal"}, default="agarwal"
-        Seed 000 §5.2 / App. C.2: 41 188 rows; sensitive = 1[age > 40] (42.3 %); y = 1
+        Kleindessner et al. §5.2 / App. C.2: 41 188 rows; sensitive = 1[age > 40] (42.3 %); y = 1
         [subscribed]; age removed from the features; every categorical column one-hot
         encoded with ``drop_first``, numeric columns (``duration`` included, as in the
         reference code) kept → 52 features.
@@ -459,7 +464,8 @@ def load_bank(*, variant="agarwal", data_home=None, download_if_missing=True):
         "y = 1[y == 'yes'] (subscribed a term deposit).",
     ]
     return _bunch("bank", variant, X, y, older, pos_label=1,
-                  setting="seed 000 §5.2 (comparison with Agarwal et al. 2018)", steps=steps,
+                  setting="Kleindessner et al. §5.2 (comparison with Agarwal et al. 2018)",
+                  steps=steps,
                   target="1 = subscribed a term deposit")
 
 
@@ -469,10 +475,10 @@ def load_lawschool(*, variant="pls", data_home=None, download_if_missing=True):
     Parameters
     ----------
     variant : {"pls", "lequy"}, default="pls"
-        ``"pls"`` — seed 002 Tables 2–3, from Kusner et al.'s ``law_data.csv``: rows of
+        ``"pls"`` — De-Diego et al. Tables 2–3, from Kusner et al.'s ``law_data.csv``: rows of
         White or Black students (19 567 of 21 791; Table 2's disparate impact 0.6713 is
         that of these two groups); sensitive = 1[White]; features LSAT, UGPA, ZFYA (the
-        three named in seed 002 §8.1; d = 3 as in Table 3); y = first_pf (1 = passed).
+        three named in De-Diego et al. §8.1; d = 3 as in Table 3); y = first_pf (1 = passed).
 
         ``"lequy"`` — Le Quy et al. (2022)'s ``law_school_clean.csv``: 20 798 rows;
         sensitive = 1[race == White]; the 10 other columns are the features;
@@ -495,7 +501,7 @@ def load_lawschool(*, variant="pls", data_home=None, download_if_missing=True):
             "y = first_pf (1 = passed the first year).",
         ]
         return _bunch("lawschool", variant, X, y, white, pos_label=1,
-                      setting="seed 002 (Fair PLS), Tables 2-3: sensitive race, privileged White",
+                      setting="De-Diego et al., Tables 2-3: sensitive race, privileged White",
                       steps=steps, target="1 = passed the first year",
                       note="The disparate impact of the labels reproduces Table 2 (0.6713).")
     raw = _read_external("lawschool", "law_school_clean.csv", data_home, download_if_missing)
@@ -525,14 +531,14 @@ def load_diabetes(*, variant="pls", data_home=None, download_if_missing=True):
     Parameters
     ----------
     variant : {"pls"}, default="pls"
-        Seed 002 Tables 2–3: the first encounter of each patient (file order) is kept
+        De-Diego et al. Tables 2–3: the first encounter of each patient (file order) is kept
         (71 518 of 101 766 rows — this is what reproduces Table 2's disparate impact
         0.8952); sensitive = 1[race == Caucasian] (every other value, ``?`` included, is
         unprivileged); y = 1[readmitted, ``<30`` or ``>30``] with ``pos_label = 1``
         (Table 2 compares readmission rates).  Features (18): the 8 numeric counts, age
         (decade index 0–9), gender (Male = 1), A1Cresult and max_glu_serum one-hot
         (``None`` is the dropped level), change (Ch = 1), diabetesMed (Yes = 1).
-        Seed 002 reports d = 27 (Table 3) without its encoding.
+        De-Diego et al. reports d = 27 (Table 3) without its encoding.
     data_home, download_if_missing
         See :func:`fairlab.datasets.fetch_file`.
     """
@@ -559,9 +565,9 @@ def load_diabetes(*, variant="pls", data_home=None, download_if_missing=True):
         "y = 1[readmitted != 'NO'].",
     ]
     return _bunch("diabetes", variant, X, y, cauc, pos_label=1,
-                  setting="seed 002 (Fair PLS), Tables 2-3: sensitive race, privileged Caucasian",
+                  setting="De-Diego et al., Tables 2-3: sensitive race, privileged Caucasian",
                   steps=steps, target="1 = readmitted (within or after 30 days)",
-                  note="Seed 002 reports d = 27 (Table 3) without its encoding. The labels "
+                  note="De-Diego et al. reports d = 27 (Table 3) without its encoding. The labels "
                   "and groups reproduce the disparate impact of Table 2 (0.8952).")
 
 
@@ -577,11 +583,11 @@ def load_communities(*, variant="pls", data_home=None, download_if_missing=True)
     Parameters
     ----------
     variant : {"pls"}, default="pls"
-        Seed 002 Tables 2–3: y = ViolentCrimesPerPop (normalised to [0, 1]); sensitive =
+        De-Diego et al. Tables 2–3: y = ViolentCrimesPerPop (normalised to [0, 1]); sensitive =
         1[not a black community] with "black community" = racepctblack > 0.06 (the
         median; the paper's threshold is not stated); the non-predictive columns (state,
         county, community, communityname, fold), every column with missing values and
-        racepctblack itself are removed → 98 features.  Seed 002 reports d = 33 and a KS
+        racepctblack itself are removed → 98 features.  De-Diego et al. reports d = 33 and a KS
         distance of 0.129 (Table 2), neither reproducible without its preprocessing.
     data_home, download_if_missing
         See :func:`fairlab.datasets.fetch_file`.
@@ -603,7 +609,7 @@ def load_communities(*, variant="pls", data_home=None, download_if_missing=True)
         "y = ViolentCrimesPerPop (regression target in [0, 1]).",
     ]
     return _bunch("communities", variant, X, y, not_black, pos_label=None,
-                  setting="seed 002 (Fair PLS), Tables 2-3: sensitive race, privileged not black",
+                  setting="De-Diego et al., Tables 2-3: sensitive race, privileged not black",
                   steps=steps, target="violent crimes per 100k population (normalised)")
 
 
@@ -620,7 +626,7 @@ def load_cmc(*, variant="fkl", data_home=None, download_if_missing=True):
     Parameters
     ----------
     variant : {"fkl"}, default="fkl"
-        Seed 003 §4: 1473 rows; y = 1[uses a contraceptive method] (method 2 or 3);
+        Pérez-Suay et al. §4: 1473 rows; y = 1[uses a contraceptive method] (method 2 or 3);
         ``X`` = the 9 attributes as numbers (the sensitive ones included — drop them for
         the paper's "without S" runs); ``sensitive`` = DataFrame of the four attributes
         the paper protects one at a time: wife's education, husband's education, number
@@ -635,13 +641,13 @@ def load_cmc(*, variant="fkl", data_home=None, download_if_missing=True):
     y = (df["method"] != 1).astype(int).rename("uses_contraception")
     steps = [
         "cmc.data (1473 rows, 9 attributes + method 1 = no use, 2 = long-term, 3 = short-term).",
-        "y = 1[method != 1] (using / not using, as seed 003 §4).",
+        "y = 1[method != 1] (using / not using, as Pérez-Suay et al. §4).",
         "X = the 9 attributes as numbers (sensitive ones included).",
         "sensitive = wife_education, husband_education, n_children, media_exposure "
-        "(each protected separately in seed 003 Fig. 5).",
+        "(each protected separately in Pérez-Suay et al. Fig. 5).",
     ]
     return _bunch("cmc", variant, X, y, df[_CMC_SENSITIVE].astype(int), pos_label=1,
-                  setting="seed 003 §4 (Fair Kernel Learning, CMC)", steps=steps,
+                  setting="Pérez-Suay et al. §4 (Fair Kernel Learning, CMC)", steps=steps,
                   target="1 = uses a contraceptive method")
 
 
@@ -650,12 +656,12 @@ _A9A_RACE = {67: "White", 68: "Asian-Pac-Islander", 69: "Amer-Indian-Eskimo", 70
 
 
 def load_a9a(*, variant="fkl", subset="train", data_home=None, download_if_missing=True):
-    """LIBSVM a9a: UCI Adult with 123 binary features (seed 003's Adult; not shipped).
+    """LIBSVM a9a: UCI Adult with 123 binary features (Pérez-Suay et al.'s Adult; not shipped).
 
     Parameters
     ----------
     variant : {"fkl"}, default="fkl"
-        Seed 003 §4 (the only recipe: LIBSVM's encoding is fixed); accepted for uniformity
+        Pérez-Suay et al. §4 (the only recipe: LIBSVM's encoding is fixed); accepted for uniformity
         with the other loaders.
     subset : {"train", "test"}, default="train"
         ``a9a`` (32 561 rows, the rows of adult.data in order) or ``a9a.t`` (16 281).
@@ -667,11 +673,11 @@ def load_a9a(*, variant="fkl", subset="train", data_home=None, download_if_missi
     Bunch
         ``X``: 123 binary columns ``f1`` … ``f123`` (1-based, as the paper and LIBSVM;
         the sensitive columns stay in ``X``, drop them for the paper's "\\S" runs);
-        ``y``: 1 = income > 50K (LIBSVM label +1; seed 003 uses ``2 * y - 1``);
+        ``y``: 1 = income > 50K (LIBSVM label +1; Pérez-Suay et al. uses ``2 * y - 1``);
         ``sensitive``: DataFrame with ``sex`` (Male = 1, from f72 = Female / f73 = Male)
         and ``race`` (name, from f67–f71); ``sensitive_columns``: the 0-based column
         indices ``{"sex": [71, 72], "race": [66, ..., 70]}`` of the one-hot blocks that
-        seed 003 passes as ``Q``.
+        Pérez-Suay et al. passes as ``Q``.
     """
     _check_variant(variant, ("fkl",), "load_a9a")
     if subset not in ("train", "test"):
@@ -697,7 +703,7 @@ def load_a9a(*, variant="fkl", subset="train", data_home=None, download_if_missi
         "columns stay in X.",
     ]
     bunch = _bunch("a9a", variant, X, y, sensitive, pos_label=1,
-                   setting="seed 003 §4 (Fair Kernel Learning, Adult as LIBSVM a9a)",
+                   setting="Pérez-Suay et al. §4 (Fair Kernel Learning, Adult as LIBSVM a9a)",
                    steps=steps, target="1 = income > 50K")
     bunch.subset = subset
     bunch.sensitive_columns = {"sex": [71, 72], "race": [66, 67, 68, 69, 70]}

@@ -14,7 +14,7 @@ def _primary_sensitive(bunch):
 
 
 def summarize(bunches):
-    """Summary table of loaded data sets (seed 002 Table 2 style).
+    """Summary table of loaded data sets (De-Diego et al. Table 2 style).
 
     Parameters
     ----------

@@ -10,17 +10,17 @@ reader can reproduce the data with a pencil.
 =============================  =====================================  ======================
 generator                      paper                                  returns
 =============================  =====================================  ======================
-make_lee_gaussians             seed 000 §5.1 (Lee et al. 2022 §8.2)   X, y, z (y = z)
-make_covariance_mismatch       seed 000 Fig. 1 (§3.6)                 X, z
-make_circle_counterexample     seed 000 App. A.1                      X, z
-make_sinusoid                  seed 003 §3.2, Fig. 2                  X = [a, b]
-make_banana                    seed 003 §3.2, Fig. 3                  X, s
-make_fkl_regression            seed 003 §2.3, Fig. 1                  X = a, y, s
-make_pls_synthetic             seed 002 App. 8.1                      X, y, s
+make_lee_gaussians             Kleindessner et al. §5.1 (Lee et al. 2022 §8.2)   X, y, z (y = z)
+make_covariance_mismatch       Kleindessner et al. Fig. 1 (§3.6)                 X, z
+make_circle_counterexample     Kleindessner et al. App. A.1                      X, z
+make_sinusoid                  Pérez-Suay et al. §3.2, Fig. 2                  X = [a, b]
+make_banana                    Pérez-Suay et al. §3.2, Fig. 3                  X, s
+make_fkl_regression            Pérez-Suay et al. §2.3, Fig. 1                  X = a, y, s
+make_pls_synthetic             De-Diego et al. App. 8.1                      X, y, s
 =============================  =====================================  ======================
 
 Notation: the seed papers write :math:`\\mathcal N(0, \\sigma)` with
-:math:`\\sigma` the *standard deviation* (seed 003 §2.3 says so explicitly);
+:math:`\\sigma` the *standard deviation* (Pérez-Suay et al. §2.3 says so explicitly);
 every ``noise``/``sigma_*`` argument below is a standard deviation.
 """
 
@@ -45,7 +45,7 @@ _SEED = ["random_state"]
 
 
 # --------------------------------------------------------------------------------------
-# seed 000 §5.1 — Lee et al. (2022), "synthetic data #2"
+# Kleindessner et al. §5.1 — Lee et al. (2022), "synthetic data #2"
 # --------------------------------------------------------------------------------------
 def _ar_block(r, m):
     """AR(1)-type block of Lee et al.: entries r^|i-j| / (1 - r^2), size m x m."""
@@ -70,7 +70,7 @@ _LEE_R2 = (0.95, 0.98, 0.97, 0.98, 0.99)
 def make_lee_gaussians(n_per_group=240, n_features=20, *, n_latent=1000, random_state=None):
     r"""Two Gaussian groups seen through two different random projections (Lee et al.).
 
-    The synthetic experiment of seed 000 §5.1 (Figs. 2–4) reruns Lee et al.'s (2022)
+    The synthetic experiment of Kleindessner et al. §5.1 (Figs. 2–4) reruns Lee et al.'s (2022)
     "synthetic data #2".  Their MATLAB generator ``synthetic2_generate.m`` is:
 
     * latent dimension :math:`p_0` (``n_latent``, 1000), split into five blocks of size
@@ -149,7 +149,7 @@ def make_lee_gaussians(n_per_group=240, n_features=20, *, n_latent=1000, random_
 
 
 # --------------------------------------------------------------------------------------
-# seed 000 Fig. 1 — equal means, very different covariances
+# Kleindessner et al. Fig. 1 — equal means, very different covariances
 # --------------------------------------------------------------------------------------
 _FIG1_T = np.array([[1.0, 0.0, 10.0], [1.0, 10.0, 10.0], [0.0, 10.0, 0.0]])
 
@@ -163,7 +163,7 @@ _FIG1_T = np.array([[1.0, 0.0, 10.0], [1.0, 10.0, 10.0], [0.0, 10.0, 0.0]])
     prefer_skip_nested_validation=True,
 )
 def make_covariance_mismatch(n_per_group=500, n_features=10, *, random_state=None):
-    r"""Two zero-mean Gaussian groups with very different covariances (seed 000, Fig. 1).
+    r"""Two zero-mean Gaussian groups with very different covariances (Kleindessner et al., Fig. 1).
 
     Group 0 is :math:`\mathcal N(0, I_d)`; group 1 is :math:`\mathcal N(0, I_d)\,T` with
     :math:`T = I_d` except :math:`T_{1:3,1:3} = [[1,0,10],[1,10,10],[0,10,0]]`
@@ -203,7 +203,7 @@ def make_covariance_mismatch(n_per_group=500, n_features=10, *, random_state=Non
 
 
 # --------------------------------------------------------------------------------------
-# seed 000 App. A.1 — no linear projection can hide the group from every function
+# Kleindessner et al. App. A.1 — no linear projection can hide the group from every function
 # --------------------------------------------------------------------------------------
 @validate_params(
     {
@@ -215,7 +215,7 @@ def make_covariance_mismatch(n_per_group=500, n_features=10, *, random_state=Non
     prefer_skip_nested_validation=True,
 )
 def make_circle_counterexample(n_samples=200, *, radius=1.0, noise=0.0, random_state=None):
-    r"""Origin versus circle: the counterexample of seed 000, Appendix A.1.
+    r"""Origin versus circle: the counterexample of Kleindessner et al., Appendix A.1.
 
     With :math:`n = 2n'`: :math:`x_1 = \dots = x_{n'} = 0 \in \mathbb R^2` (group 0) and
     :math:`x_{n'+1}, \dots, x_{2n'}` equidistant on the circle of radius ``radius`` around
@@ -262,7 +262,7 @@ def make_circle_counterexample(n_samples=200, *, radius=1.0, noise=0.0, random_s
 
 
 # --------------------------------------------------------------------------------------
-# seed 003 §3.2 — noisy sinusoid and banana (fair dimensionality reduction toys)
+# Pérez-Suay et al. §3.2 — noisy sinusoid and banana (fair dimensionality reduction toys)
 # --------------------------------------------------------------------------------------
 @validate_params(
     {
@@ -273,7 +273,7 @@ def make_circle_counterexample(n_samples=200, *, radius=1.0, noise=0.0, random_s
     prefer_skip_nested_validation=True,
 )
 def make_sinusoid(n_samples=1000, noise=0.1, *, random_state=None):
-    r"""Noisy sinusoid of seed 003 §3.2 ("invariant feature extraction", Fig. 2).
+    r"""Noisy sinusoid of Pérez-Suay et al. §3.2 ("invariant feature extraction", Fig. 2).
 
     :math:`a \sim \mathcal U(0, 1.5\pi)`, :math:`b = \sin a + \varepsilon`,
     :math:`\varepsilon \sim \mathcal N(0, \text{noise}^2)`.  The paper then uses either
@@ -318,7 +318,7 @@ _PI4 = np.array([1.0, 1.0]) / np.sqrt(2.0)
     prefer_skip_nested_validation=True,
 )
 def make_banana(n_samples=1000, *, noise=0.5, signal_noise=0.05, random_state=None):
-    r"""Banana-shaped 2-D data plus noise along the :math:`\pi/4` direction (seed 003, Fig. 3).
+    r"""Banana-shaped 2-D data plus noise along the :math:`\pi/4` direction (Pérez-Suay et al.).
 
     The paper gives one sentence ("a bidimensional banana-shaped distribution corrupted
     by correlated noise in the :math:`\pi/4`-direction"); this is the precise recipe:
@@ -367,7 +367,7 @@ def make_banana(n_samples=1000, *, noise=0.5, signal_noise=0.05, random_state=No
 
 
 # --------------------------------------------------------------------------------------
-# seed 003 §2.3 — fair kernel regression toy
+# Pérez-Suay et al. §2.3 — fair kernel regression toy
 # --------------------------------------------------------------------------------------
 @validate_params(
     {
@@ -382,7 +382,7 @@ def make_banana(n_samples=1000, *, noise=0.5, signal_noise=0.05, random_state=No
 def make_fkl_regression(
     n_samples=1000, *, sigma_s=1.0, sigma_f=0.1, sigma_y=0.1, random_state=None
 ):
-    r"""Regression toy of seed 003 §2.3 (Fig. 1): the sensitive variable leaks through ``a``.
+    r"""Regression toy of Pérez-Suay et al. §2.3 (Fig. 1): the sensitive variable leaks via ``a``.
 
     The paper's recipe: :math:`s \sim \mathcal N(0, \sigma_s)`,
     :math:`a = f_s(s) + n_f`, :math:`y = g_s(s) + g_r(a) + n_y` with :math:`f_s = \log`,
@@ -430,7 +430,7 @@ def make_fkl_regression(
 
 
 # --------------------------------------------------------------------------------------
-# seed 002 App. 8.1 — synthetic data for Fair PLS
+# De-Diego et al. App. 8.1 — synthetic data for Fair PLS
 # --------------------------------------------------------------------------------------
 _PLS_MEANS = (np.array([9.0, 8.0, 10.0, 10.0, 0.0, 0.0, 0.0]),  # S = 0 (female)
               np.array([10.0, 10.0, 10.0, 10.0, 0.0, 0.0, 0.0]))  # S = 1 (male)
@@ -450,7 +450,7 @@ _PLS_COEF = (np.array([1.0, 0.5, 0.5, 0.25, 1.0, 1.0, 1.0]),  # S = 0
     prefer_skip_nested_validation=True,
 )
 def make_pls_synthetic(n_per_group=500, *, noise=0.5, random_state=None):
-    r"""Two-group data in :math:`\mathbb R^7` of seed 002, Appendix 8.1.
+    r"""Two-group data in :math:`\mathbb R^7` of De-Diego et al., Appendix 8.1.
 
     The paper states: two groups of 500 rows, means :math:`(9,8,10,10,0,0,0)` for
     :math:`S=0` and :math:`(10,10,10,10,0,0,0)` for :math:`S=1`, "different covariance
