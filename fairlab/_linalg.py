@@ -7,7 +7,8 @@ Everything here works on symmetric matrices and orthonormal bases:
 * :func:`top_eigh` — the k largest eigenpairs of a symmetric matrix, dense LAPACK
   (``subset_by_index``), ARPACK (``eigsh``) or randomized, sorted in descending order;
 * :func:`flip_signs` — deterministic signs of eigenvectors (largest-magnitude entry positive);
-* :func:`center_gram` — double centring HKH of a Gram matrix.
+* :func:`center_gram` — double centring HKH of a Gram matrix, and :func:`center_cross_gram`
+  for k(X_new, X_fit) with the training statistics.
 """
 
 import numpy as np
@@ -99,6 +100,17 @@ def center_gram(K):
     """Double-centred Gram matrix HKH with H = I − 11ᵀ/n (no n×n H is formed)."""
     row_means = K.mean(axis=0)
     return K - row_means[None, :] - K.mean(axis=1)[:, None] + row_means.mean()
+
+
+def center_cross_gram(K_new, fit_column_means, fit_mean):
+    """Centre a cross Gram matrix k(X_new, X_fit) with the statistics of the training Gram K_fit.
+
+    k̃(x, x_j) = k(x, x_j) − (1/n)Σ_l k(x, x_l) − (1/n)Σ_l k(x_l, x_j) + (1/n²)Σ_lm k(x_l, x_m),
+    i.e. ⟨φ(x) − φ̄, φ(x_j) − φ̄⟩ with φ̄ the training mean in feature space (scikit-learn's
+    ``KernelCenterer``).  ``fit_column_means = K_fit.mean(axis=0)``, ``fit_mean = K_fit.mean()``;
+    on the training rows this returns :func:`center_gram` of K_fit.
+    """
+    return K_new - K_new.mean(axis=1)[:, None] - fit_column_means[None, :] + fit_mean
 
 
 def subspace_sine(U, V):

@@ -66,7 +66,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._kernels import KERNELS, kernel_matrix, resolve_gamma
-from ._linalg import center_gram, flip_signs, null_space_basis, range_basis, top_eigh
+from ._linalg import (
+    center_cross_gram,
+    center_gram,
+    flip_signs,
+    null_space_basis,
+    range_basis,
+    top_eigh,
+)
 from ._validation import check_continuous_sensitive, check_n_components, warn_unconstrained
 
 __all__ = ["FairLinearRegression", "FairKernelRegression", "FairDR", "KernelFairDR"]
@@ -97,23 +104,6 @@ def _check_mus(mus):
 
 def _gram(X, Y, kernel, gamma):
     return kernel_matrix(X, Y, kernel=kernel, gamma=gamma)
-
-
-class _FittedKernel:
-    """Centring statistics of a training Gram matrix, to centre k(X_new, X_fit) consistently.
-
-    k̃(x, x_j) = k(x, x_j) − (1/n)Σ_l k(x, x_l) − (1/n)Σ_l k(x_l, x_j) + (1/n²)Σ_lm k(x_l, x_m),
-    i.e. ⟨φ(x) − φ̄, φ(x_j) − φ̄⟩ with φ̄ the training mean in feature space (as KernelCenterer).
-    """
-
-    @staticmethod
-    def stats(K):
-        col_means = K.mean(axis=0)
-        return col_means, float(col_means.mean())
-
-    @staticmethod
-    def center(K_new, col_means, all_mean):
-        return K_new - K_new.mean(axis=1)[:, None] - col_means[None, :] + all_mean
 
 
 def _sensitive_factor(S_tilde, kernel, gamma):
@@ -446,7 +436,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
     equality with FLR for linear kernels.
 
     *Prediction.*  f(x) = k̃(x)ᵀΛ + ȳ with the test kernel centred with the *training*
-    statistics (see ``_FittedKernel``).
+    statistics (see ``fairlab._linalg.center_cross_gram``).
 
     *Lemma 1.*  Its operator-norm claim ‖(K̃ + λI + tK̃_SK̃)⁻¹‖ ≤ ‖(K̃ + λI)⁻¹‖ relies on a
     Loewner-order argument that needs a symmetric penalty; K̃_SK̃ is not symmetric and the
@@ -528,7 +518,8 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         y_mean = Y.mean(axis=0)
         gamma_ = None if callable(self.kernel) else resolve_gamma(X, self.gamma)
         K = _gram(X, None, self.kernel, gamma_)
-        col_means, all_mean = _FittedKernel.stats(K)
+        col_means = K.mean(axis=0)
+        all_mean = float(col_means.mean())
         Kc = center_gram(K)
         Ks, sgamma_ = None, None
         if sensitive_features is None:
@@ -581,7 +572,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
 
     def _centred_test_kernel(self, X):
         K = _gram(X, self.X_fit_, self.kernel, self.gamma_)
-        return _FittedKernel.center(K, self._col_means, self._all_mean)
+        return center_cross_gram(K, self._col_means, self._all_mean)
 
     def predict(self, X):
         """Predict f(x) = k̃(x)ᵀΛ + ȳ with the test kernel centred by the training statistics.
@@ -853,7 +844,8 @@ class KernelFairDR(_FDRBase):
         self.X_fit_ = X
         self.gamma_ = None if callable(self.kernel) else resolve_gamma(X, self.gamma)
         K = _gram(X, None, self.kernel, self.gamma_)
-        self._col_means, self._all_mean = _FittedKernel.stats(K)
+        self._col_means = K.mean(axis=0)
+        self._all_mean = float(self._col_means.mean())
         w, U = linalg.eigh(center_gram(K))
         keep = w > max(w[-1], 0.0) * n * np.finfo(float).eps
         if not keep.any():
@@ -909,4 +901,4 @@ class KernelFairDR(_FDRBase):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         K = _gram(X.astype(np.float64, copy=False), self.X_fit_, self.kernel, self.gamma_)
-        return _FittedKernel.center(K, self._col_means, self._all_mean) @ self.dual_coef_
+        return center_cross_gram(K, self._col_means, self._all_mean) @ self.dual_coef_

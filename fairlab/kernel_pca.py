@@ -62,7 +62,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._kernels import KERNELS, kernel_matrix, resolve_gamma
-from ._linalg import center_gram, null_space_basis, range_basis, top_eigh
+from ._linalg import center_cross_gram, center_gram, null_space_basis, range_basis, top_eigh
 from ._validation import check_groups, check_n_components, warn_unconstrained
 
 __all__ = ["FairKernelPCA"]
@@ -520,8 +520,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             return self.fair_pca_.transform(K_nl @ self._nystroem_map) * self._nystroem_signs
         K = self._get_kernel(X, self.X_fit_) if self.kernel != "precomputed" else X
         if self.center:
-            # KernelCenterer: K − 1ₙ K_fit/n − K 1/n + 1ᵀK_fit1/n², per new row.
-            K = K - self._k_fit_rows[None, :] - K.mean(axis=1)[:, None] + self._k_fit_all
+            K = center_cross_gram(K, self._k_fit_rows, self._k_fit_all)
         return K @ self.dual_coef_
 
     @property

@@ -64,7 +64,7 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
 
 from ._kernels import KERNELS, check_kernel, kernel_matrix, resolve_gamma
-from ._linalg import center_gram, flip_signs, null_space_basis, range_basis
+from ._linalg import center_cross_gram, center_gram, flip_signs, null_space_basis, range_basis
 from ._validation import (
     _as_2d_columns,
     check_continuous_sensitive,
@@ -842,8 +842,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             raise ValueError(
                 f"kernel='precomputed' needs K(X_new, X_train) with {self.X_fit_.shape[0]} "
                 f"columns; got {Kt.shape[1]}.")
-        Kt = Kt - Kt.mean(axis=1, keepdims=True) - self._K_col_means + self._K_mean
-        return Kt @ self.dual_rotations_
+        return center_cross_gram(Kt, self._K_col_means, self._K_mean) @ self.dual_rotations_
 
     def predict(self, X):
         """Targets predicted by the regression of Y on the scores."""
