@@ -53,7 +53,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from ._linalg import flip_signs, null_space_basis, range_basis, top_eigh
+from ._linalg import cross, flip_signs, gram, null_space_basis, range_basis, top_eigh
 from ._validation import check_groups, check_n_components, warn_unconstrained
 
 _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centred block in cache)
@@ -87,8 +87,8 @@ def _moments(X, Z, *, center, scatter):
     start = 0
     for B in blocks:
         if scatter:
-            C += B.T @ B  # B.T @ B on one buffer: BLAS syrk
-        S += W[start : start + B.shape[0]].T @ B
+            C += gram(B)
+        S += cross(W[start : start + B.shape[0]], B)
         start += B.shape[0]
     delta = S[-1] / n
     if scatter and center:
@@ -469,9 +469,9 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
             Xc = X - self.mean_
             XQ = Xc @ Q
-            G = Xc @ Xc.T
+            G = gram(Xc.T)
             total = float(np.trace(G)) if self.center else None
-            G -= XQ @ XQ.T
+            G -= gram(XQ.T)
             w, V = _top_eigh(G, k, solver, seed)
             if w[-1] > max(n, d) * np.finfo(float).eps * max(w[0], 0.0):
                 U = (Xc.T @ V - Q @ (XQ.T @ V)) / np.sqrt(w)  # U = PXcᵀV Λ^{-1/2}
@@ -503,7 +503,7 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         R = null_space_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
         E = R @ _covariance_gap_directions(X, groups, R, l_dirs)  # d × l, orthonormal
         XE = (X - self.mean_) @ E
-        H = XE.T @ XE  # EᵀCE, C = (centred) scatter matrix
+        H = gram(XE)  # EᵀCE, C = (centred) scatter matrix
         w, Lam = linalg.eigh(H, subset_by_index=[l_dirs - k, l_dirs - 1], check_finite=False)
         return E @ Lam[:, ::-1], w[::-1], None
 
