@@ -177,8 +177,8 @@ def _covariance_gap_directions(X, groups, R, n_directions):
 def _group_cov_gap(X, codes, R, g):
     """RᵀΣ_gR for the rows of group g."""
     Xg = X[codes == g]
-    XR = (Xg - Xg.mean(axis=0)) @ R
-    return XR.T @ XR / (Xg.shape[0] - 1)
+    XR = cross((Xg - Xg.mean(axis=0)).T, R)
+    return gram(XR) / (Xg.shape[0] - 1)
 
 
 def _covariance_gap_matrix(X, groups, R):
@@ -501,8 +501,8 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     def _fit_equalized(self, X, groups, Q, k, l_dirs):
         R = null_space_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
-        E = R @ _covariance_gap_directions(X, groups, R, l_dirs)  # d × l, orthonormal
-        XE = (X - self.mean_) @ E
+        E = cross(R.T, _covariance_gap_directions(X, groups, R, l_dirs))  # d × l, orthonormal
+        XE = cross((X - self.mean_).T, E)
         H = gram(XE)  # EᵀCE, C = (centred) scatter matrix
         w, Lam = linalg.eigh(H, subset_by_index=[l_dirs - k, l_dirs - 1], check_finite=False)
         return E @ Lam[:, ::-1], w[::-1], None
