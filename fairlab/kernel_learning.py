@@ -233,7 +233,7 @@ class FairLinearRegression(_PathMixin, RegressorMixin, BaseEstimator):
     intercept_ : float or ndarray of shape (n_targets,)
         ȳ − x̄ᵀW (the intercept is fitted by centring, as scikit-learn's Ridge).
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Defined when X has string feature names.
 
     See Also
@@ -257,7 +257,7 @@ class FairLinearRegression(_PathMixin, RegressorMixin, BaseEstimator):
 
     References
     ----------
-    .. [1] A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §2.2.
+    * A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §2.2.
 
     Examples
     --------
@@ -419,7 +419,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
     gamma_, sensitive_gamma_ : float or None
         The resolved kernel coefficients (None for kernels without one).
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
 
     See Also
     --------
@@ -452,7 +452,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
 
     References
     ----------
-    .. [1] A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §2.3.
+    * A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §2.3.
 
     Examples
     --------
@@ -625,16 +625,16 @@ class FairDR(_FDRBase):
 
     Attributes
     ----------
-    components_ : ndarray of shape (n_components_, n_features)
+    components_ : ndarray of shape (``n_components_``, n_features)
         Unit-norm directions v (rows), in decreasing order of the ratio.
     mean_ : ndarray of shape (n_features,)
     n_components_ : int
-    hsic_input_ : ndarray of shape (n_components_,)
+    hsic_input_ : ndarray of shape (``n_components_``,)
         HSIC(X̃v, X̃) = ‖X̃ᵀX̃v‖²/n², the numerator of each direction.
-    hsic_sensitive_ : ndarray of shape (n_components_,)
+    hsic_sensitive_ : ndarray of shape (``n_components_``,)
         HSIC(X̃v, S̃) = ‖S̃ᵀX̃v‖²/n², the denominator (0 to rounding with ``ridge=0``).
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
 
     Notes
     -----
@@ -654,7 +654,7 @@ class FairDR(_FDRBase):
 
     References
     ----------
-    .. [1] A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §3.1.
+    * A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §3.1.
 
     Examples
     --------
@@ -718,7 +718,7 @@ class FairDR(_FDRBase):
         return self
 
     def transform(self, X):
-        """Project ``X`` on the FDR directions: (X − mean_) @ components_.T.
+        """Project ``X`` on the FDR directions: (X − ``mean_``) @ ``components_``.T.
 
         Parameters
         ----------
@@ -726,7 +726,7 @@ class FairDR(_FDRBase):
 
         Returns
         -------
-        X_new : ndarray of shape (n_samples, n_components_)
+        X_new : ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
@@ -757,17 +757,17 @@ class KernelFairDR(_FDRBase):
 
     Attributes
     ----------
-    dual_coef_ : ndarray of shape (n_samples, n_components_)
+    dual_coef_ : ndarray of shape (n_samples, ``n_components_``)
         α (columns), normalised so that the RKHS directions u = Φ̃ᵀα have unit norm.
     eigenvalues_kernel_ : ndarray of shape (r,)
         The positive eigenvalues of K̃ kept in the feature map.
     X_fit_ : ndarray of shape (n_samples, n_features)
     gamma_, sensitive_gamma_ : float or None
     n_components_ : int
-    hsic_input_, hsic_sensitive_ : ndarray of shape (n_components_,)
+    hsic_input_, hsic_sensitive_ : ndarray of shape (``n_components_``,)
         (1/n²)tᵀK̃t and (1/n²)tᵀK̃_St of the training scores t = K̃α.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
 
     Notes
     -----
@@ -793,7 +793,7 @@ class KernelFairDR(_FDRBase):
 
     References
     ----------
-    .. [1] A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §3.2.
+    * A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §3.2.
 
     Examples
     --------
@@ -896,7 +896,7 @@ class KernelFairDR(_FDRBase):
 
         Returns
         -------
-        X_new : ndarray of shape (n_samples, n_components_)
+        X_new : ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])

@@ -204,13 +204,14 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     ----------
     n_components_ : int
         Number of components k of the embedding.
-    eigenvalues_ : ndarray of shape (n_components_,)
+    eigenvalues_ : ndarray of shape (``n_components_``,)
         Variances λ_j of the training embedding along each axis (eigenvalues of G), descending.
         Equal to the squared norms of the training embedding's columns (also with Nyström).
-    eigenvectors_ : ndarray of shape (n_samples, n_components_)
+    eigenvectors_ : ndarray of shape (n_samples, ``n_components_``)
         Unit eigenvectors v_j of G; the training embedding is v_j·√λ_j.  Not set with Nyström.
-    dual_coef_ : ndarray of shape (n_samples, n_components_)
-        Representer coefficients c_j of equation (3): transform(x) = kc(x, X_train) @ dual_coef_.
+    dual_coef_ : ndarray of shape (n_samples, ``n_components_``)
+        Representer coefficients c_j of equation (3):
+        transform(x) = kc(x, X_train) @ ``dual_coef_``.
         Not set with Nyström.
     n_constraints_ : int
         Number of independent directions removed from the feature space (≤ Σ_r(m_r − 1);
@@ -226,7 +227,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     fair_pca_ : FairPCA
         Nyström only: the linear fair PCA fitted on the Nyström features.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Defined when X has string column names.
 
     See Also
@@ -242,7 +243,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     1. Kc = HKH (or K with ``center=False``);
     2. G = Kc − KcZ̃(Z̃ᵀKcZ̃)⁺Z̃ᵀKc, equation (2) of the module docstring;
     3. (λ_j, v_j) = top-k eigenpairs of G; training embedding v_j√λ_j;
-    4. dual_coef_ c_j = (v_j − Z̃(Z̃ᵀKcZ̃)⁺Z̃ᵀKc v_j)/√λ_j; transform(x) = kc(x)ᵀ c_j.
+    4. ``dual_coef_`` c_j = (v_j − Z̃(Z̃ᵀKcZ̃)⁺Z̃ᵀKc v_j)/√λ_j; transform(x) = kc(x)ᵀ c_j.
 
     This maximises the same objective as Algorithm 3 (equation (7) of the paper) over the same
     feasible set, without its ridge and at the price of one n×n symmetric eigenproblem.
@@ -252,12 +253,12 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
 
     References
     ----------
-    .. [1] M. Kleindessner, M. Donini, C. Russell, M. B. Zafar. "Efficient fair PCA for fair
-       representation learning", AISTATS 2023, §3.3 and Algorithm 3.
-    .. [2] B. Schölkopf, A. Smola, K.-R. Müller. "Nonlinear component analysis as a kernel
-       eigenvalue problem", Neural Computation 10(5), 1998.
-    .. [3] C. Williams, M. Seeger. "Using the Nyström method to speed up kernel machines",
-       NIPS 2001.
+    * M. Kleindessner, M. Donini, C. Russell, M. B. Zafar. "Efficient fair PCA for fair
+      representation learning", AISTATS 2023, §3.3 and Algorithm 3.
+    * B. Schölkopf, A. Smola, K.-R. Müller. "Nonlinear component analysis as a kernel
+      eigenvalue problem", Neural Computation 10(5), 1998.
+    * C. Williams, M. Seeger. "Using the Nyström method to speed up kernel machines",
+      NIPS 2001.
 
     Examples
     --------
@@ -335,7 +336,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None, *, sensitive_features=None):
-        """Fit and return the training embedding (v_j√λ_j), shape (n_samples, n_components_)."""
+        """Fit and return the training embedding (v_j√λ_j), shape (n_samples, ``n_components_``)."""
         return self._fit(X, sensitive_features)
 
     def _fit(self, X, sensitive_features):
@@ -492,7 +493,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
 
     # --------------------------------------------------------------- transform
     def transform(self, X):
-        """Embed new data: kc(X, X_train) @ dual_coef_ (centred with the training statistics).
+        """Embed new data: kc(X, X_train) @ ``dual_coef_`` (centred with the training statistics).
 
         Parameters
         ----------
@@ -501,7 +502,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
 
         Returns
         -------
-        X_new : ndarray of shape (n_new, n_components_)
+        X_new : ndarray of shape (n_new, ``n_components_``)
         """
         check_is_fitted(self)
         if self.kernel == "precomputed":

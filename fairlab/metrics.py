@@ -5,15 +5,14 @@ Three families, one place (so that every table of the book is comparable):
 **Group fairness of predictions** (classification, labels compared with ``pos_label``).
 With selection rate r_g = P(Ŷ = 1 | G = g) and true/false positive rates TPR_g, FPR_g:
 
-* :func:`demographic_parity_difference`  max_g r_g − min_g r_g        (Kleindessner et al., Δ_DP of
-§5)
-* :func:`equal_opportunity_difference`   max_g TPR_g − min_g TPR_g    (Kleindessner et al., Δ_EO of
-§5.2)
-* :func:`equalized_odds_difference`      max(ΔTPR, ΔFPR)               (Kleindessner et al. App. C)
-* :func:`disparate_impact`               r_unpriv / r_priv             (De-Diego et al. §5, DI)
-* :func:`equal_opportunity_ratio`        TPR_unpriv / TPR_priv         (De-Diego et al. Fig. 4,
-EOpp)
-* :func:`ks_distance`                    sup_t |F_a(t) − F_b(t)|       (De-Diego et al. Table 5)
+* :func:`demographic_parity_difference` — max_g r_g − min_g r_g
+  (Kleindessner et al., Δ_DP of §5);
+* :func:`equal_opportunity_difference` — max_g TPR_g − min_g TPR_g
+  (Kleindessner et al., Δ_EO of §5.2);
+* :func:`equalized_odds_difference` — max(ΔTPR, ΔFPR) (Kleindessner et al. App. C);
+* :func:`disparate_impact` — r_unpriv / r_priv (De-Diego et al. §5, DI);
+* :func:`equal_opportunity_ratio` — TPR_unpriv / TPR_priv (De-Diego et al. Fig. 4, EOpp);
+* :func:`ks_distance` — sup_t ``|F_a(t) − F_b(t)|`` (De-Diego et al. Table 5).
 
 The differences agree with fairlearn's functions of the same name (``method="between_groups"``,
 ``agg="worst_case"``); the ratios agree with fairlearn's ``*_ratio`` (min over max) when no
@@ -22,24 +21,22 @@ fairlearn.
 
 **Statistical dependence of a representation on the sensitive attribute**:
 
-* :func:`hsic`  (1/n²) tr(K H L H), the biased HSIC estimator of Pérez-Suay et al. (eq. (1)), linear
-or
-  RBF kernels;
-* :func:`cov2`  ‖(1/n) T̃ᵀS̃‖²_F, the squared cross-covariance of De-Diego et al. (eq. (4), Table
-1); it
-  equals :func:`hsic` with two linear kernels;
-* :func:`mmd2`  the squared maximum mean discrepancy between the two groups (biased V-statistic,
-  Gaussian kernel) used by Lee et al. (2022) and Kleindessner et al. §5.1, with the bandwidth rule
-  :func:`lee_bandwidth`;
-* :func:`linear_inseparability`  error of a logistic model predicting the group (Kleindessner et al.
-§5.1).
+* :func:`hsic` — (1/n²) tr(K H L H), the biased HSIC estimator of Pérez-Suay et al.
+  (eq. (1)), linear or RBF kernels;
+* :func:`cov2` — ‖(1/n) T̃ᵀS̃‖²_F, the squared cross-covariance of De-Diego et al.
+  (eq. (4), Table 1); it equals :func:`hsic` with two linear kernels;
+* :func:`mmd2` — the squared maximum mean discrepancy between the two groups (biased
+  V-statistic, Gaussian kernel) used by Lee et al. (2022) and Kleindessner et al. §5.1, with the
+  bandwidth rule :func:`lee_bandwidth`;
+* :func:`linear_inseparability` — error of a logistic model predicting the group
+  (Kleindessner et al. §5.1).
 
 **Utility of a linear representation** x ↦ Uᵀx:
 
-* :func:`explained_variance`  tr(UᵀΣU)/tr(Σ) (Lee et al. 2022 and Kleindessner et al. Tables 1–3,
-×100);
-* :func:`reconstruction_error`  ‖X̃ − X̃UUᵀ‖²_F / n (Kleindessner et al. Fig. 1, De-Diego et al.
-Table 1).
+* :func:`explained_variance` — tr(UᵀΣU)/tr(Σ) (Lee et al. 2022 and Kleindessner et al.
+  Tables 1–3, ×100);
+* :func:`reconstruction_error` — ‖X̃ − X̃UUᵀ‖²_F / n (Kleindessner et al. Fig. 1,
+  De-Diego et al. Table 1).
 
 Every function returns a Python ``float``.
 """
@@ -197,9 +194,9 @@ def _ratio(rates, labels, privileged_group):
 def demographic_parity_difference(y_true, y_pred, *, sensitive_features, pos_label=1):
     """Demographic parity difference Δ_DP = max_g P(Ŷ=1|G=g) − min_g P(Ŷ=1|G=g).
 
-    For two groups this is |P(Ŷ=1|Z=0) − P(Ŷ=1|Z=1)|, the Δ_DP of Kleindessner et al. (§5.1, Tables
-    1–3 and
-    Fig. 4).  Equals ``fairlearn.metrics.demographic_parity_difference`` (``between_groups``).
+    For two groups this is ``|P(Ŷ=1|Z=0) − P(Ŷ=1|Z=1)|``, the Δ_DP of Kleindessner et al.
+    (§5.1, Tables 1–3 and Fig. 4).  Equals
+    ``fairlearn.metrics.demographic_parity_difference`` (``between_groups``).
 
     Parameters
     ----------
@@ -311,7 +308,7 @@ def equal_opportunity_ratio(y_true, y_pred, *, sensitive_features, privileged_gr
 def ks_distance(y_pred, *, sensitive_features):
     """Kolmogorov–Smirnov distance between the groups' distributions of a continuous prediction.
 
-    KS = sup_t |F_a(t) − F_b(t)|, F_g the empirical CDF of ``y_pred`` within group g; with more
+    KS = sup_t ``|F_a(t) − F_b(t)|``, F_g the empirical CDF of ``y_pred`` within group g; with more
     than two groups, the maximum over pairs.  It is the regression counterpart of DI in De-Diego et
     al.
     (Tables 2 and 5, Communities and Crimes): 0 = identical distributions, 1 = disjoint supports.

@@ -15,7 +15,7 @@ form: R = orthonormal basis of null(Z̃ᵀX), Λ = top-k eigenvectors of RᵀX�
 constraint is equivalent to *equal projected group means*; several attributes stack their Z̃
 side by side (§3.5), equal opportunity fits on the rows with y = 1 (§3.2), and "Fair PCA-S"
 (§3.6) additionally restricts Λ to the l directions of R in which the two group covariances
-differ least (smallest |eigenvalue| of Rᵀ(Σ₀ − Σ₁)R).
+differ least (smallest ``|eigenvalue|`` of Rᵀ(Σ₀ − Σ₁)R).
 
 Implementation notes (why it costs what PCA costs)
 ---------------------------------------------------
@@ -102,7 +102,7 @@ def _deflate(C, Q, shift=True):
 
     Eigenvectors of the result with eigenvalue ≥ 0 span range(P) and are those of PCP there;
     the r directions of Q get eigenvalue −c < 0, below every admissible direction.  With
-    ``shift=False`` (c = 0, for the randomized solver, which ranks by |eigenvalue|) they get 0.
+    ``shift=False`` (c = 0, for the randomized solver, which ranks by ``|eigenvalue|``) they get 0.
     """
     if Q.shape[1] == 0:
         return C
@@ -150,7 +150,7 @@ def _arpack_seed(random_state):
 def _covariance_gap_directions(X, groups, R, n_directions):
     """Orthonormal l-column basis E (in R-coordinates) of small group-covariance gap.
 
-    Two groups (the paper): eigenvectors of T = Rᵀ(Σ₀ − Σ₁)R with the smallest |eigenvalue|,
+    Two groups (the paper): eigenvectors of T = Rᵀ(Σ₀ − Σ₁)R with the smallest ``|eigenvalue|``,
     by a dense symmetric solver.  More groups or attributes: smallest eigenvectors of
 
         S = Σ_attributes Σ_g (n_g / n) · T_g²,   T_g = Rᵀ(Σ_g − Σ̄)R,   Σ̄ = Σ_g (n_g / n) Σ_g,
@@ -223,7 +223,7 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     equalize_covariance : float in (0, 1] or int >= 1, default=None
         "Fair PCA-S" (§3.6).  A float f uses l = max(k, ⌊f·d⌋) directions, an int is l itself
         (l >= k).  Within the fair subspace R, only the l directions in which the group
-        covariances differ least are kept (smallest |eigenvalue| of Rᵀ(Σ₀ − Σ₁)R, by a dense
+        covariances differ least are kept (smallest ``|eigenvalue|`` of Rᵀ(Σ₀ − Σ₁)R, by a dense
         symmetric solver); PCA is then solved inside them.  l >= dim R gives plain Fair PCA.
         For more than two groups see Notes.
     center : bool, default=True
@@ -245,14 +245,14 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    components_ : ndarray of shape (n_components_, n_features)
+    components_ : ndarray of shape (``n_components_``, n_features)
         Orthonormal rows U, sorted by decreasing objective value; the largest-magnitude entry of
         every row is positive (deterministic signs, as scikit-learn's PCA).
     mean_ : ndarray of shape (n_features,)
         Mean of the fitted rows (zeros when ``center=False``); ``transform`` subtracts it.
-    explained_variance_ : ndarray of shape (n_components_,)
+    explained_variance_ : ndarray of shape (``n_components_``,)
         Sample variance (divisor n − 1) of the fitted rows along each component.
-    explained_variance_ratio_ : ndarray of shape (n_components_,)
+    explained_variance_ratio_ : ndarray of shape (``n_components_``,)
         ``explained_variance_`` divided by the total variance of the fitted rows (trace of
         their covariance), so their sum is the fraction of variance explained (the paper's
         %Var / 100, which evaluates the same ratio on test data).
@@ -262,7 +262,7 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         The number l of covariance-equalising directions actually used (Fair PCA-S), else None.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Feature names seen during fit (only when X has string column names).
 
     See Also
@@ -293,8 +293,8 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     References
     ----------
-    .. [1] M. Kleindessner, M. Donini, C. Russell, M. B. Zafar. "Efficient fair PCA for fair
-       representation learning." AISTATS 2023.
+    * M. Kleindessner, M. Donini, C. Russell, M. B. Zafar. "Efficient fair PCA for fair
+      representation learning." AISTATS 2023.
 
     Examples
     --------
@@ -508,7 +508,7 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return E @ Lam[:, ::-1], w[::-1], None
 
     def _set_variances(self, X, mu, eigvals, total):
-        """explained_variance_(ratio_) from the eigenvalues uᵀCu and the total scatter tr(Cc)."""
+        """``explained_variance_`` and its ratio, from the eigenvalues uᵀCu and tr(Cc)."""
         n = X.shape[0]
         # With center=False C is the uncentred moment XᵀX: remove the mean part n(uᵀμ)².
         if not self.center:
@@ -524,13 +524,13 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     # -- transformer API ------------------------------------------------------------------
     def transform(self, X):
-        """Project X on the fair components: (X − mean_) @ components_.T."""
+        """Project X on the fair components: (X − ``mean_``) @ ``components_``.T."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return (X - self.mean_) @ self.components_.T
 
     def inverse_transform(self, X):
-        """Map projections back to feature space: X @ components_ + mean_."""
+        """Map projections back to feature space: X @ ``components_`` + ``mean_``."""
         check_is_fitted(self)
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.n_components_:

@@ -1,14 +1,13 @@
 """Figures shared by the notebooks (seaborn/matplotlib, colour-blind-safe palette).
 
-* :func:`plot_tradeoff` — accuracy vs fairness-violation curves (Kleindessner et al. Fig. 4/8,
-De-Diego et al.
-  Fig. 1/4), one curve per method, points ordered by the swept parameter;
-* :func:`plot_boxplots` — one box per method (and optionally per setting) of a metric over splits
-  (Kleindessner et al. Fig. 2);
+* :func:`plot_tradeoff` — accuracy vs fairness-violation curves (Kleindessner et al.
+  Fig. 4/8, De-Diego et al. Fig. 1/4), one curve per method, points ordered by the swept
+  parameter;
+* :func:`plot_boxplots` — one box per method (and optionally per setting) of a metric over
+  splits (Kleindessner et al. Fig. 2);
 * :func:`plot_runtime` — log-log running time vs problem size (Kleindessner et al. Fig. 3/7/9);
 * :func:`plot_embedding` — a 2-D representation coloured by group (Kleindessner et al. Fig. 1,
-De-Diego et al.
-  Fig. 6);
+  De-Diego et al. Fig. 6);
 * :func:`plot_component_map` — a component of a fitted transformer as a background colour map
   over a 2-D input grid (Pérez-Suay et al. Fig. 2/3).
 

@@ -377,7 +377,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
         self._n_features_out = R.shape[1]
 
     def transform(self, X):
-        """Scores of X: ((X − x_mean_) / x_std_) @ x_rotations_, shape (n_samples, n_components)."""
+        """Scores of X: ((X − ``x_mean_``) / ``x_std_``) @ ``x_rotations_``, (n_samples, k)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         R = self.x_rotations_
@@ -393,7 +393,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
         return y_pred.ravel() if self._predict_1d else y_pred
 
     def inverse_transform(self, X):
-        """Back to feature space: X ≈ T Pᵀ · x_std_ + x_mean_ (exact when k = rank)."""
+        """Back to feature space: X ≈ T Pᵀ · ``x_std_`` + ``x_mean_`` (exact when k = rank)."""
         check_is_fitted(self)
         T = check_array(X, input_name="X", dtype=FLOAT_DTYPES)
         P = self.x_loadings_
@@ -469,7 +469,7 @@ class FairPLS(_BasePLS):
     n_iter_ : int
         Largest number of gradient iterations over the components (1 for the exact solver).
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
 
     Notes
     -----
@@ -834,7 +834,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
         return self
 
     def transform(self, X):
-        """Scores of new data: centred K(X, X_fit_) @ dual_rotations_."""
+        """Scores of new data: centred K(X, ``X_fit_``) @ ``dual_rotations_``."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         Kt = self._kernel(X, self.X_fit_) if self.kernel != "precomputed" else X

@@ -350,7 +350,7 @@ def load_compas(*, variant="lee2022"):
     ----------
     variant : {"lee2022", "pls"}, default="lee2022"
         ``"lee2022"`` — Kleindessner et al. §5.1 (Lee et al. 2022 via AIF360 ``CompasDataset``):
-        ProPublica's filter (|days_b_screening_arrest| ≤ 30, is_recid ≠ −1,
+        ProPublica's filter (``|days_b_screening_arrest|`` ≤ 30, is_recid ≠ −1,
         c_charge_degree ≠ "O", score_text ≠ "N/A") → 6172 rows; features age, race
         (Caucasian = 1, **kept as a feature**), juv_fel_count, juv_misd_count,
         juv_other_count, priors_count, age_cat (3 dummies), c_charge_degree (2 dummies) →
