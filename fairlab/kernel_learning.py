@@ -601,6 +601,24 @@ class _FDRBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         self.hsic_sensitive_ = (np.zeros(V.shape[1]) if G is None
                                 else np.sum((G.T @ V) ** 2, axis=0) / n**2)
 
+    def _default_n_components(self, G, rank):
+        """``n_components``, or for None every direction uncorrelated with S: rank − rank(G).
+
+        When no such direction exists, ``ridge > 0`` keeps all ``rank`` directions (the soft
+        solution ranks them); ``ridge == 0`` has nothing to return and says so.
+        """
+        if self.n_components is not None:
+            return self.n_components
+        k = rank if G is None else rank - range_basis(G).shape[1]
+        if k > 0:
+            return k
+        if self.ridge == 0:
+            raise ValueError(
+                "no direction is uncorrelated with sensitive_features; use ridge > 0 (soft "
+                "solution) and pass n_components."
+            )
+        return rank
+
     @property
     def _n_features_out(self):
         return self.n_components_
@@ -616,8 +634,9 @@ class FairDR(_FDRBase):
     ----------
     n_components : int or None, default=None
         Number of directions.  None: all directions uncorrelated with S,
-        d − rank(X̃ᵀS̃) (with ``ridge=0`` this is also the maximum); with ``ridge > 0`` up to d
-        may be requested (the extra ones are correlated with S).
+        d − rank(X̃ᵀS̃) (with ``ridge=0`` this is also the maximum; with ``ridge > 0`` and no such
+        direction, all d); with ``ridge > 0`` up to d may be requested (the extra ones are
+        correlated with S).
     ridge : float >= 0, default=1e-7
         ε added to the denominator, B = X̃ᵀS̃S̃ᵀX̃ + εI with the unnormalised matrices, as in
         the reference MATLAB code (``eigs(XᵀXXᵀX, XᵀHQQᵀHX + 1e-7·I)``).  ``ridge=0`` solves the
@@ -703,15 +722,7 @@ class FairDR(_FDRBase):
             G = None
         else:
             G = Xc.T @ _centred_sensitive(sensitive_features, n)
-        k = self.n_components
-        if k is None:
-            k = d if G is None else d - range_basis(G).shape[1]
-            if k == 0:
-                raise ValueError(
-                    "no direction of X is uncorrelated with sensitive_features (X̃ᵀS̃ has full "
-                    "row rank); pass n_components with ridge > 0 for the soft solution."
-                )
-        V = _fdr_directions(C, G, k, self.ridge)
+        V = _fdr_directions(C, G, self._default_n_components(G, d), self.ridge)
         self.components_ = V.T
         self.n_components_ = V.shape[1]
         self._store_hsic(C, G, V, n)
@@ -866,21 +877,7 @@ class KernelFairDR(_FDRBase):
                 _centred_sensitive(sensitive_features, n), self.sensitive_kernel,
                 self.sensitive_gamma)
             G = F.T @ Psi
-        k = self.n_components
-        if k is None:
-            k = len(sigma) if G is None else len(sigma) - range_basis(G).shape[1]
-            if k == 0:
-                if self.ridge == 0:
-                    raise ValueError(
-                        "no kernel direction is uncorrelated with sensitive_features under "
-                        "sensitive_kernel; use ridge > 0 (soft solution) and pass n_components."
-                    )
-                k = len(sigma)
-        if k > len(sigma):
-            raise ValueError(
-                f"n_components={k} is too large: the centred kernel matrix has rank "
-                f"{len(sigma)}. Choose n_components <= {len(sigma)}."
-            )
+        k = self._default_n_components(G, len(sigma))
         B = _fdr_directions(C, G, k, self.ridge)  # β, unit ‖u‖
         self.dual_coef_ = U @ (B / np.sqrt(sigma)[:, None])
         self.n_components_ = B.shape[1]
