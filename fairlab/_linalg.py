@@ -2,8 +2,14 @@
 
 Everything here works on symmetric matrices and orthonormal bases:
 
-* :func:`range_basis` / :func:`null_space_basis` — orthonormal bases of the column space of A
-  and of the null space of Aᵀ (the paper's ``R = null_space(z̃ᵀX)``), both from one SVD;
+* :func:`constraint_basis` — the one place where a rank is decided: an orthonormal basis of
+  the range of a constraint matrix A = FᵀG, with the rank set by the rounding bound of the
+  product (scaled to the data and to n), and :func:`complement_basis`, its orthogonal
+  complement (the paper's ``R = null_space(z̃ᵀX)``) with no further rank decision;
+* :func:`centred_gram_factor` — the range of a centred Gram matrix, whose structural zeros
+  (the mean, repeated points) are known and never decided numerically;
+* :func:`range_basis` — orthonormal basis of a column space (numpy's tolerance), for
+  comparing subspaces in :func:`subspace_sine`;
 * :func:`top_eigh` — the k largest eigenpairs of a symmetric matrix, dense LAPACK
   (``subset_by_index``), ARPACK (``eigsh``) or randomized, sorted in descending order;
 * :func:`flip_signs` — deterministic signs of eigenvectors (largest-magnitude entry positive);
@@ -14,7 +20,7 @@ Everything here works on symmetric matrices and orthonormal bases:
 import numpy as np
 from scipy import linalg
 from scipy.linalg import blas
-from scipy.sparse.linalg import eigsh
+from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import randomized_svd
 
@@ -44,31 +50,95 @@ def cross(A, B):
     return blas.dgemm(1.0, a, b, trans_a=trans_a, trans_b=trans_b)
 
 
-def _rank_tol(s, shape):
-    """numpy's default rank tolerance: σ_max · max(shape) · eps."""
-    return (s[0] if s.size else 0.0) * max(shape) * np.finfo(float).eps
+def constraint_basis(A, left_norms, right_norms, n_terms):
+    r"""Orthonormal basis of range(A) for a constraint matrix A = FᵀG computed in floating point.
+
+    Every constraint of fairlab has this form: A = XᵀZ̃ (fair PCA), K̃Z̃ (fair kernel PCA),
+    X_hᵀS̃ (Fair PLS), X̃ᵀS̃ (FDR), with F (n_terms × p) and G (n_terms × r), and the columns
+    of G independent by construction (:meth:`~fairlab._validation.SensitiveGroups.contrasts`).
+    A rank below r is then a genuine property of the data (collinear columns of X, d > n, a
+    low-rank kernel, group means that coincide), and is decided here with a tolerance scaled to
+    the data and to n:
+
+    * each computed entry obeys |fl(A)_kj − A_kj| ≤ γ‖F_k‖‖G_j‖ with γ = n_terms·eps (the
+      rounding bound of a dot product of length n_terms, with Cauchy–Schwarz);
+    * so the scaled matrix Â = D_F⁻¹ A D_G⁻¹ (D = diagonal of those norms; |Â_kj| ≤ 1) is known
+      to within ‖ΔÂ‖₂ ≤ γ√(p r), and its singular values at or below that bound cannot be told
+      from zero.  Their directions are not constrained: the constraint then holds to the
+      rounding level of A itself.
+
+    Parameters
+    ----------
+    A : ndarray of shape (p, r)
+    left_norms, right_norms : ndarray of shape (p,) and (r,)
+        Column norms of F and G (upper bounds will do).
+    n_terms : int
+        Length of the sums that make up A (times the number of such sums chained).
+
+    Returns
+    -------
+    Q : ndarray of shape (p, rank)
+        Orthonormal columns spanning the numerically certain part of range(A).
+    """
+    A = np.asarray(A, dtype=np.float64)
+    p, r = A.shape
+    if r == 0 or p == 0:
+        return np.zeros((p, 0))
+    dl = np.where(left_norms > 0, left_norms, 1.0)
+    dr = np.where(right_norms > 0, right_norms, 1.0)
+    A_hat = A / dl[:, None] / dr[None, :]
+    U, s, _ = linalg.svd(A_hat, full_matrices=False, lapack_driver="gesdd", check_finite=False)
+    rank = int(np.sum(s > n_terms * np.finfo(float).eps * np.sqrt(p * r)))
+    if rank == r:
+        basis = A  # full rank: A's own columns are the best-conditioned description of range(A)
+    else:
+        basis = dl[:, None] * U[:, :rank]  # range(A) = D_F range(Â), truncated
+    return linalg.qr(basis, mode="economic", check_finite=False)[0][:, :rank]
 
 
-def range_basis(A, rtol=None):
-    """Orthonormal basis (columns) of the column space of ``A``, by an economy SVD."""
+def centred_gram_factor(Kc, n_distinct):
+    """Eigenpairs (descending) spanning the range of a centred PSD Gram matrix Kc = H K H.
+
+    Kc of n_distinct distinct points has rank at most n_distinct − 1 by construction (1 and
+    the differences of indicators of equal points lie in its null space), so at most that many
+    eigenpairs are kept — the known zeros are never decided numerically.  Among them, the
+    eigenvalues above n·eps·λ_max (the rounding level of an n×n Gram matrix) are kept: below
+    it the kernel is zero to rounding, a genuine property of the data (a low-rank kernel).
+    Returns ``(w, V)`` with w > 0 descending and Kc ≈ V diag(w) Vᵀ.
+    """
+    n = Kc.shape[0]
+    w, V = linalg.eigh((Kc + Kc.T) / 2.0, check_finite=False)
+    w, V = w[::-1], V[:, ::-1]
+    keep = w > n * np.finfo(float).eps * max(w[0], 0.0) if n else np.zeros(0, dtype=bool)
+    keep[max(n_distinct - 1, 0):] = False
+    return w[keep], V[:, keep]
+
+
+def n_distinct_rows(A):
+    """Number of distinct rows of a 2-D array."""
+    return int(np.unique(np.asarray(A), axis=0).shape[0])
+
+
+def complement_basis(Q):
+    """Orthonormal basis of range(Q)^⊥ for Q with orthonormal columns (full QR, no rank test)."""
+    p, r = Q.shape
+    if r == 0:
+        return np.eye(p)
+    return linalg.qr(Q, mode="full", check_finite=False)[0][:, r:]
+
+
+def range_basis(A):
+    """Orthonormal basis of the column space of ``A`` (economy SVD, numpy's rank tolerance).
+
+    Only for comparing subspaces (:func:`subspace_sine`); constraints use
+    :func:`constraint_basis`.
+    """
     A = np.atleast_2d(A)
     if A.size == 0:
         return np.zeros((A.shape[0], 0))
     U, s, _ = linalg.svd(A, full_matrices=False, lapack_driver="gesdd")
-    tol = _rank_tol(s, A.shape) if rtol is None else rtol * (s[0] if s.size else 0.0)
+    tol = (s[0] if s.size else 0.0) * max(A.shape) * np.finfo(float).eps
     return U[:, s > tol]
-
-
-def null_space_basis(A, rtol=None):
-    """Orthonormal basis (columns) of the null space of ``Aᵀ``, i.e. of range(A)^⊥.
-
-    For A = XᵀZ̃ (d×m) this is the matrix R of Algorithm 1/2 of Kleindessner et al..
-    """
-    A = np.atleast_2d(A)
-    U, s, _ = linalg.svd(A, full_matrices=True, lapack_driver="gesdd")
-    tol = _rank_tol(s, A.shape) if rtol is None else rtol * (s[0] if s.size else 0.0)
-    rank = int(np.sum(s > tol))
-    return U[:, rank:]
 
 
 def top_eigh(M, k, *, solver="auto", random_state=None):
@@ -83,8 +153,11 @@ def top_eigh(M, k, *, solver="auto", random_state=None):
     solver : {"auto", "dense", "arpack", "randomized"}
         ``"dense"``: LAPACK ``syevr`` restricted to the top-k indices (O(p³) but with a
         small constant); ``"arpack"``: Lanczos (``eigsh``), worthwhile when k ≪ p and p is
-        large; ``"randomized"``: Halko et al. on a PSD matrix.  ``"auto"`` uses ARPACK when
-        p > 500 and k < p / 10, dense otherwise.
+        large, with the dense solver as fallback if it does not converge; ``"randomized"``:
+        Halko et al. on a PSD matrix.  ``"auto"`` uses ARPACK when p > 500 and k < p / 10,
+        dense otherwise.
+    random_state : int, RandomState instance or None
+        Start vector of ARPACK / the randomized solver; ``None`` is the fixed seed 0.
 
     Returns
     -------
@@ -100,15 +173,24 @@ def top_eigh(M, k, *, solver="auto", random_state=None):
     if solver == "dense":
         w, V = linalg.eigh(M, subset_by_index=[p - k, p - 1], driver="evr", check_finite=False)
     elif solver == "arpack":
-        v0 = check_random_state(random_state).uniform(-1.0, 1.0, p)
-        w, V = eigsh(M, k=k, which="LA", v0=v0)
+        v0 = _rng(random_state).uniform(-1.0, 1.0, p)
+        try:
+            w, V = eigsh(M, k=k, which="LA", v0=v0)
+        except ArpackNoConvergence:
+            # a clustered spectrum can stall Lanczos; the dense solver always succeeds
+            w, V = linalg.eigh(M, subset_by_index=[p - k, p - 1], driver="evr", check_finite=False)
     elif solver == "randomized":
-        V, w, _ = randomized_svd(M, k, n_iter=7, random_state=check_random_state(random_state))
+        V, w, _ = randomized_svd(M, k, n_iter=7, random_state=_rng(random_state))
         w = np.einsum("ij,ij->j", V, M @ V)  # Rayleigh quotients keep the sign of each eigenvalue
     else:
         raise ValueError(f"unknown eigen solver {solver!r}")
     order = np.argsort(w)[::-1]
     return w[order], flip_signs(V[:, order])
+
+
+def _rng(random_state):
+    """``check_random_state``, except that ``None`` is a fixed seed: results never vary by run."""
+    return check_random_state(0 if random_state is None else random_state)
 
 
 def flip_signs(V):

@@ -6,14 +6,24 @@ Two encodings of a sensitive attribute appear in the papers:
   matrix Z, centred column-wise (Z̃ = Z − 1 z̄ᵀ).  Several attributes are stacked side by
   side.  Z̃ᵀX = 0 is then equivalent to "every group has the same mean as the whole sample";
 * continuous (De-Diego et al. and Pérez-Suay et al.): S is used as an n×q real matrix; categorical
-columns of a
-  DataFrame are one-hot encoded, numeric columns are kept as they are.
+  columns of a DataFrame are one-hot encoded, numeric columns are kept as they are.
+
+Ranks known by construction are never decided numerically.  The m centred indicator columns of
+one attribute sum to zero, so they span m − 1 dimensions; several attributes can be collinear
+(one a coarsening of another).  :meth:`SensitiveGroups.contrasts` picks a basis of the span of
+the centred indicators by exact integer elimination on the group codes, and
+:func:`check_continuous_sensitive` marks the one redundant indicator column of every
+categorical attribute, so the estimators hand their constraint builder
+(:func:`fairlab._linalg.constraint_basis`) matrices whose only possible rank deficiencies are
+genuine ones of the data.
 
 Every check raises a ``ValueError``/``TypeError`` that names the argument and the fix.
 """
 
 import warnings
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -67,6 +77,63 @@ class SensitiveGroups:
         if center:
             Z -= Z.mean(axis=0)
         return Z
+
+    @cached_property
+    def independent_columns(self):
+        """Indices of a basis of span(Z̃) among the columns of ``one_hot()``, chosen exactly.
+
+        Z̃ is the centred one-hot matrix of all attributes.  span(Z̃) is the part of
+        span([1, Z]) orthogonal to 1, so a basis of it is given by the columns of Z that are
+        linearly independent of 1 and of the columns before them.  One attribute: its first
+        m − 1 groups (the last indicator is 1 minus the others).  Several attributes: exact
+        rational elimination on the integer co-occurrence matrix [1, Z]ᵀ[1, Z] of the distinct
+        code rows (its null space is that of [1, Z]), so collinear attributes — one a
+        function of another, or two that together determine a third — are detected exactly.
+        """
+        if self.codes.shape[1] == 1:
+            return np.arange(self.n_groups[0] - 1)
+        offsets = np.cumsum([0, *self.n_groups])
+        distinct = np.unique(self.codes, axis=0)
+        design = np.zeros((distinct.shape[0], 1 + offsets[-1]), dtype=np.int64)
+        design[:, 0] = 1
+        for r in range(self.codes.shape[1]):
+            design[np.arange(distinct.shape[0]), 1 + offsets[r] + distinct[:, r]] = 1
+        pivots = _exact_pivot_columns((design.T @ design).tolist())
+        return np.array([j - 1 for j in pivots if j > 0], dtype=np.intp)
+
+    @property
+    def n_constraints(self):
+        """Rank of the centred one-hot matrix Z̃: Σ_r(m_r − 1) unless attributes are collinear."""
+        return int(self.independent_columns.size)
+
+    def contrasts(self):
+        """Centred indicator columns that form a basis of span(Z̃) (n × ``n_constraints``).
+
+        Z̃ᵀXU = 0 and ``contrasts()ᵀXU = 0`` are the same constraint, and the contrasts have
+        full column rank by construction.
+        """
+        return self.one_hot(center=True)[:, self.independent_columns]
+
+
+def _exact_pivot_columns(matrix):
+    """Pivot columns of a small integer matrix by Gaussian elimination over the rationals.
+
+    The pivot columns are the lexicographically first set of linearly independent columns.
+    """
+    rows = [[Fraction(v) for v in row] for row in matrix]
+    pivots, r = [], 0
+    for j in range(len(rows[0]) if rows else 0):
+        p = next((i for i in range(r, len(rows)) if rows[i][j] != 0), None)
+        if p is None:
+            continue
+        rows[r], rows[p] = rows[p], rows[r]
+        for i in range(r + 1, len(rows)):
+            if rows[i][j] != 0:
+                f = rows[i][j] / rows[r][j]
+                rows[i] = [a - f * b for a, b in zip(rows[i], rows[r])]
+        pivots.append(j)
+        r += 1
+    return pivots
 
 
 def _as_2d_columns(sensitive_features, n_samples, name):
@@ -155,14 +222,20 @@ def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensi
     return SensitiveGroups(codes=codes, categories=categories)
 
 
-def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive_features"):
+def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive_features",
+                               return_independent=False):
     """Return S as a float matrix (n_samples, q) for the HSIC/covariance-based estimators.
 
     Numeric columns are kept; columns of strings, booleans or categories are one-hot encoded
     (all m columns, since S is centred by the estimators anyway).
+
+    With ``return_independent=True`` also returns a boolean mask over the columns of S that is
+    False on the last indicator column of every one-hot encoded attribute: once S is centred,
+    that column is minus the sum of the others, so the remaining columns span the same space
+    (used where a constraint needs a basis of range(XᵀS̃), not for penalties).
     """
     columns = _as_2d_columns(sensitive_features, n_samples, name)
-    blocks = []
+    blocks, independent = [], []
     for r, col in enumerate(columns):
         if col.dtype.kind in "iuf":
             col = col.astype(float)
@@ -172,6 +245,7 @@ def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive
                     "those rows."
                 )
             blocks.append(col[:, None])
+            independent.append([True])
         else:
             if _is_missing(col).any():
                 raise ValueError(
@@ -182,12 +256,15 @@ def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive
             block = np.zeros((n_samples, len(labels)))
             block[np.arange(n_samples), inverse.reshape(-1)] = 1.0
             blocks.append(block)
+            independent.append([True] * (len(labels) - 1) + [False])
     S = np.hstack(blocks)
     if np.allclose(S, S[0]):
         raise ValueError(
             f"{name} is constant; a fairness term needs a varying sensitive attribute. Pass "
             "sensitive_features=None for the unconstrained method."
         )
+    if return_independent:
+        return S, np.concatenate(independent).astype(bool)
     return S
 
 

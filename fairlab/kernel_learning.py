@@ -69,9 +69,11 @@ from ._kernels import KERNELS, kernel_matrix, resolve_gamma
 from ._linalg import (
     center_cross_gram,
     center_gram,
+    centred_gram_factor,
+    complement_basis,
+    constraint_basis,
     flip_signs,
-    null_space_basis,
-    range_basis,
+    n_distinct_rows,
     top_eigh,
 )
 from ._validation import check_continuous_sensitive, check_n_components, warn_unconstrained
@@ -85,10 +87,16 @@ _GAMMA_OPTIONS = [Interval(Real, 0, None, closed="neither"), StrOptions({"scale"
 # --------------------------------------------------------------------------------------
 # private helpers
 # --------------------------------------------------------------------------------------
-def _centred_sensitive(sensitive_features, n_samples):
-    """S̃ (n × q): continuous columns kept, categorical ones one-hot; column-centred."""
-    S = check_continuous_sensitive(sensitive_features, n_samples)
-    return S - S.mean(axis=0)
+def _centred_sensitive(sensitive_features, n_samples, return_independent=False):
+    """S̃ (n × q): continuous columns kept, categorical ones one-hot; column-centred.
+
+    ``return_independent``: also the mask of the columns that span range(S̃) by construction
+    (all but the last indicator of each categorical attribute).
+    """
+    S, independent = check_continuous_sensitive(sensitive_features, n_samples,
+                                                return_independent=True)
+    S = S - S.mean(axis=0)
+    return (S, independent) if return_independent else S
 
 
 def _check_mus(mus):
@@ -106,25 +114,42 @@ def _gram(X, Y, kernel, gamma):
     return kernel_matrix(X, Y, kernel=kernel, gamma=gamma)
 
 
-def _sensitive_factor(S_tilde, kernel, gamma):
-    """Ψ with ΨΨᵀ = K̃_S (numerically non-zero part), and the resolved gamma."""
+def _sensitive_factor(S_tilde, kernel, gamma, independent=None):
+    """Ψ with ΨΨᵀ = K̃_S and the resolved gamma.
+
+    Linear kernel: Ψ = S̃, restricted to the ``independent`` columns when given (same range,
+    full column rank by construction: for constraints).  Other kernels: the eigen-factor of
+    K̃_S, with its structural zeros removed exactly (:func:`centred_gram_factor`).
+    """
     if kernel == "linear":
-        return S_tilde, None
+        return (S_tilde if independent is None else S_tilde[:, independent]), None
     gamma_ = resolve_gamma(S_tilde, gamma) if not callable(kernel) else gamma
     Ks = center_gram(_gram(S_tilde, None, kernel, gamma_))
-    w, U = linalg.eigh(Ks)
-    # eigenvalues below rounding level (and K̃_S's exact zero along 1) carry no dependence
-    keep = w > max(w[-1], 0.0) * Ks.shape[0] * np.finfo(float).eps
-    return U[:, keep] * np.sqrt(w[keep]), gamma_
+    w, U = centred_gram_factor(Ks, n_distinct_rows(S_tilde))
+    return U * np.sqrt(w), gamma_
 
 
-def _fdr_directions(C, G, n_components, ridge):
+def _fdr_constraint(G, independent, left_norms, psi_norms, n):
+    """Orthonormal basis of range(G) = range(FᵀΨ) from the columns that span it by construction.
+
+    ``independent`` selects those columns of Ψ (None: all); ``left_norms``/``psi_norms`` are
+    the column norms of F and of the selected Ψ, for the rounding bound of
+    :func:`~fairlab._linalg.constraint_basis`.
+    """
+    if G is None:
+        return None
+    Gc = G if independent is None else G[:, independent]
+    return constraint_basis(Gc, left_norms, psi_norms, n_terms=n)
+
+
+def _fdr_directions(C, G, n_components, ridge, Q=None):
     """Top FDR directions for the Gram C = FᵀF and the factor G = FᵀΨ (p × q).
 
     Numerator A = C² (HSIC of Fv with F), denominator B = GGᵀ (HSIC of Fv with S).  ``C`` is a
     (p × p) matrix, or a 1-D array for a diagonal Gram (KFDR's kernel-PCA coordinates).
     ``ridge > 0``: top-k generalized eigenvectors of (A, B + ridge·I), as the reference code.
-    ``ridge == 0``: the ε → 0 limit — top eigenvectors of A compressed to null(Gᵀ).
+    ``ridge == 0``: the ε → 0 limit — top eigenvectors of A compressed to null(Gᵀ), with
+    ``Q`` the orthonormal basis of range(G) from :func:`_fdr_constraint`.
     Returns unit-norm columns V (p × k) with deterministic signs.
     """
     diagonal = C.ndim == 1
@@ -136,8 +161,7 @@ def _fdr_directions(C, G, n_components, ridge):
         if diagonal:
             return np.eye(p)[:, np.argsort(C, kind="stable")[::-1][:k]]
         return top_eigh(C, k, solver="dense")[1]
-    if ridge == 0:
-        Q = range_basis(G)  # orthonormal basis of range(G); admissible v ⊥ Q
+    if ridge == 0:  # admissible v ⊥ Q
         k = check_n_components(
             n_components, p - Q.shape[1],
             bound_text="with ridge=0 only directions uncorrelated with S are returned: "
@@ -149,7 +173,7 @@ def _fdr_directions(C, G, n_components, ridge):
         w, V = top_eigh((M + M.T) / 2, k, solver="dense")
         if w[-1] <= w[0] * p * np.finfo(float).eps:
             # zero eigenvalues: P A P's kernel contains range(Q); use an explicit basis instead
-            N = null_space_basis(G)
+            N = complement_basis(Q)
             AN = (C[:, None] * N) if diagonal else C @ N
             V = N @ top_eigh(AN.T @ AN, k, solver="dense")[1]
         V -= Q @ (Q.T @ V)  # remove rounding leakage into range(Q): S̃ᵀX̃v = 0 to machine precision
@@ -601,15 +625,17 @@ class _FDRBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         self.hsic_sensitive_ = (np.zeros(V.shape[1]) if G is None
                                 else np.sum((G.T @ V) ** 2, axis=0) / n**2)
 
-    def _default_n_components(self, G, rank):
+    def _default_n_components(self, Q, rank):
         """``n_components``, or for None every direction uncorrelated with S: rank − rank(G).
+
+        ``Q`` is the orthonormal basis of range(G) (:func:`_fdr_constraint`), None without S.
 
         When no such direction exists, ``ridge > 0`` keeps all ``rank`` directions (the soft
         solution ranks them); ``ridge == 0`` has nothing to return and says so.
         """
         if self.n_components is not None:
             return self.n_components
-        k = rank if G is None else rank - range_basis(G).shape[1]
+        k = rank if Q is None else rank - Q.shape[1]
         if k > 0:
             return k
         if self.ridge == 0:
@@ -720,9 +746,14 @@ class FairDR(_FDRBase):
         if sensitive_features is None:
             warn_unconstrained(self, "PCA")
             G = None
+            Q = None
         else:
-            G = Xc.T @ _centred_sensitive(sensitive_features, n)
-        V = _fdr_directions(C, G, self._default_n_components(G, d), self.ridge)
+            S_tilde, independent = _centred_sensitive(sensitive_features, n,
+                                                      return_independent=True)
+            G = Xc.T @ S_tilde
+            Q = _fdr_constraint(G, independent, np.sqrt(np.diag(C)),
+                                np.linalg.norm(S_tilde[:, independent], axis=0), n)
+        V = _fdr_directions(C, G, self._default_n_components(Q, d), self.ridge, Q)
         self.components_ = V.T
         self.n_components_ = V.shape[1]
         self._store_hsic(C, G, V, n)
@@ -857,28 +888,32 @@ class KernelFairDR(_FDRBase):
         K = _gram(X, None, self.kernel, self.gamma_)
         self._col_means = K.mean(axis=0)
         self._all_mean = float(self._col_means.mean())
-        w, U = linalg.eigh(center_gram(K))
-        keep = w > max(w[-1], 0.0) * n * np.finfo(float).eps
-        if not keep.any():
+        sigma, U = centred_gram_factor(center_gram(K), n_distinct_rows(X))
+        if sigma.size == 0:
             raise ValueError(
                 "the centred kernel matrix of X is zero (all rows identical in feature space); "
                 "KernelFairDR needs varying X."
             )
-        sigma, U = w[keep][::-1], U[:, keep][:, ::-1]
         self.eigenvalues_kernel_ = sigma
         F = U * np.sqrt(sigma)  # K̃ = FFᵀ; FᵀF = Σ
         C = sigma  # FᵀF = Σ, passed as its diagonal
         self.sensitive_gamma_ = None
         if sensitive_features is None:
             warn_unconstrained(self, "kernel PCA")
-            G = None
+            G = Q = None
         else:
+            S_tilde, independent = _centred_sensitive(sensitive_features, n,
+                                                      return_independent=True)
             Psi, self.sensitive_gamma_ = _sensitive_factor(
-                _centred_sensitive(sensitive_features, n), self.sensitive_kernel,
-                self.sensitive_gamma)
+                S_tilde, self.sensitive_kernel, self.sensitive_gamma)
             G = F.T @ Psi
-        k = self._default_n_components(G, len(sigma))
-        B = _fdr_directions(C, G, k, self.ridge)  # β, unit ‖u‖
+            if self.sensitive_kernel != "linear":
+                independent = None  # the eigen-factor has full column rank already
+            Psi_c = Psi if independent is None else Psi[:, independent]
+            Q = _fdr_constraint(G, independent, np.sqrt(sigma),
+                                np.linalg.norm(Psi_c, axis=0), n)
+        k = self._default_n_components(Q, len(sigma))
+        B = _fdr_directions(C, G, k, self.ridge, Q)  # β, unit ‖u‖
         self.dual_coef_ = U @ (B / np.sqrt(sigma)[:, None])
         self.n_components_ = B.shape[1]
         self._store_hsic(C, G, B, n)

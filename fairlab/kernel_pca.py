@@ -16,8 +16,17 @@ Gram matrix is, since AᵀA = ZᵀKcZ and ΦcA = KcZ,
 
 So the solution is the top-k eigenpairs (λ_j, v_j) of the symmetric n×n matrix G — one
 standard eigenproblem, open to partial (ARPACK) solvers, with no ridge.  The paper's
-Algorithm 3 reaches the same subspace by a generalized eigenproblem on the (n−1)×(n−1) matrices
-RᵀKKR and RᵀKR (R = null space of ZᵀK), which needs a 1e-5 ridge whenever RᵀKR is singular.
+Algorithm 3 reaches the same subspace by a generalized eigenproblem on the matrices RᵀKKR and
+RᵀKR (R = null space of ZᵀK).  RᵀKR is singular whenever K is (always with centring, since
+Kc1 = 0 puts 1 in range(R)), and the paper then adds a 1e-5 ridge; ``eigen_solver=
+"generalized"`` instead removes 1 from R by construction and solves the pencil densely on the
+range of RᵀKR, which gives the exact solver's eigenpairs to rounding.
+
+Ranks.  Z is an orthonormal basis of the independent centred indicators (m − 1 per attribute,
+chosen exactly from the group codes), so no rank is decided for it.  Whether KcZ is rank
+deficient — a low-rank kernel, coinciding group means in feature space — is a property of the
+data, decided once by :func:`fairlab._linalg.constraint_basis` with the rounding bound of the
+product; both solvers use that decision.
 
 Centring and projection commute.  Z is column-centred, so HZ = Z and ZᵀΦc = ZᵀΦ: the constraint
 is the same whether or not the features are centred, and 1ᵀG = 0, GZ = 0.  Every eigenvector
@@ -50,7 +59,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -62,7 +70,13 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._kernels import KERNELS, kernel_matrix, resolve_gamma
-from ._linalg import center_cross_gram, center_gram, null_space_basis, range_basis, top_eigh
+from ._linalg import (
+    center_cross_gram,
+    center_gram,
+    complement_basis,
+    constraint_basis,
+    top_eigh,
+)
 from ._validation import check_groups, check_n_components, warn_unconstrained
 
 __all__ = ["FairKernelPCA"]
@@ -70,39 +84,43 @@ __all__ = ["FairKernelPCA"]
 # scikit-learn's KernelPCA treats eigenvalues below this fraction of the largest as zero
 # (``_check_psd_eigenvalues``); we do the same so that both agree on rank-deficient kernels.
 _SMALL_EIGENVALUE_RATIO = 1e-12
-# Algorithm 3's fallback (App. C.1 of Kleindessner et al.): add 1e-5·I to RᵀKR when eigsh fails.
-_ALG3_RIDGE = 1e-5
-# Algorithm 3's acceptance test on the residual ‖H₁B − H₂BW‖_∞ (reference code).
-_ALG3_RESIDUAL_TOL = 1e-6
 _DEFAULT_N_LANDMARKS = 1000
 
 
 def _as_seed(random_state):
-    """An int seed for the helpers that take one (ints pass through unchanged)."""
-    if random_state is None or isinstance(random_state, Integral):
+    """An int seed for the helpers that take one; ``None`` is the fixed seed 0 (deterministic)."""
+    if random_state is None:
+        return 0
+    if isinstance(random_state, Integral):
         return random_state
     return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
-def _projected_gram(K, Z):
+def _constraint_rank(K, Z):
+    """Number of directions the constraint ZᵀKcv = 0 removes: the rank of KZ, decided once.
+
+    ``Z`` has orthonormal columns; the rounding bound of KZ uses the column norms of K.
+    """
+    return constraint_basis(K @ Z, np.linalg.norm(K, axis=0), np.ones(Z.shape[1]),
+                            n_terms=K.shape[0]).shape[1]
+
+
+def _projected_gram(K, Z, rank):
     """Equation (2): G = K − KZ(ZᵀKZ)⁺ZᵀK, computed in place of ``K``.
 
-    ``Z`` has orthonormal columns.  With ZᵀKZ = V S Vᵀ, T = V |S|^{-1/2} over the eigenvalues
-    above round-off and σ = sign(S) (all +1 for a positive semi-definite kernel; the sigmoid
-    kernel need not be one), (ZᵀKZ)⁺ = T diag(σ) Tᵀ and the correction is the rank-r product
-    W diag(σ) Wᵀ with W = KZT: G stays exactly symmetric and costs O(n²m).
-    Returns G, T, σ and W.
+    ``Z`` has orthonormal columns and ``rank`` = rank(KZ) = rank(ZᵀKZ).  With ZᵀKZ = V S Vᵀ,
+    T = V |S|^{-1/2} over the ``rank`` eigenvalues of largest magnitude and σ = sign(S) (all +1
+    for a positive semi-definite kernel; the sigmoid kernel need not be one),
+    (ZᵀKZ)⁺ = T diag(σ) Tᵀ and the correction is the rank-r product W diag(σ) Wᵀ with
+    W = KZT: G stays exactly symmetric and costs O(n²m).  Returns G, T, σ and W.
     """
     n = K.shape[0]
-    if Z.shape[1] == 0:
-        return K, np.zeros((0, 0)), np.zeros(0), np.zeros((n, 0))
+    if rank == 0:
+        return K, np.zeros((Z.shape[1], 0)), np.zeros(0), np.zeros((n, 0))
     KZ = K @ Z
     M = Z.T @ KZ
     s, V = linalg.eigh((M + M.T) / 2)
-    # Entries of ZᵀKZ carry an error of about n·eps·(scale of K); directions of A = ΦᵀZ below
-    # that level are zero in exact arithmetic and are not constrained (nothing to remove).
-    scale = max(np.abs(s).max(initial=0.0), np.abs(np.trace(K)) / n)
-    keep = np.abs(s) > n * np.finfo(float).eps * scale
+    keep = np.argsort(np.abs(s))[::-1][:rank]
     T = V[:, keep] / np.sqrt(np.abs(s[keep]))
     sigma = np.sign(s[keep])
     W = KZ @ T
@@ -110,41 +128,55 @@ def _projected_gram(K, Z):
     return K, T, sigma, W
 
 
-def _alg3_generalized(K, Z, k, random_state):
-    """Algorithm 3 of Kleindessner et al., as the reference code runs it (for comparison only).
+def _alg3_generalized(K, Z, k, rank, center):
+    """Algorithm 3 of Kleindessner et al., solved exactly on the range of RᵀKR (for comparison).
 
-    R = null space of ZᵀK; top-k of RᵀKKR β = w RᵀKR β by ARPACK ``eigsh(M=...)`` (dense
-    ``eigh(a, b)`` when k is too large for ARPACK); on failure (no convergence, singular
-    RᵀKR, residual ‖H₁B − H₂BW‖_∞ ≥ 1e-6) re-solve with RᵀKR + 1e-5·I.  Returns the
-    eigenvalues w (descending), the coefficients B = RΛ (BᵀKB = I) and whether the ridge was used.
+    R = orthonormal basis of null(ZᵀK) — with centring also orthogonal to 1, which lies in
+    null(Kc) and would make both matrices of the pencil singular by construction.  The pencil
+    RᵀKKR β = w RᵀKR β is reduced to the range of RᵀKR = V S Vᵀ (eigenvalues above
+    n·eps·max S; below, K itself is zero to rounding and so is the numerator), where it is the
+    standard problem Tᵀ(RᵀKKR)T with T = V S^{-1/2}.  Returns the top-k eigenvalues w
+    (descending, zero-padded beyond the range) and the coefficients B = RTΛ (BᵀKB = I).
     """
-    R = null_space_basis(K @ Z)
+    n = K.shape[0]
+    Q = constraint_basis(K @ Z, np.linalg.norm(K, axis=0), np.ones(Z.shape[1]), n_terms=n)
+    Q = Q[:, :rank]
+    if center:
+        Q = linalg.qr(np.hstack([np.full((n, 1), n**-0.5), Q]), mode="economic")[0]
+    R = complement_basis(Q)
     KR = K @ R
-    H1 = KR.T @ KR
     H2 = R.T @ KR
-    H2 = (H2 + H2.T) / 2
-    p = H2.shape[0]
-    v0 = check_random_state(random_state).uniform(-1.0, 1.0, p)
+    s, V = linalg.eigh((H2 + H2.T) / 2)
+    keep = s > n * np.finfo(float).eps * max(s.max(initial=0.0), 0.0)
+    T = V[:, keep] / np.sqrt(s[keep])
+    KRT = KR @ T
+    w, L = linalg.eigh(KRT.T @ KRT)
+    w, L = w[::-1][:k], L[:, ::-1][:, :k]
+    B = R @ (T @ L)
+    if w.shape[0] < k:  # fewer than k directions carry variance: zero columns, as the exact one
+        w = np.concatenate([w, np.zeros(k - w.shape[0])])
+        B = np.hstack([B, np.zeros((n, k - B.shape[1]))])
+    return w, B
 
-    def solve(B):
-        if k < p - 1:
-            return eigsh(H1, k=k, M=B, which="LA", v0=v0)
-        return linalg.eigh(H1, B, subset_by_index=[p - k, p - 1])
 
-    ridge_used = False
-    try:
-        with warnings.catch_warnings():
-            # A singular RᵀKR makes the LU inside eigsh warn; treat it as the failure it is.
-            warnings.simplefilter("error", linalg.LinAlgWarning)
-            w, Lam = solve(H2)
-        residual = np.abs(H1 @ Lam - H2 @ Lam * w).sum(axis=1).max()
-        if not (np.all(np.isfinite(w)) and residual < _ALG3_RESIDUAL_TOL):
-            raise ValueError("residual check failed")
-    except (ArpackNoConvergence, ValueError, linalg.LinAlgError, linalg.LinAlgWarning):
-        ridge_used = True
-        w, Lam = solve(H2 + _ALG3_RIDGE * np.eye(p))
-    order = np.argsort(w)[::-1]
-    return w[order], R @ Lam[:, order], ridge_used
+def _check_precomputed_gram(K):
+    """Reject a precomputed training matrix that cannot be a Gram matrix, at O(n²) cost.
+
+    Symmetry, a non-negative diagonal and |K_ij| ≤ √(K_ii K_jj) are necessary for positive
+    semi-definiteness (a distance matrix fails the last two); eigenvalues are checked later
+    on those the solver computes.
+    """
+    scale = np.abs(K).max(initial=0.0)
+    if not np.allclose(K, K.T, rtol=1e-10, atol=1e-12 * scale):
+        raise ValueError("kernel='precomputed': the training Gram matrix X is not symmetric.")
+    diag = np.diag(K)
+    bound = np.sqrt(np.clip(np.outer(diag, diag), 0.0, None)) + 1e-10 * scale
+    if diag.min(initial=0.0) < -1e-10 * scale or np.any(np.abs(K) > bound):
+        raise ValueError(
+            "kernel='precomputed': X is not positive semi-definite (a Gram matrix has "
+            "K_ii >= 0 and |K_ij| <= sqrt(K_ii K_jj)). Pass a kernel matrix such as "
+            "exp(-gamma * D**2) for squared distances D, not distances or dissimilarities."
+        )
 
 
 def _nystroem_map(W):
@@ -188,8 +220,9 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         How to get the top-k eigenpairs of G: ``"dense"`` (LAPACK, subset of indices),
         ``"arpack"`` (Lanczos) or ``"randomized"``; ``"auto"`` uses ARPACK when n > 500 and
         k < n/10, dense otherwise.  ``"generalized"`` runs the paper's Algorithm 3 instead
-        (null space of ZᵀK, generalized eigenproblem with ARPACK, 1e-5 ridge fallback) — slower
-        and slightly perturbed by the ridge; kept for comparison.
+        (null space of ZᵀK, generalized eigenproblem), solved densely on the range of RᵀKR
+        rather than with the paper's 1e-5 ridge, so that it returns the exact solver's
+        eigenpairs to rounding; O(n³) and kept for comparison.
     approximation : {"nystroem"} or None, default=None
         ``"nystroem"``: fit linear :class:`~fairlab.FairPCA` on Nyström features for large n.
         ``eigen_solver`` is then ignored.
@@ -198,7 +231,8 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         training rows (Williams & Seeger, 2001).  ``None`` means min(n, 1000).  Used only with
         ``approximation="nystroem"``.
     random_state : int, RandomState instance or None, default=None
-        Seeds the ARPACK start vector, the randomized solver and the landmark draw.
+        Seeds the ARPACK start vector, the randomized solver and the landmark draw.  ``None``
+        is a fixed seed: refits give identical results.
 
     Attributes
     ----------
@@ -220,8 +254,6 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         The kernel coefficient used (None for kernels without one).
     X_fit_ : ndarray of shape (n_samples, n_features) or None
         Training data (``None`` for a precomputed kernel or with Nyström).
-    ridge_used_ : bool
-        ``eigen_solver="generalized"`` only: whether Algorithm 3 needed the 1e-5 ridge.
     landmark_indices_ : ndarray of shape (n_landmarks,)
         Nyström only: training rows used as landmarks.
     fair_pca_ : FairPCA
@@ -348,17 +380,16 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
                 f"kernel='precomputed' needs the square (n_samples, n_samples) training Gram "
                 f"matrix as X; got shape {X.shape}."
             )
-        if precomputed and not np.allclose(X, X.T, rtol=1e-10, atol=1e-12 * np.abs(X).max()):
-            raise ValueError("kernel='precomputed': the training Gram matrix X is not symmetric.")
+        if precomputed:
+            _check_precomputed_gram(X)
 
         if sensitive_features is None:
             warn_unconstrained(self, "kernel PCA")
             groups, Z = None, np.zeros((n, 0))
         else:
-            groups = check_groups(sensitive_features, n)
-            # Orthonormal basis of the stacked centred one-hot columns: drops the structural
-            # rank deficiency (each attribute's columns sum to zero) and duplicate attributes.
-            Z = range_basis(groups.one_hot(center=True))
+            groups = check_groups(sensitive_features, n, min_group_size=2)
+            # Orthonormal basis of the independent centred indicators (exact, no rank test).
+            Z = linalg.qr(groups.contrasts(), mode="economic")[0]
         # Algorithm 3's bound k <= n − m + 1 (n − Σ_r(m_r − 1) for several attributes).  With
         # centring G has rank <= n − m, so the last admissible component is a zero column, as
         # in scikit-learn's KernelPCA for a request beyond the rank.
@@ -383,35 +414,37 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         K = self._get_kernel(X)
         if self.kernel == "precomputed":
             K = (K + K.T) / 2
-        n = K.shape[0]
         # Centring statistics of KernelCenterer, reused for k(X_new, X_train) in transform.
         self._k_fit_rows = K.mean(axis=0)
         self._k_fit_all = self._k_fit_rows.mean()
         if self.center:
             K = center_gram(K)
         self.X_fit_ = None if self.kernel == "precomputed" else X
-        self.ridge_used_ = False
         keep_all_positive = self.n_components is None
+        rank = _constraint_rank(K, Z) if Z.shape[1] else 0
+        self.n_constraints_ = rank
 
         if self.eigen_solver == "generalized":
-            if groups is None:
-                Z_alg3 = np.zeros((n, 1))  # null space of a zero row: all of Rⁿ (kernel PCA)
-            else:
-                Z_alg3 = groups.one_hot(center=True)  # the paper's Z, all m columns
-            lam, B, self.ridge_used_ = _alg3_generalized(K, Z_alg3, k, self.random_state)
+            lam, B = _alg3_generalized(K, Z, k, rank, self.center)
+            lam, B = self._drop_null_components(lam, B, keep_all_positive)
+            B[:, lam == 0] = 0.0
             E = K @ B  # = (ΛᵀRᵀK)ᵀ of Algorithm 3, the training embedding
             # Same sign convention as the exact solver: largest |entry| of each column positive.
             signs = np.sign(E[np.argmax(np.abs(E), axis=0), np.arange(E.shape[1])])
             signs[signs == 0] = 1.0
             B = B * signs
-            lam = np.clip(lam, 0.0, None)
             V = (E * signs) / np.sqrt(np.where(lam > 0, lam, 1.0))
-            self.n_constraints_ = int(np.linalg.matrix_rank(Z_alg3)) if groups is not None else 0
         else:
-            G, T, sigma, W = _projected_gram(K, Z)  # K is a private copy: G overwrites it
-            self.n_constraints_ = T.shape[1]
+            G, T, sigma, W = _projected_gram(K, Z, rank)  # K is a private copy: G overwrites it
             solver = "dense" if keep_all_positive else self.eigen_solver
             lam, V = top_eigh(G, k, solver=solver, random_state=_as_seed(self.random_state))
+            if self.kernel == "precomputed" and lam[-1] < -1e-8 * abs(lam[0]):
+                raise ValueError(
+                    "kernel='precomputed': the training Gram matrix X is not positive "
+                    f"semi-definite (eigenvalue {lam[-1]:.3g} of the projected Gram matrix, "
+                    f"largest {lam[0]:.3g}). Pass a kernel matrix (e.g. exp(-gamma * D**2) for "
+                    "squared distances D), not distances or similarities."
+                )
             lam, V = self._drop_null_components(lam, V, keep_all_positive)
             # Equation (3): c_j = (v_j − Z T diag(σ) (KZT)ᵀ v_j)/√λ_j, zero for null eigenvalues.
             # (TᵀZᵀK v_j = Wᵀv_j since W = KZT: K, now overwritten by G, is not needed.)
@@ -450,7 +483,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
                 f"n_landmarks={n_landmarks} exceeds the {n} training rows; choose "
                 f"n_landmarks <= {n}."
             )
-        rng = check_random_state(self.random_state)
+        rng = check_random_state(_as_seed(self.random_state))
         idx = np.sort(rng.choice(n, size=n_landmarks, replace=False))
         if self.kernel == "precomputed":
             K_nl = X[:, idx]

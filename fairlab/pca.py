@@ -17,20 +17,25 @@ side by side (§3.5), equal opportunity fits on the rows with y = 1 (§3.2), and
 (§3.6) additionally restricts Λ to the l directions of R in which the two group covariances
 differ least (smallest ``|eigenvalue|`` of Rᵀ(Σ₀ − Σ₁)R).
 
-Implementation notes (why it costs what PCA costs)
----------------------------------------------------
+Implementation notes (why it is exact, and costs what PCA costs)
+-----------------------------------------------------------------
+* No rank is decided where it is known by construction.  The m centred indicators of one
+  attribute sum to zero, so Z̃ is replaced by m − 1 of them (an exact basis of its span, also
+  across collinear attributes: :meth:`~fairlab._validation.SensitiveGroups.contrasts`).  The
+  only rank decision left is a genuine one — whether the data make XᵀZ̃ rank deficient — and
+  it uses the rounding bound of the product (:func:`~fairlab._linalg.constraint_basis`).
 * range(XᵀZ̃) has dimension r ≤ Σ_r(m_r − 1), tiny.  Instead of forming the d×(d−r) basis R
   and the product RᵀCR (two extra d³ products), we take an orthonormal basis Q of range(XᵀZ̃)
   and eigendecompose ``C − QDᵀ − DQᵀ`` (a rank-2r update costing O(d²r)), which equals
   PCP − c·QQᵀ with P = I − QQᵀ: its eigenvectors with eigenvalue ≥ 0 are exactly RΛ, and the
-  shift c = tr(C) pushes the r constrained directions to the bottom of the spectrum, so that a
+  shift c = tr(C)/d pushes the r constrained directions below every admissible one, so that a
   top-k solver never returns them even when C is rank deficient.
-* One pass over X gives its mean, XᵀZ̃ and C = XcᵀXc: one BLAS ``syrk`` for XᵀX − nμμᵀ, or,
-  when the mean dominates the spread, row blocks shifted by an approximate mean (exact
-  centring without an n×d copy).  When d > n the dual n×n Gram matrix of the projected data is
-  decomposed instead.
+* One pass over X gives its mean, XᵀZ̃ and C: one BLAS ``syrk`` for XᵀX − nμμᵀ, or, when the
+  mean dominates the spread, row blocks shifted by an approximate mean (exact centring without
+  an n×d copy, and no cancellation in XᵀZ̃, centred or not).  When d > n the dual n×n Gram
+  matrix of the projected data is decomposed instead.
 * Top-k eigenpairs come from LAPACK ``syevr`` restricted to k indices (``syevd`` when k is a
-  sizeable fraction of d), or ARPACK when k ≪ d.
+  sizeable fraction of d), or ARPACK when k ≪ d (falling back to LAPACK if it stalls).
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -46,6 +51,7 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import (
     assert_all_finite,
     check_is_fitted,
@@ -53,7 +59,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from ._linalg import cross, flip_signs, gram, null_space_basis, range_basis, top_eigh
+from ._linalg import complement_basis, constraint_basis, cross, flip_signs, gram, top_eigh
 from ._validation import check_groups, check_n_components, warn_unconstrained
 
 _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centred block in cache)
@@ -62,51 +68,66 @@ _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centre
 # ---------------------------------------------------------------------------------------------
 # Small numerical kernels
 # ---------------------------------------------------------------------------------------------
-def _moments(X, Z, *, center, scatter):
-    """One pass over X: its mean, XᵀZ̃ (Z̃ = Z − 1z̄ᵀ) and, if ``scatter``, the scatter matrix.
+def _moments(X, contrasts, *, center, scatter):
+    """One pass over X: its mean, the constraint matrix XᵀZ̃, and, if ``scatter``, C.
 
-    The scatter matrix is C = Σᵢ(xᵢ − μ)(xᵢ − μ)ᵀ (``center=True``) or XᵀX.  Centring by
-    C = XᵀX − nμμᵀ costs one BLAS ``syrk`` and no copy, and its round-off is at most about twice
-    that of explicit centring when ‖μ‖² ≤ tr Cov(X), which we check on the first block of rows.
-    Data farther from the origin are read in row blocks shifted by c, the mean of the first rows
-    (exact centring without an n×d copy): with δ = μ − c small, C = Σ(x − c)(x − c)ᵀ − nδδᵀ and
-    XᵀZ̃ = Σ(x − c)zᵀ − nδz̄ᵀ.
+    ``contrasts`` is Z̃ (n × r, centred indicator columns of full rank, or None).  The scatter
+    matrix is C = Σᵢ(xᵢ − μ)(xᵢ − μ)ᵀ (``center=True``) or XᵀX (``center=False``).  Rows are
+    read as they are when ‖μ‖² ≤ tr Cov(X) (checked on the first block of rows: one BLAS
+    ``syrk``, no copy); data farther from the origin are read in row blocks shifted by c, the
+    mean of the first rows, so that no product cancels catastrophically: with δ = μ − c small,
+    Σ(x − c)(x − c)ᵀ − nδδᵀ is the centred C, XᵀX = centred C + nμμᵀ, and
+    Z̃ᵀ(X − c) = Z̃ᵀX since the columns of Z̃ sum to zero.
+
+    Returns the mean, XᵀZ̃ (d × r or None), the column norms of the rows as read (the scale of
+    the rounding error of XᵀZ̃, for :func:`~fairlab._linalg.constraint_basis`) and C or None.
     """
     n, d = X.shape
     head = X[:1024]  # enough rows to compare the mean with the spread, cheaply
     c = head.mean(axis=0)
-    if not center or c @ c <= head.var(axis=0).sum():
+    if c @ c <= head.var(axis=0).sum():
         c = np.zeros(d)
         blocks = [X]  # no shift needed: the whole matrix at once, no copy
     else:
         blocks = (X[i : i + _BLOCK_ROWS] - c for i in range(0, n, _BLOCK_ROWS))
-    # W = [Z, 1]: one product gives the group sums and the column sums of the shifted rows.
-    W = np.ones((n, 1)) if Z is None else np.hstack([Z, np.ones((n, 1))])
+    # W = [Z̃, 1]: one product gives the constraint and the column sums of the rows as read.
+    W = np.ones((n, 1)) if contrasts is None else np.hstack([contrasts, np.ones((n, 1))])
     S = np.zeros((W.shape[1], d))
     C = np.zeros((d, d)) if scatter else None
+    squares = np.zeros(d)
     start = 0
     for B in blocks:
         if scatter:
             C += gram(B)
+        else:
+            squares += np.einsum("ij,ij->j", B, B)
         S += cross(W[start : start + B.shape[0]], B)
         start += B.shape[0]
+    if scatter:
+        squares = np.diag(C).copy()
     delta = S[-1] / n
-    if scatter and center:
-        C -= n * np.outer(delta, delta)
-    XtZ = None if Z is None else S[:-1].T - n * np.outer(delta, Z.mean(axis=0))
-    return c + delta, XtZ, C
+    mean = c + delta
+    if scatter:
+        C -= n * np.outer(delta, delta)  # centred scatter matrix
+        if not center:
+            C += n * np.outer(mean, mean)  # XᵀX; exact no-op when nothing was shifted
+    XtZ = None if contrasts is None else S[:-1].T
+    return mean, XtZ, np.sqrt(squares), C
 
 
 def _deflate(C, Q, shift=True):
-    """Return C − QDᵀ − DQᵀ = PCP − c·QQᵀ in place (P = I − QQᵀ, c = tr C or 1).
+    """Return C − QDᵀ − DQᵀ = PCP − c·QQᵀ in place (P = I − QQᵀ, c = tr(C)/d or 1).
 
     Eigenvectors of the result with eigenvalue ≥ 0 span range(P) and are those of PCP there;
-    the r directions of Q get eigenvalue −c < 0, below every admissible direction.  With
-    ``shift=False`` (c = 0, for the randomized solver, which ranks by ``|eigenvalue|``) they get 0.
+    the r directions of Q get eigenvalue −c < 0, below every admissible direction.  c is the
+    mean eigenvalue of C: far above the rounding level of the zero eigenvalues of PCP (≥ λ₁/d
+    against ≈ d·eps·λ₁), yet no larger than λ₁, so the spread of the spectrum — which sets
+    Lanczos' convergence — at most doubles.  With ``shift=False`` (c = 0, for the randomized
+    solver, which ranks by ``|eigenvalue|``) they get 0.
     """
     if Q.shape[1] == 0:
         return C
-    c = (float(np.trace(C)) or 1.0) if shift else 0.0
+    c = (float(np.trace(C)) / C.shape[0] or 1.0) if shift else 0.0
     B = C @ Q  # d × r
     H = Q.T @ B - c * np.eye(Q.shape[1])  # r × r, symmetric
     D = B - 0.5 * (Q @ H)
@@ -213,9 +234,11 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     Parameters
     ----------
     n_components : int, default=None
-        Target dimension k.  ``None`` keeps min(n_samples, d − Σ_r(m_r − 1)) components.  At
-        most d − Σ_r(m_r − 1) is allowed (§3.4–3.5: d − m + 1 for one attribute with m groups,
-        d − 1 for two groups), and at most n_samples.
+        Target dimension k.  ``None`` keeps min(n_samples, d − r) components, where
+        r = Σ_r(m_r − 1) is the rank of the centred group indicators (smaller only when
+        attributes are collinear, e.g. one is a coarsening of another).  At most d − r is
+        allowed (§3.4–3.5: d − m + 1 for one attribute with m groups, d − 1 for two groups),
+        and at most n_samples.
     fairness : {"demographic_parity", "equal_opportunity"}, default="demographic_parity"
         ``"equal_opportunity"`` fits on the rows with ``y == pos_label`` only (§3.2), so the
         group means are equalised among the positives; ``y`` must then be passed to ``fit``,
@@ -281,6 +304,15 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         U = RΛ
 
     The code computes the same U without forming R (see the module docstring).
+
+    Rank decisions.  Z̃ is reduced to the r independent centred indicators, chosen exactly from
+    the integer group codes, so no rank is decided for it.  XᵀZ̃ is rank deficient only when the
+    data make it so (collinear or too few features, group means that coincide); a direction
+    of range(XᵀZ̃) is kept as a constraint when its singular value, after scaling the rows by
+    the column norms of X (as read, see the module docstring) and the columns by those of Z̃,
+    exceeds n·eps·√(d·r) — the rounding bound of the product.  Below it the direction is
+    indistinguishable from zero, the group means along it agree to rounding, and it is not
+    removed; in particular exactly equal group means never cost a direction.
 
     Fair PCA-S with more than two groups or several attributes (not covered by the paper):
     with T_g = Rᵀ(Σ_g − Σ̄)R, Σ̄ the size-weighted average of the group covariances, the l
@@ -388,6 +420,12 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             raise ValueError(
                 f"y must be 1-D with one label per row of X ({X.shape[0]}); got shape {y.shape}."
             )
+        if type_of_target(y) == "continuous":
+            raise ValueError(
+                "fairness='equal_opportunity' needs class labels in y (it fits on the rows with "
+                "y == pos_label); got continuous values. Binarise y first, e.g. "
+                "y = (y >= threshold).astype(int), or use fairness='demographic_parity'."
+            )
         mask = y == self.pos_label
         if mask.sum() < 2:
             raise ValueError(
@@ -408,35 +446,40 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     def _fit(self, X, groups):
         n, d = X.shape
-        n_constraints = 0 if groups is None else sum(m - 1 for m in groups.n_groups)
+        n_constraints = 0 if groups is None else groups.n_constraints
         bound = d - n_constraints
         if bound < 1:
             raise ValueError(
-                f"no direction can satisfy the constraint: n_features - sum over attributes of "
-                f"(n_groups - 1) = {d} - {n_constraints} < 1. Use fewer groups or more features."
+                f"no direction can satisfy the constraint: n_features - rank of the centred "
+                f"group indicators = {d} - {n_constraints} < 1. Use fewer groups or more "
+                "features."
             )
         k = check_n_components(
             self.n_components,
             min(n, bound),
-            bound_text=f"min(n_samples={n}, n_features - sum over attributes of "
-            f"(n_groups - 1) = {d} - {n_constraints})",
+            bound_text=f"min(n_samples={n}, n_features - rank of the centred group indicators "
+            f"= {d} - {n_constraints})",
         )
 
         # Algorithm 1/2 (§3.5 for several attributes):
         #   Z̃ = centred one-hot indicators of every group of every attribute     (n × Σ m_r)
         #   R = orthonormal basis of null(Z̃ᵀX);  Λ = top-k eigvecs of RᵀCR;  U = RΛ
-        # We keep the complement of R instead, Q = basis of range(XᵀZ̃) (r ≤ Σ(m_r − 1) columns),
-        # and take the top-k eigenvectors of C deflated by Q: the same U, without the d×d R.
-        Z = None if groups is None else groups.one_hot(center=False)
+        # Z̃ is replaced by its n_constraints independent columns (same constraint, full rank by
+        # construction), and we keep the complement of R, Q = basis of range(XᵀZ̃), taking the
+        # top-k eigenvectors of C deflated by Q: the same U, without the d×d R.
+        Zc = None if groups is None else groups.contrasts()
         maybe_equalized = groups is not None and self.equalize_covariance is not None
         primal = d <= n and not maybe_equalized  # else the scatter matrix may not be needed
         with np.errstate(invalid="ignore", over="ignore"):  # NaN/inf in X: checked just below
-            mean, XtZ, C = _moments(X, Z, center=self.center, scatter=primal)
+            mean, XtZ, col_norms, C = _moments(X, Zc, center=self.center, scatter=primal)
         if not np.all(np.isfinite(mean)):  # X holds NaN/inf, or its column sums overflow
             assert_all_finite(X, input_name="X")
             raise ValueError("X is too large: its column sums overflow float64; rescale X.")
         self.mean_ = mean if self.center else np.zeros(d)
-        Q = np.zeros((d, 0)) if groups is None else range_basis(XtZ)
+        if groups is None:
+            Q = np.zeros((d, 0))
+        else:
+            Q = constraint_basis(XtZ, col_norms, np.linalg.norm(Zc, axis=0), n_terms=n)
 
         dim_R = d - Q.shape[1]
         l_dirs = None
@@ -479,7 +522,7 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             # k exceeds the rank of the projected data: the zero-variance directions are only
             # defined in the primal problem, so fall through to it.
         if C is None:
-            C = _moments(X, None, center=self.center, scatter=True)[2]
+            C = _moments(X, None, center=self.center, scatter=True)[3]
         total = float(np.trace(C)) if self.center else None
         C = _deflate(C, Q, shift=solver != "randomized")
         w, U = _top_eigh(C, k, solver, seed)
@@ -500,7 +543,7 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return max(k, int(np.floor(f * d)))
 
     def _fit_equalized(self, X, groups, Q, k, l_dirs):
-        R = null_space_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
+        R = complement_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
         E = cross(R.T, _covariance_gap_directions(X, groups, R, l_dirs))  # d × l, orthonormal
         XE = cross((X - self.mean_).T, E)
         H = gram(XE)  # EᵀCE, C = (centred) scatter matrix
@@ -508,15 +551,23 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return E @ Lam[:, ::-1], w[::-1], None
 
     def _set_variances(self, X, mu, eigvals, total):
-        """``explained_variance_`` and its ratio, from the eigenvalues uᵀCu and tr(Cc)."""
+        """``explained_variance_`` and its ratio, from the eigenvalues uᵀCu and tr(Cc).
+
+        With ``center=False`` the eigenvalues are uncentred moments uᵀXᵀXu; the variances are
+        then measured on the centred rows (one blocked pass, no n×d copy), since subtracting
+        n(uᵀμ)² would cancel catastrophically for data far from the origin.
+        """
         n = X.shape[0]
-        # With center=False C is the uncentred moment XᵀX: remove the mean part n(uᵀμ)².
-        if not self.center:
-            eigvals = eigvals - n * (self.components_ @ mu) ** 2
-        if total is None:  # exact centred total, one blocked pass (no n×d copy)
-            total = sum(
-                float(((X[i : i + _BLOCK_ROWS] - mu) ** 2).sum()) for i in range(0, n, _BLOCK_ROWS)
-            )
+        if total is None or not self.center:
+            total, squares = 0.0, np.zeros(self.components_.shape[0])
+            for i in range(0, n, _BLOCK_ROWS):
+                B = X[i : i + _BLOCK_ROWS] - mu
+                total += float(np.einsum("ij,ij->", B, B))
+                if not self.center:
+                    projected = B @ self.components_.T
+                    squares += np.einsum("ij,ij->j", projected, projected)
+            if not self.center:
+                eigvals = squares
         self.explained_variance_ = np.maximum(eigvals, 0.0) / (n - 1)
         self.explained_variance_ratio_ = (
             self.explained_variance_ * (n - 1) / total if total > 0 else np.zeros_like(eigvals)

@@ -64,7 +64,13 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
 
 from ._kernels import KERNELS, check_kernel, kernel_matrix, resolve_gamma
-from ._linalg import center_cross_gram, center_gram, flip_signs, null_space_basis, range_basis
+from ._linalg import (
+    center_cross_gram,
+    center_gram,
+    complement_basis,
+    constraint_basis,
+    flip_signs,
+)
 from ._validation import (
     _as_2d_columns,
     check_continuous_sensitive,
@@ -83,7 +89,12 @@ _ETA_CONSTRAINT = [Interval(Real, 0, None, closed="left"), Options(Real, {np.inf
 # Private helpers
 # --------------------------------------------------------------------------------------------
 def _encode_sensitive(sensitive_features, n_samples):
-    """S as a float matrix (n, q) and per-column weights (q,), applied after centring/scaling.
+    """S as a float matrix (n, q), per-column weights (q,) and the independent columns.
+
+    The weights are applied after centring/scaling.  ``independent`` (bool, q) is False on the
+    last indicator of every categorical attribute: once S is centred that column is a linear
+    combination of the others, so the hard constraint (η = ∞) uses the other columns only and
+    never has to decide that rank numerically.
 
     * float columns are a continuous attribute, used as they are (weight 1);
     * integer, boolean, string and categorical columns are group labels: the m indicator
@@ -92,7 +103,7 @@ def _encode_sensitive(sensitive_features, n_samples):
       the same model as coding the attribute 0/1 as floats (the two centred indicators of a
       binary attribute are opposite, so without the weight the penalty would double).
     """
-    blocks, weights = [], []
+    blocks, weights, independent = [], [], []
     for r, col in enumerate(_as_2d_columns(sensitive_features, n_samples, "sensitive_features")):
         try:
             if col.dtype.kind == "f":
@@ -115,7 +126,9 @@ def _encode_sensitive(sensitive_features, n_samples):
             raise ValueError(f"sensitive_features attribute {r} {detail}") from None
         blocks.append(block)
         weights.append(np.full(block.shape[1], w))
-    return np.hstack(blocks), np.concatenate(weights)
+        categorical = col.dtype.kind != "f"
+        independent.append(np.arange(block.shape[1]) < block.shape[1] - categorical)
+    return np.hstack(blocks), np.concatenate(weights), np.concatenate(independent)
 
 
 def _center_scale(A, scale):
@@ -145,14 +158,23 @@ def _check_y(y, n_samples, name):
     return y
 
 
-def _leading_direction(R_y, R_s, eta):
+def _leading_direction(R_y, R_s, eta, n_terms):
     """Maximise vᵀ(R_y R_yᵀ − η R_s R_sᵀ)v over unit v ∈ ℝʳ (η = ∞: subject to R_sᵀv = 0).
 
+    R_y, R_s are coordinates of X_hᵀY and X_hᵀS̃ in an orthonormal basis (r × m, r × q).  For
+    η = ∞ the columns of R_s are independent by construction; whether the data make them
+    dependent is decided by :func:`~fairlab._linalg.constraint_basis`, with every column's
+    rounding error bounded by n·eps times the largest singular value of [R_y, R_s].
     Returns ``(v, value)``; ``value`` is the maximum of the quadratic form.
     """
     r = R_y.shape[0]
     if np.isinf(eta):
-        N = null_space_basis(R_s) if R_s.shape[1] else np.eye(r)  # range(R_s)^⊥ in ℝʳ
+        if R_s.shape[1]:
+            scale = np.linalg.norm(np.hstack([R_y, R_s]), 2)
+            Q = constraint_basis(R_s, np.ones(r), np.full(R_s.shape[1], scale), n_terms)
+            N = complement_basis(Q)  # range(R_s)^⊥ in ℝʳ
+        else:
+            N = np.eye(r)
         if N.shape[1] == 0:
             return np.zeros(r), 0.0
         u, s, _ = np.linalg.svd(N.T @ R_y, full_matrices=False)
@@ -164,10 +186,12 @@ def _leading_direction(R_y, R_s, eta):
     return vectors[:, -1], float(values[-1])
 
 
-def _exact_weight(A, B, eta, W_prev):
+def _exact_weight(A, B, eta, W_prev, n_terms):
     """Exact maximiser w (unit, in ℝᵈ) of wᵀ(AAᵀ − ηBBᵀ)w, through the thin SVD of [A, B].
 
     ``W_prev`` (d × (h−1)) are the previous weights, used only in the degenerate case below.
+    The thin SVD only compresses [A, B] to its numerical range (directions below its rounding
+    level change the objective by less than rounding); it decides no constraint.
     """
     d, m = A.shape
     C = A if (eta == 0 or B.shape[1] == 0) else np.hstack([A, B])
@@ -176,14 +200,20 @@ def _exact_weight(A, B, eta, W_prev):
     U, R = U[:, keep], s[keep, None] * Vt[keep]  # C = U R, U orthonormal (d × r)
     if R.shape[0] == 0:
         return None, 0.0
-    v, value = _leading_direction(R[:, :m], R[:, m:], eta)
+    v, value = _leading_direction(R[:, :m], R[:, m:], eta, n_terms)
     scale = float(np.sum(s**2))
     if value <= 1e-12 * scale and d > R.shape[0]:
         # No direction of range([A, B]) earns a positive objective (Y's cross-covariance lies
         # inside S's): the maximum 0 is attained on range([A, B])^⊥.  Previous weights are in
         # the null space of X_h (X_h w_l = 0), so also avoid them; take the deterministic
         # admissible vector closest to a coordinate axis.
-        Ub = range_basis(np.hstack([U, W_prev])) if W_prev.shape[1] else U
+        Ub = U
+        if W_prev.shape[1]:
+            # the previous weights are unit vectors: their parts outside range(U) are either
+            # O(1) or rounding, so an absolute threshold separates them
+            outside = W_prev - U @ (U.T @ W_prev)
+            Uo, so, _ = np.linalg.svd(outside, full_matrices=False)
+            Ub = np.hstack([U, Uo[:, so > np.sqrt(_EPS)]])
         if Ub.shape[1] < d:
             j = int(np.argmin(np.einsum("ij,ij->i", Ub, Ub)))
             w = -Ub @ Ub[j]
@@ -192,17 +222,18 @@ def _exact_weight(A, B, eta, W_prev):
     return U @ v, value
 
 
-def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol):
+def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol, constraint=None):
     """De-Diego et al.'s gradient solver: projected gradient ascent of g(w) on the unit sphere.
 
     g(w) = (‖Aᵀw‖² − η‖Bᵀw‖²)/n², ∇g = 2(AAᵀw − ηBBᵀw)/n²; every step is followed by the
     normalisation of Algorithm 1 ("scale them to be of length one").  Start: the PLS direction
     A[:, 0] (first target).  ``learning_rate=None`` uses n² / (2(‖A‖_F² + η‖B‖_F²)), which keeps
     every factor 1 + 2·lr·λ/n² of the iteration in [0, 2] so the ascent cannot overshoot.  For
-    η = ∞ the step is projected on range(B)^⊥ (projected gradient for the hard constraint).
+    η = ∞ the step is projected on range(B)^⊥ (projected gradient for the hard constraint),
+    with ``constraint`` the orthonormal basis of range(B).
     """
     hard = np.isinf(eta)
-    Q = range_basis(B) if (hard and B.shape[1]) else None
+    Q = constraint if (hard and B.shape[1]) else None
 
     def project(v):
         return v - Q @ (Q.T @ v) if Q is not None else v
@@ -237,14 +268,20 @@ def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol):
 
 
 def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_rate=None,
-                    max_iter=1000, tol=1e-10):
+                    max_iter=1000, tol=1e-10, independent=None):
     """Algorithm 1 of De-Diego et al. on centred (scaled) X, Y, S; returns the fitted matrices.
+
+    ``independent`` selects the columns of S that span its range by construction (see
+    :func:`_encode_sensitive`); the hard constraint (η = ∞) is built from them only.
 
     X is never deflated in memory: with X_h = X − T_{<h} P_{<h}ᵀ (exact, by induction),
     X_h w = Xw − T(Pᵀw), X_hᵀt = Xᵀt − P(Tᵀt), and X_{h+1}ᵀZ = X_hᵀZ − p(tᵀZ) for Z = [Y, S].
     """
     n, d = Xc.shape
     m = Yc.shape[1]
+    hard = np.isinf(eta)
+    if hard and independent is not None:
+        Sc = Sc[:, independent]
     Z = np.hstack([Yc, Sc]) if Sc.shape[1] else Yc
     XtZ = Xc.T @ Z  # X_hᵀ[Y, S], updated by rank-one corrections
     W = np.zeros((d, n_components))
@@ -254,18 +291,26 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
     objective = np.zeros(n_components)
     n_iter = []
     t_ref = 0.0  # norm of the first score: cheap scale for the "X residual is zero" test
+    x_norms = s_norms = None  # column norms for the rounding bound of X_hᵀS̃ (gradient solver)
     for h in range(n_components):
         A, B = XtZ[:, :m], XtZ[:, m:]
+        # X_hᵀS̃ is a sum of n products, corrected once per deflation: h + 1 chained sums
+        n_terms = n * (h + 1)
         if solver == "exact":
-            w, value = _exact_weight(A, B, eta, W[:, :h])
+            w, value = _exact_weight(A, B, eta, W[:, :h], n_terms)
             if w is None:
                 warnings.warn(
                     f"X residual has no covariance left with y or S at component {h}; the "
                     "remaining components are zero.", UserWarning, stacklevel=3)
                 break
         else:
+            constraint = None
+            if hard and B.shape[1]:
+                if x_norms is None:
+                    x_norms, s_norms = np.linalg.norm(Xc, axis=0), np.linalg.norm(Sc, axis=0)
+                constraint = constraint_basis(B, x_norms, s_norms, n_terms)
             w, it = _gradient_weight(A, B, eta, n, learning_rate=learning_rate,
-                                     max_iter=max_iter, tol=tol)
+                                     max_iter=max_iter, tol=tol, constraint=constraint)
             n_iter.append(it)
             value = float(np.sum((A.T @ w) ** 2))
             if not np.isinf(eta) and eta > 0 and B.shape[1]:
@@ -350,15 +395,15 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
         Yc, self.y_mean_, self.y_std_ = _center_scale(Y, self.scale)
         if sensitive_features is None:
             warn_unconstrained(self, fallback)
-            S = np.zeros((n, 0))
+            S, independent = np.zeros((n, 0)), np.zeros(0, dtype=bool)
         else:
-            S, s_weights = _encode_sensitive(sensitive_features, n)
+            S, s_weights, independent = _encode_sensitive(sensitive_features, n)
         Sc, self.s_mean_, self.s_std_ = _center_scale(S, self.scale)
         if sensitive_features is not None:
             Sc *= s_weights
         k = check_n_components(self.n_components, min(n, d),
                                bound_text="min(n_samples, n_features)")
-        return Xc, Yc, Sc, k
+        return Xc, Yc, Sc, k, independent
 
     def _set_fitted(self, fitted, support=None):
         W, P, Q, T = fitted["W"], fitted["P"], fitted["Q"], fitted["T"]
@@ -538,14 +583,14 @@ class FairPLS(_BasePLS):
         -------
         self : FairPLS
         """
-        Xc, Yc, Sc, k = self._prepare(X, y, sensitive_features, "PLS regression")
+        Xc, Yc, Sc, k, independent = self._prepare(X, y, sensitive_features, "PLS regression")
         if self.fairness == "equalized_odds" and Sc.shape[1]:
             # conditional cross-covariance C_{t,S|Y} = tᵀ(S − Y(YᵀY)⁺YᵀS)/n  (eq. (8))
             Sc = Sc - Yc @ np.linalg.lstsq(Yc, Sc, rcond=None)[0]
         eta = self.eta if Sc.shape[1] else 0.0
         fitted = _fit_components(Xc, Yc, Sc, k, eta, solver=self.solver,
                                  learning_rate=self.learning_rate, max_iter=self.max_iter,
-                                 tol=self.tol)
+                                 tol=self.tol, independent=independent)
         self.objective_ = fitted["objective"]
         # largest iteration count over the components; 1 for the exact solver (one
         # eigendecomposition per component, nothing iterated)
@@ -578,7 +623,8 @@ class NaiveFairPLS(_BasePLS):
     support_ : ndarray of bool, shape (n_components,)
         Kept components.
     n_components_ : int
-        Number of kept components (may be 0: ``transform`` then returns zero columns).
+        Number of kept components (at least 1: ``fit`` raises a ``ValueError`` naming the
+        smallest correlation ratio when no component passes the threshold).
     x_weights_, x_loadings_, x_rotations_, x_scores_, y_loadings_ : ndarray
         Of all ``n_components`` PLS components (see :class:`FairPLS`).
     coef_, intercept_ : ndarray
@@ -615,11 +661,16 @@ class NaiveFairPLS(_BasePLS):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, *, sensitive_features=None):
         """Fit plain PLS, then keep the components with η²(t, S) < threshold."""
-        Xc, Yc, Sc, k = self._prepare(X, y, sensitive_features, "PLS regression, no selection")
+        Xc, Yc, Sc, k, independent = self._prepare(X, y, sensitive_features,
+                                                   "PLS regression, no selection")
         fitted = _fit_components(Xc, Yc, np.zeros((Xc.shape[0], 0)), k, 0.0)
         T = fitted["T"]
         if Sc.shape[1]:
-            basis = range_basis(Sc)  # centred S: R² = ‖proj_S t‖² / ‖t‖² (t is centred)
+            # centred S: R² = ‖proj_S t‖² / ‖t‖² (t is centred); S's range from its independent
+            # columns, with the rounding bound of centring (a sum of n terms per entry)
+            S_ind = Sc[:, independent]
+            basis = constraint_basis(S_ind, np.ones(S_ind.shape[0]),
+                                     np.linalg.norm(S_ind, axis=0), n_terms=S_ind.shape[0])
             tt = np.einsum("ij,ij->j", T, T)
             ratios = np.sum((basis.T @ T) ** 2, axis=0) / np.where(tt > 0, tt, 1.0)
             support = ratios < self.threshold
@@ -630,10 +681,11 @@ class NaiveFairPLS(_BasePLS):
         self.support_ = support
         self.n_components_ = int(support.sum())
         if self.n_components_ == 0:
-            warnings.warn(
-                f"NaiveFairPLS kept no component: every η²(t, S) ≥ threshold={self.threshold} "
-                f"(smallest {ratios.min():.3g}); transform returns zero columns.", UserWarning,
-                stacklevel=2)
+            raise ValueError(
+                f"NaiveFairPLS kept no component: every correlation ratio η²(t, S) is >= "
+                f"threshold={self.threshold} (smallest {ratios.min():.3g}). Raise threshold "
+                f"above {ratios.min():.3g} or compute more components (n_components > {k})."
+            )
         self._set_fitted(fitted, support=support)
         return self
 
@@ -755,6 +807,10 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
                                        coef0=self.coef0))
         lam, V = linalg.eigh((Ks + Ks.T) / 2.0)
         keep = lam > max(lam[-1], 0.0) * Ks.shape[0] * _EPS * 10
+        # u distinct rows of S give rank(H K_S H) <= u - 1 by construction (its null space
+        # holds 1 and the differences of indicators of equal rows): never keep more
+        n_distinct = np.unique(S, axis=0).shape[0]
+        keep[: max(lam.shape[0] - (n_distinct - 1), 0)] = False
         return V[:, keep] * np.sqrt(lam[keep])
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -775,7 +831,10 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             L = np.zeros((n, 0))
             self.sensitive_gamma_ = None
         else:
-            S, s_weights = _encode_sensitive(sensitive_features, n)
+            S, s_weights, independent = _encode_sensitive(sensitive_features, n)
+            if np.isinf(self.eta) and self.sensitive_kernel == "linear":
+                # the constraint Lᵀt = 0 needs only the columns that span range(S̃)
+                S, s_weights = S[:, independent], s_weights[independent]
             L = self._sensitive_factor(S * s_weights)
         k = check_n_components(self.n_components, n, bound_text="n_samples")
         self.gamma_ = (resolve_gamma(X, self.gamma)
@@ -808,7 +867,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
                 break
             V, lam = V[:, keep], lam[keep]
             R = np.sqrt(lam)[:, None] * V.T  # C = Q R with C = Φ̃_hᵀZ, Q orthonormal
-            v, value = _leading_direction(R[:, :m], R[:, m:], eta)
+            v, value = _leading_direction(R[:, :m], R[:, m:], eta, n_terms=n * (h + 1))
             u = V @ (v / np.sqrt(lam))  # w = C u, ‖w‖ = 1
             t = KPZ @ u
             t -= Th @ (Th.T @ t)  # t = K̃_h Z u = P K̃ P Z u

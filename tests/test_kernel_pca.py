@@ -72,25 +72,23 @@ def test_exact_solver_matches_algorithm3(m, center, seed):
     kw = dict(n_components=4, kernel="rbf", gamma=0.15, center=center, random_state=0)
     exact = FairKernelPCA(**kw).fit(X, sensitive_features=z)
     alg3 = FairKernelPCA(eigen_solver="generalized", **kw).fit(X, sensitive_features=z)
-    assert subspace_sine(exact.transform(X), alg3.transform(X)) <= 1e-6
-    # Algorithm 3 may fall back to its 1e-5 ridge (singular RᵀKR when centred), which
-    # perturbs its eigenvalues by about 1e-5/λ; without the ridge they agree to round-off.
-    rtol = 1e-5 if alg3.ridge_used_ else 1e-9
-    np.testing.assert_allclose(exact.eigenvalues_, alg3.eigenvalues_, rtol=rtol)
+    # Algorithm 3 on the range of RᵀKR (no ridge): the same eigenpairs to rounding.
+    assert subspace_sine(exact.transform(X), alg3.transform(X)) <= 1e-9
+    np.testing.assert_allclose(exact.eigenvalues_, alg3.eigenvalues_, rtol=1e-10)
     X_new = np.random.default_rng(7).normal(size=(30, X.shape[1]))
-    assert _same_up_to_sign(exact.transform(X_new), alg3.transform(X_new)) < 1e-6
+    assert _same_up_to_sign(exact.transform(X_new), alg3.transform(X_new)) < 1e-8
 
 
 @pytest.mark.parametrize("kernel", [dict(kernel="linear"), dict(kernel="poly", degree=2)])
-def test_algorithm3_ridge_fallback_on_rank_deficient_kernel(kernel):
-    # A low-rank K makes RᵀKR singular: Algorithm 3 needs its 1e-5 ridge, the exact solver not.
+@pytest.mark.parametrize("center", [True, False])
+def test_algorithm3_on_rank_deficient_kernel(kernel, center):
+    # A low-rank K makes RᵀKR singular; restricted to its range Algorithm 3 stays exact.
     X, z = _data(n=100, d=4)
-    exact = FairKernelPCA(3, **kernel).fit(X, sensitive_features=z)
-    alg3 = FairKernelPCA(3, eigen_solver="generalized", **kernel).fit(X, sensitive_features=z)
-    assert alg3.ridge_used_
-    assert subspace_sine(exact.transform(X), alg3.transform(X)) < 1e-5
-    # the ridge biases Algorithm 3's variances downwards; the exact ones are the optimum
-    assert np.all(exact.eigenvalues_ >= alg3.eigenvalues_ * (1 - 1e-12))
+    exact = FairKernelPCA(3, center=center, **kernel).fit(X, sensitive_features=z)
+    alg3 = FairKernelPCA(3, eigen_solver="generalized", center=center, **kernel).fit(
+        X, sensitive_features=z)
+    assert subspace_sine(exact.transform(X), alg3.transform(X)) < 1e-9
+    np.testing.assert_allclose(exact.eigenvalues_, alg3.eigenvalues_, rtol=1e-10)
 
 
 @pytest.mark.parametrize("center", [True, False])
@@ -327,6 +325,10 @@ def test_sklearn_estimator_checks(estimator, check):
         (dict(), "X", "nan_group", ValueError, "missing values"),
         (dict(), "nan", "z", ValueError, "NaN"),
         (dict(), "text", "z", ValueError, "could not convert"),
+        (dict(), "X", "one_row_group", ValueError, "has 1 row"),
+        (dict(kernel="precomputed"), "distances", "z", ValueError, "not positive semi-definite"),
+        (dict(kernel="precomputed"), "indefinite", "z", ValueError,
+         "not positive semi-definite"),
     ],
 )
 def test_bad_inputs_are_refused(params, X_kind, sensitive, error, match):
@@ -337,6 +339,11 @@ def test_bad_inputs_are_refused(params, X_kind, sensitive, error, match):
         "asym": rng.normal(size=(50, 50)),
         "nan": np.where(np.arange(200).reshape(50, 4) == 7, np.nan, X),
         "text": np.full((50, 4), "a", dtype=object),
+        # squared Euclidean distances: zero diagonal, positive off-diagonal
+        "distances": ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1),
+        # passes the O(n²) tests (unit diagonal, |K_ij| <= 1) but has negative eigenvalues
+        "indefinite": np.eye(50) + 0.9 * (np.eye(50, k=1) + np.eye(50, k=-1))
+        - 0.9 * (np.eye(50, k=2) + np.eye(50, k=-2)),
     }[X_kind]
     z = np.arange(50) % 2
     s = {
@@ -345,6 +352,7 @@ def test_bad_inputs_are_refused(params, X_kind, sensitive, error, match):
         "one_group": np.zeros(50),
         "short": z[:-1],
         "nan_group": np.where(np.arange(50) == 3, np.nan, z.astype(float)),
+        "one_row_group": np.r_[2, z[1:]],  # FairPCA refuses it too
     }[sensitive]
     with pytest.raises(error, match=match):
         FairKernelPCA(**params).fit(data, sensitive_features=s)
@@ -374,3 +382,17 @@ def test_transform_errors():
     pre = FairKernelPCA(2, kernel="precomputed").fit(rbf_kernel(X), sensitive_features=z)
     with pytest.raises(ValueError, match=r"shape \(n_new, 40\)"):
         pre.transform(rbf_kernel(X[:5], X[:30]))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [dict(eigen_solver="arpack", n_components=3), dict(eigen_solver="randomized", n_components=3),
+     dict(approximation="nystroem", n_landmarks=40, n_components=3)],
+)
+def test_random_state_none_is_a_fixed_seed(params):
+    X, z = _data(n=120, seed=21)
+    runs = [FairKernelPCA(**params).fit(X, sensitive_features=z).transform(X) for _ in range(2)]
+    np.random.seed(12345)  # noqa: NPY002 -- the global generator must play no part
+    runs.append(FairKernelPCA(**params).fit(X, sensitive_features=z).transform(X))
+    np.testing.assert_array_equal(runs[0], runs[1])
+    np.testing.assert_array_equal(runs[0], runs[2])

@@ -29,10 +29,15 @@ from fairlab.pca import _covariance_gap_directions, _covariance_gap_matrix
 
 
 def centred_one_hot(*attributes):
+    """Centred indicators of the first m − 1 groups of each attribute.
+
+    The m-th centred indicator is minus the sum of the others: keeping it would make the
+    reference decide numerically a rank that is m − 1 by construction.
+    """
     blocks = []
     for a in attributes:
         labels, codes = np.unique(a, return_inverse=True)
-        Z = np.eye(len(labels))[codes]
+        Z = np.eye(len(labels))[codes][:, :-1]
         blocks.append(Z - Z.mean(axis=0))
     return np.hstack(blocks)
 
@@ -140,6 +145,30 @@ def test_large_d_uses_partial_solver_and_stays_exact():
     est = FairPCA(n_components=5).fit(X, sensitive_features=z)  # auto -> ARPACK (k <= d/100)
     assert same_subspace(est.components_.T, reference_fair_pca(X, 5, z))
     assert group_mean_gap(est.transform(X), z) <= 1e-10 * np.abs(X).max()
+
+
+def test_default_solver_converges_where_lanczos_used_to_stall():
+    # 5 groups, k = 10 ≪ d: "auto" picks ARPACK.  Shifting the constrained directions by
+    # tr(C) made Lanczos stall for minutes (then ArpackNoConvergence); the mean eigenvalue
+    # keeps the spectrum's spread within 2λ₁, and LAPACK is the fallback anyway.
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(2000, 1000))
+    z = rng.integers(0, 5, 2000)
+    auto = FairPCA(10).fit(X, sensitive_features=z)
+    full = FairPCA(10, svd_solver="full").fit(X, sensitive_features=z)
+    np.testing.assert_allclose(auto.explained_variance_, full.explained_variance_, rtol=1e-10)
+    assert same_subspace(auto.components_.T, full.components_.T)
+
+
+def test_center_false_variances_far_from_the_origin():
+    # uncentred fit at offset 1e4: variances measured on centred rows, not uᵀXᵀXu − n(uᵀμ)²
+    rng = np.random.default_rng(9)
+    z = rng.integers(0, 2, 400)
+    X = rng.normal(size=(400, 6)) * np.logspace(-1, 1, 6) + 1e4 + 0.5 * z[:, None]
+    est = FairPCA(3, center=False).fit(X, sensitive_features=z)
+    projected = X @ est.components_.T
+    np.testing.assert_allclose(est.explained_variance_, projected.var(axis=0, ddof=1),
+                               rtol=1e-10)
 
 
 def test_rank_deficient_data_keeps_constraint():
@@ -499,6 +528,8 @@ _z = np.repeat([0, 1], 15)
          ValueError, "no direction can satisfy"),
         (lambda: FairPCA(2).fit(_X, sensitive_features=_z).inverse_transform(_X),
          ValueError, "shape"),
+        (lambda: FairPCA(2, fairness="equal_opportunity").fit(
+            _X, _rng.normal(size=30), sensitive_features=_z), ValueError, "class labels"),
     ],
 )
 def test_bad_inputs(make_call, error, match):

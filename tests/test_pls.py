@@ -349,10 +349,9 @@ def test_naive_fair_pls_extremes():
     X, y, s = make_data(71)
     full = NaiveFairPLS(3, threshold=1.0).fit(X, y, sensitive_features=s)
     np.testing.assert_allclose(full.predict(X), PLSRegression(3).fit(X, y).predict(X), atol=1e-9)
-    with pytest.warns(UserWarning, match="kept no component"):
-        none = NaiveFairPLS(3, threshold=0.0).fit(X, y, sensitive_features=s)
-    assert none.transform(X).shape == (len(X), 0)
-    np.testing.assert_allclose(none.predict(X), y.mean())
+    # nothing passes τ = 0: a clear error at fit, not zero columns that break the next step
+    with pytest.raises(ValueError, match=r"kept no component.*Raise threshold above"):
+        NaiveFairPLS(3, threshold=0.0).fit(X, y, sensitive_features=s)
 
 
 # ----------------------------------------------------------------- sklearn integration ----------
