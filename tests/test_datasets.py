@@ -1,8 +1,11 @@
 """fairlab.datasets: synthetic generators and real-data recipes.
 
-Shipped data (Adult, German credit, COMPAS) are tested always; the external data sets and
-Lee et al.'s published splits only when ``FAIRLAB_DATA`` points at the raw copies (skipped
-with a reason otherwise).
+Every shipped data set (all but Law School) is tested always: from ``$FAIRLAB_DATA`` when it
+is set (a user's copy takes precedence), from the package otherwise.  Law School, Lee et
+al.'s published splits and the comparisons with the raw copies run only when
+``FAIRLAB_DATA`` points at them (skipped with a reason otherwise).  The shipped copies
+themselves (offline loading, checksums, package size) are tested in
+``test_datasets_shipped.py``.
 """
 
 import lzma
@@ -308,20 +311,8 @@ def test_unknown_variant_is_refused(loader, variant):
         loader(variant=variant)
 
 
-def test_shipped_files_match_provenance():
-    total = 0
-    for name in ("adult", "german", "compas"):
-        rec = provenance(name)
-        assert rec["shipped"] and rec["license"] and rec["citation"]
-        for filename, frec in rec["files"].items():
-            path = _fetch.DATA_DIR / f"{filename}.xz"
-            total += path.stat().st_size
-            raw = _fetch.read_verified(path, frec["sha256"])
-            assert len(raw) == frec["size"]
-    assert total < 5 * 2**20  # the package grows by less than 5 MB
-
-
 def test_shipped_file_with_one_byte_changed_is_refused(tmp_path, monkeypatch):
+    monkeypatch.delenv("FAIRLAB_DATA", raising=False)  # else $FAIRLAB_DATA/german/ is read
     raw = bytearray(lzma.decompress((_fetch.DATA_DIR / "german.data.xz").read_bytes()))
     raw[1000] ^= 1
     (tmp_path / "german.data.xz").write_bytes(lzma.compress(bytes(raw)))
@@ -387,9 +378,14 @@ def test_adult_lee2022_binary_columns_match_lee_split():
 
 def test_lee2022_split_missing_names_path_and_env(tmp_path, monkeypatch):
     monkeypatch.setenv("FAIRLAB_DATA", str(tmp_path))
+    monkeypatch.setenv("FAIRLAB_CACHE", str(tmp_path / "cache"))
     with pytest.raises(FileNotFoundError, match="FAIRLAB_DATA") as info:
         load_lee2022_split("german", 0)
-    assert "German/train_0.csv" in str(info.value)
+    message = str(info.value)
+    assert "German/train_0.csv" in message and "download_if_missing=True" in message
+    assert ("raw.githubusercontent.com/nick-jhlee/fair-manifold-pca/"
+            "cbd5c305ca40f380707c92f5cfd9df128e17017a/datasets/German/train_0.csv") in message
+    assert not (tmp_path / "cache").exists()  # nothing downloaded, nothing created
 
 
 @pytest.mark.parametrize(
@@ -419,11 +415,11 @@ def test_lee2022_split_refuses_a_changed_byte(tmp_path):
 
 
 # ======================================================================================
-# external data sets through FAIRLAB_DATA
+# data sets shipped since fairlab 0.1 (read from $FAIRLAB_DATA when it is set), and the
+# external Law School through FAIRLAB_DATA
 # ======================================================================================
-@_needs("bank/bank-additional-full.csv")
 def test_bank_agarwal_recipe():
-    b = load_bank(download_if_missing=False)
+    b = load_bank()
     _check_bunch(b)
     assert b.X.shape == (41188, 52) and "age" not in b.feature_names
     # Kleindessner et al. App. C.2: 11.3 % yes, 42.3 % older than 40.
@@ -434,6 +430,7 @@ def test_bank_agarwal_recipe():
 def test_lawschool_pls_recipe():
     b = load_lawschool(download_if_missing=False)
     _check_bunch(b)
+    assert "Availability: external, not shipped" in b.DESCR
     assert b.X.shape == (19567, 3) and int(b.sensitive.sum()) == 18285
     assert round(_di(b.y, b.sensitive, 1), 4) == 0.6713  # De-Diego et al. Table 2
 
@@ -445,26 +442,23 @@ def test_lawschool_lequy_recipe():
     assert b.X.shape == (20798, 10) and int(b.y.sum()) == 18505
 
 
-@_needs("diabetes/diabetic_data.csv")
 def test_diabetes_pls_recipe():
-    b = load_diabetes(download_if_missing=False)
+    b = load_diabetes()
     _check_bunch(b)
     assert b.X.shape == (71518, 18)
     assert round(_di(b.y, b.sensitive, 1), 4) == 0.8952  # De-Diego et al. Table 2
 
 
-@_needs("communities/communities.data")
 def test_communities_pls_recipe():
-    b = load_communities(download_if_missing=False)
+    b = load_communities()
     _check_bunch(b)
     assert b.X.shape == (1994, 98) and b.pos_label is None
     assert b.y.between(0, 1).all() and "racepctblack" not in b.feature_names
     assert int(b.sensitive.sum()) == 1024
 
 
-@_needs("cmc/cmc.data")
 def test_cmc_fkl_recipe():
-    b = load_cmc(download_if_missing=False)
+    b = load_cmc()
     _check_bunch(b)
     assert b.X.shape == (1473, 9) and int(b.y.sum()) == 333 + 511
     assert list(b.sensitive.columns) == [
@@ -472,9 +466,8 @@ def test_cmc_fkl_recipe():
     ]
 
 
-@_needs("a9a/a9a")
 def test_a9a_matches_adult_rows():
-    b = load_a9a(download_if_missing=False)
+    b = load_a9a()
     assert b.X.shape == (32561, 123) and set(np.unique(b.X)) == {0.0, 1.0}
     # a9a's rows are adult.data's rows, in order: labels and sex agree with the raw file.
     from fairlab.datasets._real import _read_adult
@@ -486,9 +479,57 @@ def test_a9a_matches_adult_rows():
     np.testing.assert_array_equal(b.X.iloc[:, 71] + b.X.iloc[:, 72], 1.0)
     assert b.variant == "fkl" and b.subset == "train"
     with pytest.raises(ValueError, match="subset must be"):
-        load_a9a(subset="validation", download_if_missing=False)
-    test = load_a9a(subset="test", download_if_missing=False)
+        load_a9a(subset="validation")
+    test = load_a9a(subset="test")
     assert test.X.shape == (16281, 123) and int(test.y.sum()) == 3846
+
+
+SHIPPED_CALLS = [
+    (load_adult, {"variant": "lee2022"}, "adult"), (load_german, {}, "german"),
+    (load_compas, {}, "compas"), (load_bank, {}, "bank"), (load_diabetes, {}, "diabetes"),
+    (load_communities, {}, "communities"), (load_cmc, {}, "cmc"),
+    (load_a9a, {"subset": "test"}, "a9a"),
+]
+
+
+@pytest.mark.parametrize("loader, kwargs, name", SHIPPED_CALLS,
+                         ids=[c[2] for c in SHIPPED_CALLS])
+def test_fairlab_data_copy_takes_precedence_and_equals_shipped(loader, kwargs, name,
+                                                                monkeypatch):
+    """CI sets FAIRLAB_DATA: its raw copy is the one read, and it gives the shipped data."""
+    if not DATA or not (Path(DATA) / name).is_dir():
+        pytest.skip(f"FAIRLAB_DATA/{name} not available")
+    files = list(provenance(name)["files"])
+    for filename in files:
+        assert _fetch.fetch_file(name, filename) == Path(DATA).expanduser() / name / filename
+    from_env = loader(**kwargs)
+    monkeypatch.delenv("FAIRLAB_DATA")
+    for filename in files:
+        assert _fetch.fetch_file(name, filename) == _fetch.DATA_DIR / f"{filename}.xz"
+    shipped = loader(**kwargs)
+    pd.testing.assert_frame_equal(from_env.X, shipped.X)
+    pd.testing.assert_series_equal(from_env.y, shipped.y)
+    assert from_env.DESCR == shipped.DESCR
+
+
+def test_data_home_copy_takes_precedence(tmp_path, monkeypatch):
+    """A file in data_home is read before $FAIRLAB_DATA and the shipped copy."""
+    monkeypatch.setenv("FAIRLAB_DATA", str(tmp_path / "env"))
+    raw = lzma.decompress((_fetch.DATA_DIR / "cmc.data.xz").read_bytes())
+    (tmp_path / "env" / "cmc").mkdir(parents=True)
+    (tmp_path / "env" / "cmc" / "cmc.data").write_bytes(raw)
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "cmc.data").write_bytes(raw)
+    assert _fetch.fetch_file("cmc", "cmc.data", data_home=tmp_path / "home") == (
+        tmp_path / "home" / "cmc.data")
+    assert _fetch.fetch_file("cmc", "cmc.data") == tmp_path / "env" / "cmc" / "cmc.data"
+    # The first copy found is used: a bad one is refused, not skipped for the shipped one.
+    (tmp_path / "home" / "cmc.data").write_bytes(raw.replace(b"1", b"2", 1))
+    with pytest.raises(ChecksumError, match="cmc.data"):
+        load_cmc(data_home=tmp_path / "home")
+    (tmp_path / "env" / "cmc" / "cmc.data").write_bytes(raw[:-1])
+    with pytest.raises(ChecksumError, match="SHA-256 mismatch"):
+        load_cmc()
 
 
 # ======================================================================================
@@ -508,3 +549,37 @@ def test_summarize_reports_label_bias():
     assert row["base_rate"] == pytest.approx(0.7)
     # COMPAS lee2022: y = 1 is re-offending, the favourable label is 0.
     assert table.iloc[1]["base_rate"] == pytest.approx(1 - load_compas().y.mean())
+
+
+def test_summarize_lists_every_dataset_with_availability_licence_and_size():
+    table = summarize().set_index("dataset")
+    records = provenance()
+    assert set(table.index) == set(records) and "lee2022_splits" in table.index
+    assert table.loc["lawschool", "availability"] == "external"
+    assert table.loc["lee2022_splits", "availability"] == "on request"
+    assert table.loc["lee2022_splits", "loader"] == "load_lee2022_split"
+    shipped = ["adult", "german", "compas", "bank", "diabetes", "communities", "cmc", "a9a"]
+    assert sorted(table.index[table["availability"] == "shipped"]) == sorted(shipped)
+    for name in shipped:
+        row = table.loc[name]
+        assert 0 < row["shipped_mb"] < row["size_mb"]
+        assert row["loader"] == f"load_{name}"
+    for name in ("bank", "diabetes", "communities", "cmc", "a9a"):
+        assert table.loc[name, "license"] == "CC BY 4.0"
+    assert table["license"].str.len().gt(0).all()
+    assert np.isnan(table.loc["lawschool", "shipped_mb"])
+    # With loaded data: the statistics, then availability and licence.
+    loaded = summarize([load_cmc()])
+    assert loaded.loc[0, "availability"] == "shipped" and loaded.loc[0, "license"] == "CC BY 4.0"
+    with pytest.raises(TypeError, match="summarize\\(\\[load_adult\\(\\)\\]\\)"):
+        summarize(load_cmc())
+
+
+@pytest.mark.parametrize(
+    "loader, name",
+    [(load_adult, "adult"), (load_bank, "bank"), (load_diabetes, "diabetes"), (load_cmc, "cmc")],
+)
+def test_descr_says_where_the_data_come_from(loader, name):
+    text = loader().DESCR
+    assert "Availability: shipped with fairlab" in text
+    assert f"$FAIRLAB_DATA/{name}/" in text and "License: " in text

@@ -1,21 +1,34 @@
-"""Finding, verifying and downloading external data files — on loopback only.
+"""Finding, verifying and downloading data files — on loopback only.
 
 A tiny fixture is generated in each test and served by :mod:`http.server` on 127.0.0.1;
-the URL/checksum table ``fairlab.datasets._fetch.REMOTE_FILES`` is monkeypatched to point
-at it.  No test touches the external network.
+the URL/checksum table ``fairlab.datasets._fetch.REMOTE_FILES`` (external files) or the
+base URL ``fairlab.datasets._lee2022.BASE_URL`` (Lee et al.'s splits) is monkeypatched to
+point at it.  No test touches the external network.
 """
 
+import gzip
 import hashlib
 import http.server
 import io
+import os
 import threading
 import zipfile
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from fairlab.datasets import ChecksumError, _fetch, fetch_file, get_data_home, load_cmc
+from fairlab.datasets import (
+    ChecksumError,
+    _fetch,
+    _lee2022,
+    fetch_file,
+    get_data_home,
+    load_cmc,
+    load_lawschool,
+    load_lee2022_split,
+)
 
 
 def _sha(data):
@@ -170,30 +183,42 @@ def test_unknown_file_is_refused(isolated):
 
 
 def test_loader_end_to_end_through_download(server, isolated):
-    """load_cmc downloads a generated 30-row CMC-like file, verifies it and parses it."""
+    """load_lawschool (external) downloads a generated law_data.csv, verifies and parses it."""
     rng = np.random.default_rng(0)
-    rows = np.column_stack([
-        rng.integers(16, 50, 30), rng.integers(1, 5, (30, 2)), rng.integers(0, 8, 30),
-        rng.integers(0, 2, (30, 2)), rng.integers(1, 5, (30, 2)), rng.integers(0, 2, 30),
-        np.tile([1, 2, 3], 10),
-    ])
-    payload = "".join(",".join(map(str, r)) + "\n" for r in rows).encode()
+    races = np.array(["White", "Black", "Asian", "White", "Black", "Hispanic"] * 5)
+    rows = ["," + ",".join(["race", "sex", "LSAT", "UGPA", "region_first", "ZFYA",
+                            "sander_index", "first_pf"])]
+    for i, race in enumerate(races):
+        rows.append(f"{i},{race},{1 + i % 2},{rng.integers(20, 48)},{rng.uniform(2, 4):.1f},"
+                    f"GL,{rng.normal():.3f},{rng.uniform():.3f},{i % 3 != 0:d}")
+    payload = ("\n".join(rows) + "\n").encode()
     base, www, _ = server
-    (www / "cmc.data").write_bytes(payload)
-    _register("cmc", "cmc.data", f"{base}/cmc.data", payload)
-    b = load_cmc()
-    assert b.X.shape == (30, 9) and int(b.y.sum()) == 20
-    np.testing.assert_array_equal(b.X["wife_age"], rows[:, 0])
-    assert (isolated / "cmc" / "cmc.data").read_bytes() == payload
+    (www / "law_data.csv").write_bytes(payload)
+    _register("lawschool", "law_data.csv", f"{base}/law_data.csv", payload)
+    b = load_lawschool()
+    assert b.X.shape == (20, 3) and list(b.X.columns) == ["LSAT", "UGPA", "ZFYA"]
+    assert int(b.sensitive.sum()) == 10  # White = 1; Asian and Hispanic rows dropped
+    assert (isolated / "lawschool" / "law_data.csv").read_bytes() == payload
     # With the cached copy gone and downloads disabled: a clear error naming the file.
-    (isolated / "cmc" / "cmc.data").unlink()
-    with pytest.raises(FileNotFoundError, match="cmc/cmc.data not found"):
-        load_cmc(download_if_missing=False)
+    (isolated / "lawschool" / "law_data.csv").unlink()
+    with pytest.raises(FileNotFoundError, match="lawschool/law_data.csv not found"):
+        load_lawschool(download_if_missing=False)
+
+
+def test_shipped_dataset_makes_no_request(server, isolated):
+    """CMC ships with fairlab: even with a reachable source it is never downloaded."""
+    base, www, hits = server
+    (www / "cmc.data").write_bytes(PAYLOAD)
+    _register("cmc", "cmc.data", f"{base}/cmc.data", PAYLOAD)
+    assert load_cmc().X.shape == (1473, 9)
+    assert hits == [] and not isolated.exists()
 
 
 def test_registered_sources_are_complete():
-    """Every external file has an https/http URL and a SHA-256 in provenance.json."""
+    """Every raw file (shipped ones too) has an https/http URL and a SHA-256."""
     expected = {
+        ("adult", "adult.data"), ("adult", "adult.test"), ("german", "german.data"),
+        ("compas", "compas-scores-two-years.csv"),
         ("bank", "bank-additional-full.csv"), ("lawschool", "law_data.csv"),
         ("lawschool", "law_school_clean.csv"), ("diabetes", "diabetic_data.csv"),
         ("communities", "communities.data"), ("communities", "communities.names"),
@@ -203,3 +228,118 @@ def test_registered_sources_are_complete():
     for spec in _fetch.REMOTE_FILES.values():
         assert spec["url"].startswith(("https://", "http://"))
         assert len(spec["sha256"]) == 64
+
+
+# ======================================================================================
+# Lee et al.'s splits, downloaded on request
+# ======================================================================================
+DATA = os.environ.get("FAIRLAB_DATA")
+LEE_PIN = "cbd5c305ca40f380707c92f5cfd9df128e17017a"
+
+
+def _fake_split(n, d, seed):
+    rng = np.random.default_rng(seed)
+    table = np.column_stack([rng.normal(size=(n, d)), rng.integers(0, 2, (n, 2))])
+    return "".join(",".join(f"{v:.18e}" for v in row) + "\n" for row in table).encode()
+
+
+@pytest.fixture
+def lee_server(server, isolated, monkeypatch):
+    """Lee et al.'s German split 0 (generated) served at the repository's raw layout."""
+    base, www, hits = server
+    folder = www / "repo" / "datasets" / "German"
+    folder.mkdir(parents=True)
+    files = _fetch._provenance_table()["lee2022_splits"]["files"]
+    payloads = {}
+    for part, n in (("train", 7), ("test", 3)):
+        payload = _fake_split(n, 4, seed=n)
+        (folder / f"{part}_0.csv").write_bytes(payload)
+        monkeypatch.setitem(files, f"German/{part}_0.csv",
+                            {"sha256": _sha(payload), "size": len(payload)})
+        payloads[part] = payload
+    monkeypatch.setattr(_lee2022, "BASE_URL", f"{base}/repo")
+    return www, hits, payloads
+
+
+def test_lee2022_base_url_is_pinned():
+    assert _lee2022.BASE_URL == (
+        f"https://raw.githubusercontent.com/nick-jhlee/fair-manifold-pca/{LEE_PIN}")
+
+
+def test_lee2022_download_on_request_verifies_and_caches(lee_server, isolated):
+    _, hits, payloads = lee_server
+    b = load_lee2022_split("german", 0, download_if_missing=True)
+    assert hits == ["/repo/datasets/German/train_0.csv", "/repo/datasets/German/test_0.csv"]
+    train = np.loadtxt(io.BytesIO(payloads["train"]), delimiter=",")
+    np.testing.assert_array_equal(b.X_train, train[:, :-2])
+    np.testing.assert_array_equal(b.s_train, train[:, -1])
+    assert b.X_test.shape == (3, 4)
+    cached = isolated / "fair-manifold-pca" / "datasets" / "German" / "train_0.csv.gz"
+    assert gzip.decompress(cached.read_bytes()) == payloads["train"]
+    assert get_data_home() == isolated
+    # Second call: from the cache, no request, even without download_if_missing.
+    again = load_lee2022_split("german", 0)
+    np.testing.assert_array_equal(again.X_train, b.X_train)
+    assert len(hits) == 2
+
+
+def test_lee2022_download_into_data_home(lee_server, isolated, tmp_path):
+    home = tmp_path / "home"
+    load_lee2022_split("german", 0, data_home=home, download_if_missing=True)
+    assert (home / "fair-manifold-pca" / "datasets" / "German" / "test_0.csv.gz").is_file()
+    assert not isolated.exists()
+
+
+def test_lee2022_no_download_by_default(lee_server, isolated):
+    _, hits, _ = lee_server
+    with pytest.raises(FileNotFoundError, match="download_if_missing=True") as info:
+        load_lee2022_split("german", 0)
+    assert hits == []
+    assert f"{_lee2022.BASE_URL}/datasets/German/train_0.csv" in str(info.value)
+
+
+def test_lee2022_download_with_wrong_checksum_is_refused_and_not_saved(lee_server, isolated):
+    www, _, payloads = lee_server
+    changed = bytearray(payloads["test"])
+    changed[5] = ord("7") if changed[5] != ord("7") else ord("8")
+    (www / "repo" / "datasets" / "German" / "test_0.csv").write_bytes(bytes(changed))
+    with pytest.raises(ChecksumError, match="nothing was saved"):
+        load_lee2022_split("german", 0, download_if_missing=True)
+    folder = isolated / "fair-manifold-pca" / "datasets" / "German"
+    assert (folder / "train_0.csv.gz").is_file() and not (folder / "test_0.csv.gz").exists()
+
+
+def test_lee2022_download_failure_says_what_to_fetch(lee_server, isolated):
+    www, _, _ = lee_server
+    (www / "repo" / "datasets" / "German" / "train_0.csv").unlink()  # 404
+    with pytest.raises(FileNotFoundError, match="downloading it from .* failed") as info:
+        load_lee2022_split("german", 0, download_if_missing=True)
+    message = str(info.value)
+    assert "datasets/German/train_0.csv" in message and "FAIRLAB_DATA" in message
+
+
+def test_lee2022_cached_copy_with_a_changed_byte_is_refused(lee_server, isolated):
+    load_lee2022_split("german", 0, download_if_missing=True)
+    cached = isolated / "fair-manifold-pca" / "datasets" / "German" / "train_0.csv.gz"
+    cached.write_bytes(cached.read_bytes()[:-4] + b"\0\0\0\0")  # gzip trailer damaged
+    with pytest.raises(ChecksumError, match="train_0.csv.gz"):
+        load_lee2022_split("german", 0, download_if_missing=True)
+
+
+@pytest.mark.skipif(
+    not DATA or not (Path(DATA) / "fair-manifold-pca/datasets/German").is_dir(),
+    reason="FAIRLAB_DATA/fair-manifold-pca/datasets/German not available",
+)
+def test_lee2022_download_of_the_published_files(server, isolated, monkeypatch):
+    """The real German split 3, served from loopback, passes the recorded SHA-256."""
+    base, www, hits = server
+    src = Path(DATA) / "fair-manifold-pca" / "datasets" / "German"
+    folder = www / "datasets" / "German"
+    folder.mkdir(parents=True)
+    for part in ("train", "test"):
+        raw = gzip.decompress((src / f"{part}_3.csv.gz").read_bytes())
+        (folder / f"{part}_3.csv").write_bytes(raw)
+    monkeypatch.setattr(_lee2022, "BASE_URL", base)
+    b = load_lee2022_split("german", 3, download_if_missing=True)
+    assert (len(b.X_train), len(b.X_test), b.X_train.shape[1]) == (700, 300, 57)
+    assert len(hits) == 2

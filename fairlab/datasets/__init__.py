@@ -8,12 +8,16 @@ Synthetic generators (seeded by ``random_state``, return NumPy arrays):
 
 Real data (each returns a :class:`~sklearn.utils.Bunch` with ``X``, ``y``, ``sensitive``,
 ``feature_names``, ``pos_label`` and ``DESCR``; ``variant=`` picks the paper's recipe):
-:func:`load_adult`, :func:`load_german`, :func:`load_compas` ship with fairlab;
-:func:`load_bank`, :func:`load_lawschool`, :func:`load_diabetes`, :func:`load_communities`,
-:func:`load_cmc`, :func:`load_a9a` are looked up in ``data_home``, ``$FAIRLAB_DATA`` and the
-user cache, or downloaded (SHA-256 verified).  :func:`load_lee2022_split` reads Lee et al.'s
-exact published splits.  :func:`provenance` gives sources, licenses and checksums;
-:func:`summarize` tabulates sizes, groups, base rates and the bias of the labels.
+:func:`load_adult`, :func:`load_german`, :func:`load_compas`, :func:`load_bank`,
+:func:`load_diabetes`, :func:`load_communities`, :func:`load_cmc` and :func:`load_a9a` ship
+with fairlab (xz-compressed, SHA-256 of the original bytes checked at every load), so they
+work offline; a copy of your own in ``data_home`` or ``$FAIRLAB_DATA/<name>/`` takes
+precedence.  :func:`load_lawschool` is external (LSAC terms): it is read from ``data_home``,
+``$FAIRLAB_DATA/lawschool/`` or the user cache, or downloaded (SHA-256 verified).
+:func:`load_lee2022_split` reads Lee et al.'s exact published splits from a local copy, or
+downloads them on request (``download_if_missing=True``).  :func:`provenance` gives sources,
+licenses and checksums; :func:`summarize` lists every data set with its availability,
+licence and size, or tabulates the sizes, groups, base rates and label bias of loaded ones.
 """
 
 from ._fetch import ChecksumError, fetch_file, get_data_home, provenance

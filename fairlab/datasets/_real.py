@@ -31,8 +31,21 @@ fkl        Pérez-Suay et al. §4 (CMC); :func:`load_a9a` for its Adult         
 lequy      Le Quy et al. (2022)'s cleaned bar-passage file            lawschool
 =========  ========================================================  ====================
 
-Adult, German credit and COMPAS ship with fairlab (offline); the others are found or
-downloaded by :func:`fairlab.datasets.fetch_file`.
+**Where the raw files come from.**  Every data set except Law School ships with fairlab
+(xz-compressed, about 3.8 MB in all), so these loaders work offline with nothing to set up;
+the SHA-256 of the original bytes is checked at every load.  Law School is external (the
+LSAC terms are not an open licence): it is read from a local copy or downloaded from its
+source.  Every loader looks for its raw files, in order, in
+
+1. ``data_home/<dataset>/<file>`` or ``data_home/<file>`` (the ``data_home`` argument),
+2. ``$FAIRLAB_DATA/<dataset>/<file>``,
+3. the copy shipped with fairlab (every data set but Law School),
+4. the user cache (:func:`fairlab.datasets.get_data_home`),
+
+and otherwise downloads the file (``download_if_missing=True``) and verifies it.  A user's
+own copy therefore takes precedence over the shipped one; the first copy found is used, and
+a damaged one — shipped or not — raises :class:`fairlab.datasets.ChecksumError` naming the
+file and the fix.  See :func:`fairlab.datasets.fetch_file`.
 """
 
 import io
@@ -42,7 +55,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-from ._fetch import fetch_bytes, provenance, read_shipped
+from ._fetch import fetch_bytes, provenance, shipped_path
 
 __all__ = [
     "load_adult",
@@ -68,6 +81,12 @@ def _check_variant(variant, allowed, loader):
         )
 
 
+def _read_raw(dataset, filename, data_home, download_if_missing):
+    """Verified original bytes of a raw file (search order: see the module docstring)."""
+    return fetch_bytes(dataset, filename, data_home=data_home,
+                       download_if_missing=download_if_missing)[1]
+
+
 def _one_hot(df, columns, *, drop_first):
     """One-hot encode ``columns`` as ``name=value`` float columns (sorted categories).
 
@@ -76,6 +95,25 @@ def _one_hot(df, columns, *, drop_first):
     """
     out = pd.get_dummies(df, columns=list(columns), prefix_sep="=", drop_first=drop_first)
     return out.astype(float)
+
+
+def _fmt_size(n_bytes):
+    return f"{n_bytes / 1e6:.2f} MB" if n_bytes >= 1e6 else f"{n_bytes / 1e3:.0f} kB"
+
+
+def _availability(dataset, rec):
+    """One line: where the raw files come from (shipped / external), with sizes."""
+    size = sum(f["size"] for f in rec["files"].values())
+    if rec["shipped"]:
+        packed = sum(shipped_path(name).stat().st_size for name in rec["files"]
+                     if shipped_path(name).is_file())
+        return (f"shipped with fairlab ({_fmt_size(size)}, {_fmt_size(packed)} "
+                "xz-compressed in the package; the SHA-256 of the original bytes is checked "
+                f"at every load). A copy in data_home or $FAIRLAB_DATA/{dataset}/ takes "
+                "precedence.")
+    return (f"external, not shipped ({_fmt_size(size)}; see License): read from data_home, "
+            f"$FAIRLAB_DATA/{dataset}/ or the user cache, else downloaded from the source "
+            "URLs above (SHA-256 verified).")
 
 
 def _descr(dataset, variant, *, setting, steps, X, y, sensitive, target, pos_label, note=""):
@@ -110,9 +148,10 @@ def _descr(dataset, variant, *, setting, steps, X, y, sensitive, target, pos_lab
         "",
         f"Source: {rec['homepage']}",
         f"Files:\n{files}",
-        "Shipped with fairlab: "
-        + ("yes (xz-compressed, SHA-256 checked at load)" if rec["shipped"] else "no"),
-        f"License: {rec['license']}",
+        textwrap.fill(f"Availability: {_availability(dataset, rec)}", 88,
+                      subsequent_indent="  "),
+        f"License: {rec['license']}" + (f" ({rec['license_note']})" if rec.get("license_note")
+                                         else ""),
         f"Citation: {rec['citation']}",
     ]
     return "\n".join(lines) + "\n"
@@ -150,11 +189,11 @@ _ADULT_CATEGORICAL_LEE = [
 ]
 
 
-def _read_adult():
+def _read_adult(data_home=None, download_if_missing=True):
     """adult.data (32 561 rows) followed by adult.test (16 281 rows, first line skipped)."""
     frames = []
     for name, skip in (("adult.data", 0), ("adult.test", 1)):
-        raw = read_shipped("adult", name)
+        raw = _read_raw("adult", name, data_home, download_if_missing)
         frames.append(pd.read_csv(io.BytesIO(raw), header=None, names=_ADULT_COLUMNS,
                                   skiprows=skip, skipinitialspace=True))
     df = pd.concat(frames, ignore_index=True)
@@ -162,7 +201,7 @@ def _read_adult():
     return df
 
 
-def load_adult(*, variant="lee2022"):
+def load_adult(*, variant="lee2022", data_home=None, download_if_missing=True):
     """UCI Adult (census income, 1994), shipped with fairlab.
 
     Parameters
@@ -185,6 +224,14 @@ def load_adult(*, variant="lee2022"):
         encoding (36 features, Table 3) is not published; this variant uses the same
         rows and encoding as ``"agarwal"`` (99 features).  Its labels reproduce Table 2's
         disparate impact 0.3597.
+    data_home : str or os.PathLike, optional
+        Folder with your own copy of the raw files (``data_home/adult/<file>`` or
+        ``data_home/<file>``).  Search order: ``data_home``, then ``$FAIRLAB_DATA/adult/``,
+        then the copy shipped with fairlab (the default, offline); a copy found first is
+        used and must match the recorded SHA-256.
+    download_if_missing : bool, default=True
+        Download the file if no copy is found at all (never the case in a regular
+        installation, which ships it).  See :func:`fairlab.datasets.fetch_file`.
 
     Returns
     -------
@@ -200,7 +247,7 @@ def load_adult(*, variant="lee2022"):
     (45222, 97)
     """
     _check_variant(variant, ("lee2022", "agarwal", "pls"), "load_adult")
-    df = _read_adult()
+    df = _read_adult(data_home, download_if_missing)
     y = (df["income"] == ">50K").astype(int).rename("income>50K")
     sex = (df["sex"] == "Male").astype(int).rename("sex")
     if variant == "lee2022":
@@ -261,12 +308,12 @@ _GERMAN_CATEGORICAL = [
 ]
 
 
-def _read_german():
-    raw = read_shipped("german", "german.data")
+def _read_german(data_home=None, download_if_missing=True):
+    raw = _read_raw("german", "german.data", data_home, download_if_missing)
     return pd.read_csv(io.BytesIO(raw), sep=" ", header=None, names=_GERMAN_COLUMNS)
 
 
-def load_german(*, variant="lee2022"):
+def load_german(*, variant="lee2022", data_home=None, download_if_missing=True):
     """UCI Statlog German credit (1000 applicants), shipped with fairlab.
 
     Parameters
@@ -283,6 +330,14 @@ def load_german(*, variant="lee2022"):
         (``personal_status`` included) one-hot encoded with ``drop_first`` → 47 features.
         De-Diego et al. reports d = 21 (Table 3) without its encoding; the labels reproduce
         Table 2's disparate impact 0.7948.
+    data_home : str or os.PathLike, optional
+        Folder with your own copy of the raw files (``data_home/german/<file>`` or
+        ``data_home/<file>``).  Search order: ``data_home``, then ``$FAIRLAB_DATA/german/``,
+        then the copy shipped with fairlab (the default, offline); a copy found first is
+        used and must match the recorded SHA-256.
+    download_if_missing : bool, default=True
+        Download the file if no copy is found at all (never the case in a regular
+        installation, which ships it).  See :func:`fairlab.datasets.fetch_file`.
 
     Returns
     -------
@@ -296,7 +351,7 @@ def load_german(*, variant="lee2022"):
     (1000, 57)
     """
     _check_variant(variant, ("lee2022", "pls"), "load_german")
-    df = _read_german()
+    df = _read_german(data_home, download_if_missing)
     if variant == "lee2022":
         age = (df["age"] >= 25).astype(int).rename("age>=25")
         frame = df.drop(columns=["personal_status", "credit"])
@@ -337,13 +392,13 @@ def load_german(*, variant="lee2022"):
 # --------------------------------------------------------------------------------------
 # ProPublica COMPAS (shipped)
 # --------------------------------------------------------------------------------------
-def _read_compas():
-    raw = read_shipped("compas", "compas-scores-two-years.csv")
+def _read_compas(data_home=None, download_if_missing=True):
+    raw = _read_raw("compas", "compas-scores-two-years.csv", data_home, download_if_missing)
     # keep_default_na=False: "N/A" in score_text is a value to filter on, not a NaN.
     return pd.read_csv(io.BytesIO(raw), keep_default_na=False, na_values=[""])
 
 
-def load_compas(*, variant="lee2022"):
+def load_compas(*, variant="lee2022", data_home=None, download_if_missing=True):
     """ProPublica COMPAS two-year recidivism (Broward County), shipped with fairlab.
 
     Parameters
@@ -362,6 +417,14 @@ def load_compas(*, variant="lee2022"):
         disparate impact of Table 2, 0.8009, is that of these two groups); features sex
         (Male = 1), age, juv_fel_count, juv_misd_count, juv_other_count, priors_count →
         6 features (Table 3's d = 6); y = two_year_recid, ``pos_label = 0``.
+    data_home : str or os.PathLike, optional
+        Folder with your own copy of the raw files (``data_home/compas/<file>`` or
+        ``data_home/<file>``).  Search order: ``data_home``, then ``$FAIRLAB_DATA/compas/``,
+        then the copy shipped with fairlab (the default, offline); a copy found first is
+        used and must match the recorded SHA-256.
+    download_if_missing : bool, default=True
+        Download the file if no copy is found at all (never the case in a regular
+        installation, which ships it).  See :func:`fairlab.datasets.fetch_file`.
 
     Returns
     -------
@@ -375,7 +438,7 @@ def load_compas(*, variant="lee2022"):
     (6172, 11)
     """
     _check_variant(variant, ("lee2022", "pls"), "load_compas")
-    df = _read_compas()
+    df = _read_compas(data_home, download_if_missing)
     if variant == "lee2022":
         days = pd.to_numeric(df["days_b_screening_arrest"])
         keep = ((days <= 30) & (days >= -30) & (df["is_recid"] != -1)
@@ -422,15 +485,11 @@ def load_compas(*, variant="lee2022"):
 
 
 # --------------------------------------------------------------------------------------
-# External data sets (found locally or downloaded)
+# Shipped since fairlab 0.1: Bank Marketing, Diabetes, Communities and Crime, CMC, a9a;
+# external: Law School
 # --------------------------------------------------------------------------------------
-def _read_external(dataset, filename, data_home, download_if_missing):
-    return fetch_bytes(dataset, filename, data_home=data_home,
-                       download_if_missing=download_if_missing)[1]
-
-
 def load_bank(*, variant="agarwal", data_home=None, download_if_missing=True):
-    """UCI Bank Marketing, ``bank-additional-full.csv`` (not shipped).
+    """UCI Bank Marketing, ``bank-additional-full.csv``, shipped with fairlab.
 
     Parameters
     ----------
@@ -439,17 +498,23 @@ def load_bank(*, variant="agarwal", data_home=None, download_if_missing=True):
         [subscribed]; age removed from the features; every categorical column one-hot
         encoded with ``drop_first``, numeric columns (``duration`` included, as in the
         reference code) kept → 52 features.
-    data_home, download_if_missing
-        See :func:`fairlab.datasets.fetch_file`.
+    data_home : str or os.PathLike, optional
+        Folder with your own copy of the raw files (``data_home/bank/<file>`` or
+        ``data_home/<file>``).  Search order: ``data_home``, then ``$FAIRLAB_DATA/bank/``,
+        then the copy shipped with fairlab (the default, offline); a copy found first is
+        used and must match the recorded SHA-256.
+    download_if_missing : bool, default=True
+        Download the file if no copy is found at all (never the case in a regular
+        installation, which ships it).  See :func:`fairlab.datasets.fetch_file`.
 
     Examples
     --------
     >>> from fairlab.datasets import load_bank
-    >>> load_bank().X.shape  # doctest: +SKIP
+    >>> load_bank().X.shape
     (41188, 52)
     """
     _check_variant(variant, ("agarwal",), "load_bank")
-    raw = _read_external("bank", "bank-additional-full.csv", data_home, download_if_missing)
+    raw = _read_raw("bank", "bank-additional-full.csv", data_home, download_if_missing)
     df = pd.read_csv(io.BytesIO(raw), sep=";")
     older = (df["age"] > 40).astype(int).rename("age>40")
     y = (df["y"] == "yes").astype(int).rename("subscribed")
@@ -470,7 +535,7 @@ def load_bank(*, variant="agarwal", data_home=None, download_if_missing=True):
 
 
 def load_lawschool(*, variant="pls", data_home=None, download_if_missing=True):
-    """LSAC law school data (not shipped).
+    """LSAC law school data (external: not shipped, LSAC terms).
 
     Parameters
     ----------
@@ -483,12 +548,19 @@ def load_lawschool(*, variant="pls", data_home=None, download_if_missing=True):
         ``"lequy"`` — Le Quy et al. (2022)'s ``law_school_clean.csv``: 20 798 rows;
         sensitive = 1[race == White]; the 10 other columns are the features;
         y = pass_bar.
-    data_home, download_if_missing
-        See :func:`fairlab.datasets.fetch_file`.
+    data_home : str or os.PathLike, optional
+        Folder with a copy of the files (``data_home/lawschool/<file>`` or
+        ``data_home/<file>``).  Law School is **external** — the LSAC terms are not an open
+        licence, so fairlab does not ship it.  Search order: ``data_home``, then
+        ``$FAIRLAB_DATA/lawschool/``, then the user cache, then a download.
+    download_if_missing : bool, default=True
+        Download the file from its source (SHA-256 verified) when no copy is found;
+        offline, a :class:`FileNotFoundError` names the file and where to put it.  See
+        :func:`fairlab.datasets.fetch_file`.
     """
     _check_variant(variant, ("pls", "lequy"), "load_lawschool")
     if variant == "pls":
-        raw = _read_external("lawschool", "law_data.csv", data_home, download_if_missing)
+        raw = _read_raw("lawschool", "law_data.csv", data_home, download_if_missing)
         df = pd.read_csv(io.BytesIO(raw), index_col=0)
         df = df.loc[df["race"].isin(["White", "Black"])]
         white = (df["race"] == "White").astype(int).rename("race")
@@ -504,7 +576,7 @@ def load_lawschool(*, variant="pls", data_home=None, download_if_missing=True):
                       setting="De-Diego et al., Tables 2-3: sensitive race, privileged White",
                       steps=steps, target="1 = passed the first year",
                       note="The disparate impact of the labels reproduces Table 2 (0.6713).")
-    raw = _read_external("lawschool", "law_school_clean.csv", data_home, download_if_missing)
+    raw = _read_raw("lawschool", "law_school_clean.csv", data_home, download_if_missing)
     df = pd.read_csv(io.BytesIO(raw))
     white = (df["race"] == "White").astype(int).rename("race")
     X = df.drop(columns=["race", "pass_bar"]).astype(float)
@@ -526,7 +598,7 @@ _DIABETES_NUMERIC = [
 
 
 def load_diabetes(*, variant="pls", data_home=None, download_if_missing=True):
-    """UCI Diabetes 130-US hospitals 1999–2008 (not shipped).
+    """UCI Diabetes 130-US hospitals 1999–2008, shipped with fairlab.
 
     Parameters
     ----------
@@ -539,11 +611,17 @@ def load_diabetes(*, variant="pls", data_home=None, download_if_missing=True):
         (decade index 0–9), gender (Male = 1), A1Cresult and max_glu_serum one-hot
         (``None`` is the dropped level), change (Ch = 1), diabetesMed (Yes = 1).
         De-Diego et al. reports d = 27 (Table 3) without its encoding.
-    data_home, download_if_missing
-        See :func:`fairlab.datasets.fetch_file`.
+    data_home : str or os.PathLike, optional
+        Folder with your own copy of the raw files (``data_home/diabetes/<file>`` or
+        ``data_home/<file>``).  Search order: ``data_home``, then ``$FAIRLAB_DATA/diabetes/``,
+        then the copy shipped with fairlab (the default, offline); a copy found first is
+        used and must match the recorded SHA-256.
+    download_if_missing : bool, default=True
+        Download the file if no copy is found at all (never the case in a regular
+        installation, which ships it).  See :func:`fairlab.datasets.fetch_file`.
     """
     _check_variant(variant, ("pls",), "load_diabetes")
-    raw = _read_external("diabetes", "diabetic_data.csv", data_home, download_if_missing)
+    raw = _read_raw("diabetes", "diabetic_data.csv", data_home, download_if_missing)
     df = pd.read_csv(io.BytesIO(raw), keep_default_na=False, na_values=[""])
     df = df.drop_duplicates("patient_nbr", keep="first")
     cauc = (df["race"] == "Caucasian").astype(int).rename("race")
@@ -572,13 +650,13 @@ def load_diabetes(*, variant="pls", data_home=None, download_if_missing=True):
 
 
 def _communities_names(data_home, download_if_missing):
-    raw = _read_external("communities", "communities.names", data_home, download_if_missing)
+    raw = _read_raw("communities", "communities.names", data_home, download_if_missing)
     return [line.split()[1] for line in raw.decode("latin-1").splitlines()
             if line.startswith("@attribute")]
 
 
 def load_communities(*, variant="pls", data_home=None, download_if_missing=True):
-    """UCI Communities and Crime (1994 communities, regression; not shipped).
+    """UCI Communities and Crime (1994 communities, regression), shipped with fairlab.
 
     Parameters
     ----------
@@ -589,12 +667,18 @@ def load_communities(*, variant="pls", data_home=None, download_if_missing=True)
         county, community, communityname, fold), every column with missing values and
         racepctblack itself are removed → 98 features.  De-Diego et al. reports d = 33 and a KS
         distance of 0.129 (Table 2), neither reproducible without its preprocessing.
-    data_home, download_if_missing
-        See :func:`fairlab.datasets.fetch_file`.
+    data_home : str or os.PathLike, optional
+        Folder with your own copy of the raw files (``data_home/communities/<file>`` or
+        ``data_home/<file>``).  Search order: ``data_home``, then ``$FAIRLAB_DATA/communities/``,
+        then the copy shipped with fairlab (the default, offline); a copy found first is
+        used and must match the recorded SHA-256.
+    download_if_missing : bool, default=True
+        Download the file if no copy is found at all (never the case in a regular
+        installation, which ships it).  See :func:`fairlab.datasets.fetch_file`.
     """
     _check_variant(variant, ("pls",), "load_communities")
     names = _communities_names(data_home, download_if_missing)
-    raw = _read_external("communities", "communities.data", data_home, download_if_missing)
+    raw = _read_raw("communities", "communities.data", data_home, download_if_missing)
     df = pd.read_csv(io.BytesIO(raw), header=None, names=names, na_values="?")
     not_black = (df["racepctblack"] <= 0.06).astype(int).rename("not_black")
     y = df["ViolentCrimesPerPop"].astype(float)
@@ -621,7 +705,7 @@ _CMC_SENSITIVE = ["wife_education", "husband_education", "n_children", "media_ex
 
 
 def load_cmc(*, variant="fkl", data_home=None, download_if_missing=True):
-    """UCI Contraceptive Method Choice (1987 Indonesia survey; not shipped).
+    """UCI Contraceptive Method Choice (1987 Indonesia survey), shipped with fairlab.
 
     Parameters
     ----------
@@ -631,11 +715,17 @@ def load_cmc(*, variant="fkl", data_home=None, download_if_missing=True):
         the paper's "without S" runs); ``sensitive`` = DataFrame of the four attributes
         the paper protects one at a time: wife's education, husband's education, number
         of children, media exposure.
-    data_home, download_if_missing
-        See :func:`fairlab.datasets.fetch_file`.
+    data_home : str or os.PathLike, optional
+        Folder with your own copy of the raw files (``data_home/cmc/<file>`` or
+        ``data_home/<file>``).  Search order: ``data_home``, then ``$FAIRLAB_DATA/cmc/``,
+        then the copy shipped with fairlab (the default, offline); a copy found first is
+        used and must match the recorded SHA-256.
+    download_if_missing : bool, default=True
+        Download the file if no copy is found at all (never the case in a regular
+        installation, which ships it).  See :func:`fairlab.datasets.fetch_file`.
     """
     _check_variant(variant, ("fkl",), "load_cmc")
-    raw = _read_external("cmc", "cmc.data", data_home, download_if_missing)
+    raw = _read_raw("cmc", "cmc.data", data_home, download_if_missing)
     df = pd.read_csv(io.BytesIO(raw), header=None, names=_CMC_COLUMNS)
     X = df.drop(columns="method").astype(float)
     y = (df["method"] != 1).astype(int).rename("uses_contraception")
@@ -656,7 +746,7 @@ _A9A_RACE = {67: "White", 68: "Asian-Pac-Islander", 69: "Amer-Indian-Eskimo", 70
 
 
 def load_a9a(*, variant="fkl", subset="train", data_home=None, download_if_missing=True):
-    """LIBSVM a9a: UCI Adult with 123 binary features (Pérez-Suay et al.'s Adult; not shipped).
+    """LIBSVM a9a: UCI Adult with 123 binary features (Pérez-Suay et al.'s Adult), shipped.
 
     Parameters
     ----------
@@ -665,8 +755,14 @@ def load_a9a(*, variant="fkl", subset="train", data_home=None, download_if_missi
         with the other loaders.
     subset : {"train", "test"}, default="train"
         ``a9a`` (32 561 rows, the rows of adult.data in order) or ``a9a.t`` (16 281).
-    data_home, download_if_missing
-        See :func:`fairlab.datasets.fetch_file`.
+    data_home : str or os.PathLike, optional
+        Folder with your own copy of the raw files (``data_home/a9a/<file>`` or
+        ``data_home/<file>``).  Search order: ``data_home``, then ``$FAIRLAB_DATA/a9a/``,
+        then the copy shipped with fairlab (the default, offline); a copy found first is
+        used and must match the recorded SHA-256.
+    download_if_missing : bool, default=True
+        Download the file if no copy is found at all (never the case in a regular
+        installation, which ships it).  See :func:`fairlab.datasets.fetch_file`.
 
     Returns
     -------
@@ -685,7 +781,7 @@ def load_a9a(*, variant="fkl", subset="train", data_home=None, download_if_missi
     from sklearn.datasets import load_svmlight_file
 
     filename = "a9a" if subset == "train" else "a9a.t"
-    raw = _read_external("a9a", filename, data_home, download_if_missing)
+    raw = _read_raw("a9a", filename, data_home, download_if_missing)
     Xs, labels = load_svmlight_file(io.BytesIO(raw), n_features=123)
     names = [f"f{j}" for j in range(1, 124)]
     X = pd.DataFrame(Xs.toarray(), columns=names)

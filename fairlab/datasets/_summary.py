@@ -1,9 +1,34 @@
-"""One table describing loaded data sets: size, groups, base rates, label bias."""
+"""Tables describing the data sets: where each comes from, and the loaded data's statistics."""
 
 import numpy as np
 import pandas as pd
 
+from ._fetch import _records, shipped_path
+
 __all__ = ["summarize"]
+
+_LOADERS = {"lee2022_splits": "load_lee2022_split"}
+
+
+def _catalogue():
+    """One row per data set of ``provenance.json``: availability, licence, sizes."""
+    rows = []
+    for name, rec in _records().items():
+        files = rec["files"]
+        size = sum(f["size"] for f in files.values())
+        packed = (sum(shipped_path(f).stat().st_size for f in files
+                      if shipped_path(f).is_file()) if rec["shipped"] else 0)
+        rows.append({
+            "dataset": name,
+            "loader": _LOADERS.get(name, f"load_{name}"),
+            "title": rec["title"],
+            "availability": rec["availability"],
+            "license": rec["license"],
+            "n_files": len(files),
+            "size_mb": size / 1e6,
+            "shipped_mb": packed / 1e6 if rec["shipped"] else np.nan,
+        })
+    return pd.DataFrame(rows)
 
 
 def _primary_sensitive(bunch):
@@ -13,28 +38,53 @@ def _primary_sensitive(bunch):
     return s
 
 
-def summarize(bunches):
-    """Summary table of loaded data sets (De-Diego et al. Table 2 style).
+def summarize(bunches=None):
+    """Table of every data set, or summary table of loaded ones (De-Diego et al. Table 2 style).
 
     Parameters
     ----------
-    bunches : iterable of Bunch
-        Results of the ``load_*`` functions.
+    bunches : iterable of Bunch, optional
+        Results of the ``load_*`` functions.  ``None`` (the default) lists every data set
+        fairlab knows, without loading any.
 
     Returns
     -------
     pandas.DataFrame
-        One row per bunch: ``dataset``, ``variant``, ``n``, ``d``, ``sensitive`` (the
+        With ``bunches=None``, one row per data set (Lee et al.'s splits included):
+        ``dataset``, ``loader``, ``title``, ``availability`` (``"shipped"``: inside the
+        package, offline; ``"external"``: read from a local copy or downloaded;
+        ``"on request"``: downloaded only when asked), ``license``, ``n_files``,
+        ``size_mb`` (original files, MB = 10⁶ bytes) and ``shipped_mb`` (their
+        xz-compressed size in the package; NaN when not shipped).
+
+        Otherwise one row per bunch: ``dataset``, ``variant``, ``n``, ``d``, ``sensitive`` (the
         attribute summarised: the first column when several), ``n_privileged``,
         ``n_unprivileged`` (binary attributes, 1 = privileged), ``base_rate``
         (:math:`P(y = \\text{pos\\_label})`), ``rate_privileged``, ``rate_unprivileged`` and
         ``bias`` with ``bias_kind``: for classification the disparate impact of the labels
         :func:`fairlab.metrics.disparate_impact` (unprivileged / privileged rate; the min/max
         ratio over groups when the attribute is not binary), for a regression target the
-        Kolmogorov–Smirnov distance :func:`fairlab.metrics.ks_distance` between the groups.
+        Kolmogorov–Smirnov distance :func:`fairlab.metrics.ks_distance` between the groups,
+        then the data set's ``availability`` and ``license``.
+
+    Examples
+    --------
+    >>> from fairlab import datasets
+    >>> table = datasets.summarize()
+    >>> table.set_index("dataset").loc["lawschool", "availability"]
+    'external'
     """
+    if bunches is None:
+        return _catalogue()
+    if isinstance(bunches, (dict, str)) or not hasattr(bunches, "__iter__"):
+        raise TypeError(
+            "bunches must be a list (or other iterable) of Bunch objects returned by the "
+            "load_* functions — e.g. summarize([load_adult()]) — or None to list every data "
+            f"set; got {type(bunches).__name__}."
+        )
     from fairlab.metrics import disparate_impact, ks_distance
 
+    records = _records()
     rows = []
     for b in bunches:
         s = _primary_sensitive(b)
@@ -72,6 +122,8 @@ def summarize(bunches):
                 ),
                 bias_kind="DI" if binary else "DI (min/max)",
             )
+        rec = records.get(b.dataset, {})
+        row.update(availability=rec.get("availability"), license=rec.get("license"))
         rows.append(row)
     table = pd.DataFrame(rows)
     counts = ["n_privileged", "n_unprivileged"]
