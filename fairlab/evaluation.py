@@ -492,7 +492,9 @@ def predictor_score(*, task="regression", threshold=0.0):
         f = np.asarray(model.predict(split["X_test"]), dtype=float).reshape(len(split["X_test"]),
                                                                             -1)
         y = np.asarray(split["y_test"], dtype=float).reshape(f.shape[0], -1)
-        out = {"mse": float(np.mean((f - y) ** 2)), "hsic": metrics.hsic(f, split["s_test"])}
+        # the FKL estimators use S as numbers (integer codes included), and so does its HSIC
+        out = {"mse": float(np.mean((f - y) ** 2)),
+               "hsic": metrics.hsic(f, split["s_test"], sensitive_type="continuous")}
         s = np.asarray(split["s_test"])
         if s.ndim == 1 and f.shape[1] == 1 and len(np.unique(s)) <= 10:
             out["ks"] = metrics.ks_distance(f[:, 0], sensitive_features=s)
@@ -520,7 +522,8 @@ def dependence_score(*, split_part="test"):
                                     split["s_train"])
         X, y, s = (split[f"{key}_{split_part}"] for key in ("X", "y", "s"))
         T = model.transform(X)
-        return {"cov2_y": metrics.cov2(T, y), "cov2_s": metrics.cov2(T, s),
+        return {"cov2_y": metrics.cov2(T, y, sensitive_type="continuous"),
+                "cov2_s": metrics.cov2(T, s),
                 "hsic_s": metrics.hsic(T, s, kernel="rbf")}
 
     return score

@@ -17,7 +17,14 @@ With selection rate r_g = P(Ŷ = 1 | G = g) and true/false positive rates TPR_g,
 The differences agree with fairlearn's functions of the same name (``method="between_groups"``,
 ``agg="worst_case"``); the ratios agree with fairlearn's ``*_ratio`` (min over max) when no
 privileged group is named.  A 2-D ``sensitive_features`` defines intersectional groups, as in
-fairlearn.
+fairlearn.  ``sensitive_features`` is always read as group labels (of any type), here and in
+:func:`ks_distance`, :func:`mmd2` and :func:`linear_inseparability`.
+
+Labels are checked, not coerced: ``y_pred``/``y_true`` with NaN or missing values, with
+non-integer floats (probabilities or scores: threshold them first, ``y_pred = proba >= 0.5``),
+a ``pos_label`` found in neither ``y_true`` nor ``y_pred``, or a ``y_pred`` label that
+``y_true`` never uses (other than ``pos_label`` in a binary problem) raise ``ValueError``;
+:func:`equalized_odds_difference` needs binary ``y_true``.
 
 **Statistical dependence of a representation on the sensitive attribute**:
 
@@ -30,6 +37,17 @@ fairlearn.
   bandwidth rule :func:`lee_bandwidth`;
 * :func:`linear_inseparability` — error of a logistic model predicting the group
   (Kleindessner et al. §5.1).
+
+The sensitive argument of :func:`cov2` and :func:`hsic` may be continuous or group labels, chosen
+by ``sensitive_type``: ``"auto"`` (default) reads float columns as continuous numbers and
+integer, boolean, string, object and pandas categorical columns as **group labels**;
+``"categorical"`` and ``"continuous"`` force one reading.  So groups 0/1/2 give the same value as
+integers and as strings; an integer-valued continuous variable (an age in years, a count) needs
+``sensitive_type="continuous"``.  A column with m groups is encoded by its m indicators
+1[S = g]/√2, so that Cov² = ½ Σ_g Cov²(T, 1[S = g]) and for **two groups exactly the value of the
+0/1-coded attribute** (the two centred indicators are opposite; without the 1/√2 the value would
+double): De-Diego et al.'s Table 1 (binary S as a 0/1 indicator) and Pérez-Suay et al.'s HSIC
+keep their values.  :class:`~fairlab.FairPLS` penalises group labels with the same ½ Σ_g.
 
 **Utility of a linear representation** x ↦ Uᵀx:
 
@@ -88,27 +106,34 @@ def _as_1d(a, name):
 
 
 def _as_matrix(a, name):
-    """A finite float matrix (n, p); 1-D input becomes one column, non-numeric 1-D one-hot."""
-    if isinstance(a, (pd.Series, pd.DataFrame)):
-        if isinstance(a, pd.DataFrame) and not all(
-            pd.api.types.is_numeric_dtype(t) for t in a.dtypes
-        ):
-            a = pd.get_dummies(a, dtype=float)
+    """A finite float matrix (n, p) of numbers; 1-D input becomes one column.
+
+    Only numbers (and booleans, read as 0/1) are accepted: group labels are encoded by
+    :func:`_sensitive_matrix`, which is used for the sensitive argument of :func:`cov2` and
+    :func:`hsic` only.
+    """
+    if isinstance(a, pd.DataFrame):
+        bad = [c for c, t in a.dtypes.items() if not pd.api.types.is_numeric_dtype(t)]
+        if bad:
+            raise TypeError(
+                f"{name} must be numeric; column(s) {bad} are not. Encode them as numbers first "
+                "(e.g. pd.get_dummies for categories)."
+            )
+        a = a.to_numpy()
+    elif isinstance(a, pd.Series):
         a = a.to_numpy()
     if isinstance(a, (str, bytes)) or np.isscalar(a):
         raise TypeError(f"{name} must be array-like (n_samples rows); got {type(a).__name__}.")
     a = np.asarray(a)
-    if a.ndim == 1 and a.dtype.kind not in "biuf":
-        # categorical labels → one-hot (all m columns; the estimators centre anyway)
-        _, inverse = np.unique(a.astype(str), return_inverse=True)
-        a = np.eye(inverse.max() + 1)[inverse.reshape(-1)]
     if a.ndim == 1:
         a = a[:, None]
     if a.ndim != 2:
         raise ValueError(f"{name} must be 1-D or 2-D (n_samples, n_columns); got shape {a.shape}.")
     if a.dtype.kind not in "biuf":
         raise TypeError(
-            f"{name} must be numeric (or a 1-D array of category labels); got dtype {a.dtype}."
+            f"{name} must be numeric; got dtype {a.dtype}. Encode category labels as numbers "
+            "first (e.g. pd.get_dummies); in cov2/hsic pass a categorical variable as the second "
+            "argument, which encodes group labels itself."
         )
     a = a.astype(float)
     if a.shape[0] == 0:
@@ -116,6 +141,95 @@ def _as_matrix(a, name):
     if not np.isfinite(a).all():
         raise ValueError(f"{name} contains NaN or infinite values; impute or drop those rows.")
     return a
+
+
+_SENSITIVE_TYPES = ("auto", "categorical", "continuous")
+
+
+def _columns(a, name):
+    """The columns of a 1-D/2-D array-like as (label, 1-D array, is_categorical_under_auto)."""
+    if isinstance(a, pd.Series):
+        a = a.to_frame()
+    if isinstance(a, pd.DataFrame):
+        out = []
+        for c in a.columns:
+            dtype = a[c].dtype
+            nullable = pd.api.types.is_extension_array_dtype(dtype) and (
+                pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))
+            # nullable Int64/Float64/boolean: floats with NaN for <NA>, so that missing is caught
+            values = a[c].to_numpy(dtype=float, na_value=np.nan) if nullable else a[c].to_numpy()
+            out.append((repr(c), values, not pd.api.types.is_float_dtype(dtype)))
+        return out
+    if isinstance(a, (str, bytes)) or np.isscalar(a):
+        raise TypeError(f"{name} must be array-like (n_samples rows); got {type(a).__name__}.")
+    a = np.asarray(a)
+    if a.ndim == 1:
+        a = a[:, None]
+    if a.ndim != 2:
+        raise ValueError(f"{name} must be 1-D or 2-D (n_samples, n_columns); got shape {a.shape}.")
+    return [(str(j), a[:, j], a.dtype.kind not in "fc") for j in range(a.shape[1])]
+
+
+def _sortable(col):
+    """Whether the labels of ``col`` can be sorted (numbers, or strings only)."""
+    if col.dtype.kind != "O":
+        return True
+    kinds = {_kind(v) for v in pd.unique(pd.Series(col, dtype=object)) if not pd.isna(v)}
+    return len(kinds) <= 1
+
+
+def _sensitive_matrix(S, name, sensitive_type):
+    """Encode the sensitive argument of :func:`cov2`/:func:`hsic` as a float matrix (n, q).
+
+    A continuous column is used as it is; a categorical column with m ≥ 3 groups becomes its m
+    group indicators divided by √2, one with two groups the single indicator of its second
+    group (sorted), which gives the same value as the two scaled indicators (see :func:`cov2`).
+    ``sensitive_type="auto"``: float columns are continuous; integer, boolean, string, object and
+    pandas categorical columns are group labels.
+    """
+    if not isinstance(sensitive_type, str) or sensitive_type not in _SENSITIVE_TYPES:
+        raise ValueError(
+            f"sensitive_type={sensitive_type!r} is not supported; choose 'auto' (floats "
+            "continuous, integer/bool/string/categorical labels as groups), 'categorical' or "
+            "'continuous'."
+        )
+    blocks = []
+    columns = _columns(S, name)
+    if not columns:
+        raise ValueError(f"{name} has no columns; pass at least one variable.")
+    if columns[0][1].shape[0] == 0:
+        raise ValueError(f"{name} is empty; pass at least one sample.")
+    for label, col, categorical in columns:
+        where = f"{name}" if len(columns) == 1 else f"{name} column {label}"
+        if sensitive_type != "auto":
+            categorical = sensitive_type == "categorical"
+        if categorical:
+            codes, groups = pd.factorize(col, sort=_sortable(col))
+            if (codes < 0).any():
+                raise ValueError(
+                    f"{where} contains missing group labels (NaN/None); give every row a group "
+                    "(e.g. an explicit 'unknown' group) or drop those rows."
+                )
+            if len(groups) <= 2:
+                # ½ Σ_g of the two opposite centred indicators = the one indicator 1[S = g₂]:
+                # the same value, computed exactly as the 0/1 code (bit for bit for 0/1 input)
+                blocks.append((codes == 1).astype(float)[:, None])
+            else:
+                block = np.zeros((col.shape[0], len(groups)))
+                block[np.arange(col.shape[0]), codes] = np.sqrt(0.5)
+                blocks.append(block)
+            continue
+        if col.dtype.kind not in "biuf":
+            raise TypeError(
+                f"{where} holds non-numeric values (dtype {col.dtype}), so it cannot be used as "
+                "a continuous variable; pass sensitive_type='categorical' (or 'auto') to encode "
+                "its values as groups."
+            )
+        col = col.astype(float)
+        if not np.isfinite(col).all():
+            raise ValueError(f"{where} contains NaN or infinite values; impute or drop those rows.")
+        blocks.append(col[:, None])
+    return np.hstack(blocks)
 
 
 def _check_length(n, other, name):
@@ -137,16 +251,108 @@ def _group_index(sensitive_features, n_samples, name="sensitive_features"):
     return inverse.reshape(-1), labels
 
 
-def _prediction_inputs(y_true, y_pred, sensitive_features, *, need_true):
+def _unique(a):
+    """Distinct values of a label vector as Python objects (sorted when they can be)."""
+    if a.dtype.kind != "O":
+        return np.unique(a).tolist()
+    values = pd.unique(pd.Series(a, dtype=object)).tolist()
+    return sorted(values) if _sortable(a) else values
+
+
+def _check_labels(a, name):
+    """Refuse missing values and non-integer floats (probabilities, scores) in a label vector."""
+    if a.dtype.kind == "c":
+        raise TypeError(f"{name} must hold class labels; got complex dtype {a.dtype}.")
+    if a.dtype.kind == "f":
+        if not np.isfinite(a).all():
+            raise ValueError(
+                f"{name} contains NaN or infinite values; every row needs a class label. Drop "
+                "those rows (from y_true, y_pred and sensitive_features alike) or predict them."
+            )
+        fractional = a != np.round(a)
+        if fractional.any():
+            example = float(a[fractional][0])
+            looks_like = ("probabilities" if ((a >= 0) & (a <= 1)).all()
+                          else "continuous scores")
+            if name == "y_pred":
+                fix = ("threshold them, e.g. y_pred = proba >= 0.5 (or pass model.predict(X) "
+                       "rather than model.predict_proba(X)[:, 1])"
+                       if looks_like == "probabilities"
+                       else "threshold them, e.g. y_pred = scores > 0 (or pass model.predict(X))")
+            else:
+                fix = "pass the true class labels (e.g. 0/1)"
+            raise ValueError(
+                f"{name} holds non-integer values (e.g. {example:g}) that look like "
+                f"{looks_like}, but this metric compares class labels with pos_label: {fix}."
+            )
+    elif a.dtype.kind == "O" and pd.isna(pd.Series(a, dtype=object)).any():
+        raise ValueError(
+            f"{name} contains missing values (None/NaN); every row needs a class label. Drop "
+            "those rows (from y_true, y_pred and sensitive_features alike)."
+        )
+
+
+def _kind(v):
+    return "number" if isinstance(v, (bool, int, float, np.number, np.bool_)) else type(v).__name__
+
+
+def _check_label_sets(y_true, y_pred, pos_label, *, need_true, binary):
+    """The label checks shared by the classification metrics (see the module docstring)."""
+    try:
+        hash(pos_label)
+    except TypeError:
+        raise TypeError(f"pos_label must be a single label; got {pos_label!r}.") from None
+    pred = _unique(y_pred)
+    if y_true is None:
+        if pos_label not in pred and not any(_kind(v) == _kind(pos_label) for v in pred):
+            raise ValueError(
+                f"pos_label={pos_label!r} cannot match any label of y_pred (labels {pred}); "
+                f"pass the favourable label, e.g. pos_label={pred[-1]!r}."
+            )
+        return
+    true = _unique(y_true)
+    if binary and len(true) > 2:
+        raise ValueError(
+            f"equalized_odds_difference is defined for binary labels, but y_true has "
+            f"{len(true)} labels {true}. Binarise one class against the rest first, e.g. "
+            "equalized_odds_difference(y_true == c, y_pred == c, sensitive_features=...) "
+            "(pos_label=1 then matches True)."
+        )
+    if need_true and pos_label not in true:
+        raise ValueError(
+            f"pos_label={pos_label!r} does not occur in y_true (labels {true}), so the rates "
+            "conditioned on y_true == pos_label are undefined; pass the favourable label of "
+            f"y_true, e.g. pos_label={true[-1]!r}."
+        )
+    if pos_label not in true and pos_label not in pred:
+        raise ValueError(
+            f"pos_label={pos_label!r} occurs in neither y_true (labels {true}) nor y_pred "
+            f"(labels {pred}); pass the favourable label, e.g. pos_label={true[-1]!r}."
+        )
+    extra = [v for v in pred if v not in true and v != pos_label]
+    if extra and len(set(true) | set(pred) | {pos_label}) > 2:
+        raise ValueError(
+            f"y_pred contains label(s) {extra} that never occur in y_true (labels {true}) and "
+            f"are not pos_label={pos_label!r}: y_true and y_pred must use the same label "
+            "encoding. Map y_pred onto y_true's labels (e.g. y_pred = np.where(y_pred == 1, 1, 0) "
+            "for -1/1 predictions of 0/1 labels), or fix pos_label."
+        )
+
+
+def _prediction_inputs(y_true, y_pred, sensitive_features, *, need_true, pos_label,
+                       binary=False):
     y_pred = _as_1d(y_pred, "y_pred")
     n = y_pred.shape[0]
     if n == 0:
         raise ValueError("y_pred is empty; pass at least one prediction.")
+    _check_labels(y_pred, "y_pred")
     if need_true or y_true is not None:
         if y_true is None:
             raise ValueError("y_true is required for this metric (it conditions on the true label)")
         y_true = _as_1d(y_true, "y_true")
         _check_length(n, y_true.shape[0], "y_true")
+        _check_labels(y_true, "y_true")
+    _check_label_sets(y_true, y_pred, pos_label, need_true=need_true, binary=binary)
     ids, labels = _group_index(sensitive_features, n)
     return y_true, y_pred, ids, labels
 
@@ -201,7 +407,8 @@ def demographic_parity_difference(y_true, y_pred, *, sensitive_features, pos_lab
     Parameters
     ----------
     y_true : array-like of shape (n_samples,) or None
-        Ignored (accepted for a uniform signature with fairlearn).
+        Not used in the value (accepted for a uniform signature with fairlearn); when given it is
+        validated against ``y_pred`` (same label encoding, see Raises).
     y_pred : array-like of shape (n_samples,)
         Predicted labels; a prediction is a "selection" when it equals ``pos_label``.
     sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
@@ -213,6 +420,21 @@ def demographic_parity_difference(y_true, y_pred, *, sensitive_features, pos_lab
     -------
     float in [0, 1]; 0 means equal selection rates.
 
+    Raises
+    ------
+    ValueError
+        The label checks shared by every classification metric of this module:
+
+        * ``y_pred``/``y_true`` with NaN/inf or missing values;
+        * ``y_pred``/``y_true`` with non-integer floats, e.g. probabilities from
+          ``predict_proba`` (threshold them first: ``y_pred = proba >= 0.5``);
+        * ``pos_label`` in neither ``y_true`` nor ``y_pred`` (with ``y_true=None``: of another
+          type than every label of ``y_pred``, e.g. ``1`` for ``"yes"``/``"no"`` predictions);
+        * a ``y_pred`` label that never occurs in ``y_true`` and is not ``pos_label``, unless
+          the three together use only two labels (a binary problem whose ``y_true`` happens to
+          hold one class).  This catches mismatched encodings such as −1/1 predictions of 0/1
+          labels.
+
     Examples
     --------
     >>> from fairlab.metrics import demographic_parity_difference
@@ -220,7 +442,9 @@ def demographic_parity_difference(y_true, y_pred, *, sensitive_features, pos_lab
     ...                               sensitive_features=list("aaaabbbb"))
     0.5
     """
-    _, y_pred, ids, labels = _prediction_inputs(y_true, y_pred, sensitive_features, need_true=False)
+    _, y_pred, ids, labels = _prediction_inputs(
+        y_true, y_pred, sensitive_features, need_true=False, pos_label=pos_label
+    )
     hits, counts = _rates(y_pred == pos_label, ids, len(labels))
     r = hits / counts
     return float(r.max() - r.min())
@@ -229,13 +453,28 @@ def demographic_parity_difference(y_true, y_pred, *, sensitive_features, pos_lab
 def equal_opportunity_difference(y_true, y_pred, *, sensitive_features, pos_label=1):
     """Equal opportunity difference Δ_EO = max_g TPR_g − min_g TPR_g.
 
-    TPR_g = P(Ŷ=1 | Y=1, G=g).  For two groups this is the Δ_EO of Kleindessner et al. §5.2 (Fig.
-    4/8,
-    "aiming for EO").  Equals ``fairlearn.metrics.equal_opportunity_difference``.  A group without
-    positive examples raises ``ValueError`` (its TPR is undefined).
+    TPR_g = P(Ŷ=1 | Y=1, G=g).  For two groups this is the Δ_EO of Kleindessner et al. §5.2
+    (Fig. 4/8, "aiming for EO").  Equals ``fairlearn.metrics.equal_opportunity_difference``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (required: the rates condition on ``y_true == pos_label``).
+    y_pred, sensitive_features, pos_label
+        As in :func:`demographic_parity_difference`.
+
+    Returns
+    -------
+    float in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        A group without rows with ``y_true == pos_label`` (its TPR is undefined), ``pos_label``
+        absent from ``y_true``, and the label checks of :func:`demographic_parity_difference`.
     """
     y_true, y_pred, ids, labels = _prediction_inputs(
-        y_true, y_pred, sensitive_features, need_true=True
+        y_true, y_pred, sensitive_features, need_true=True, pos_label=pos_label
     )
     hits, counts = _rates(y_pred == pos_label, ids, len(labels), within=y_true == pos_label)
     tpr = _checked_rates(hits, counts, labels, f"y_true == {pos_label!r}")
@@ -245,11 +484,32 @@ def equal_opportunity_difference(y_true, y_pred, *, sensitive_features, pos_labe
 def equalized_odds_difference(y_true, y_pred, *, sensitive_features, pos_label=1):
     """Equalized odds difference max(max_g TPR_g − min_g TPR_g, max_g FPR_g − min_g FPR_g).
 
-    The worst case over the two conditional rates (Kleindessner et al. App. C; fairlearn's
-    ``equalized_odds_difference`` with ``agg="worst_case"``).
+    TPR_g = P(Ŷ=1 | Y=1, G=g), FPR_g = P(Ŷ=1 | Y=0, G=g): the worst case over the two
+    conditional rates (Kleindessner et al. App. C; fairlearn's ``equalized_odds_difference`` with
+    ``agg="worst_case"``).  Defined for **binary** labels: ``y_true`` must have at most two
+    labels (for a multiclass problem binarise one class against the rest, e.g.
+    ``equalized_odds_difference(y_true == c, y_pred == c, sensitive_features=s)``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_pred, sensitive_features, pos_label
+        As in :func:`demographic_parity_difference`.
+
+    Returns
+    -------
+    float in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        A multiclass ``y_true``; a group without positive or without negative rows; the checks
+        of :func:`equal_opportunity_difference`.
     """
     y_true, y_pred, ids, labels = _prediction_inputs(
-        y_true, y_pred, sensitive_features, need_true=True
+        y_true, y_pred, sensitive_features, need_true=True, pos_label=pos_label,
+        binary=True
     )
     selected = y_pred == pos_label
     positive = y_true == pos_label
@@ -269,10 +529,11 @@ def disparate_impact(y_true, y_pred, *, sensitive_features, privileged_group=Non
 
     Parameters
     ----------
-    y_true : ignored
-        Accepted for a uniform signature; may be None.
+    y_true : array-like of shape (n_samples,) or None
+        Not used in the value; validated when given, as in
+        :func:`demographic_parity_difference`.
     y_pred, sensitive_features, pos_label
-        As in :func:`demographic_parity_difference`.
+        As in :func:`demographic_parity_difference` (same label checks).
     privileged_group : scalar or None, default=None
         The label of the privileged group.  ``None``: the min/max ratio of the group selection
         rates (fairlearn's ``demographic_parity_ratio``), which equals the paper's DI whenever the
@@ -284,7 +545,9 @@ def disparate_impact(y_true, y_pred, *, sensitive_features, privileged_group=Non
     float ≥ 0; 1.0 when no group is selected at all (0/0 read as parity); ``inf`` when only the
     privileged group's rate is 0.
     """
-    _, y_pred, ids, labels = _prediction_inputs(y_true, y_pred, sensitive_features, need_true=False)
+    _, y_pred, ids, labels = _prediction_inputs(
+        y_true, y_pred, sensitive_features, need_true=False, pos_label=pos_label
+    )
     hits, counts = _rates(y_pred == pos_label, ids, len(labels))
     return _ratio(hits / counts, labels, privileged_group)
 
@@ -295,10 +558,21 @@ def equal_opportunity_ratio(y_true, y_pred, *, sensitive_features, privileged_gr
 
     EOpp = P̂(Ŷ=1 | S=0, Y=1) / P̂(Ŷ=1 | S=1, Y=1).  ``privileged_group=None`` gives min/max over
     groups, i.e. fairlearn's ``equal_opportunity_ratio``.  Conventions as in
-    :func:`disparate_impact`.
+    :func:`disparate_impact`; input checks as in :func:`equal_opportunity_difference`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (required).
+    y_pred, sensitive_features, pos_label, privileged_group
+        As in :func:`disparate_impact`.
+
+    Returns
+    -------
+    float ≥ 0.
     """
     y_true, y_pred, ids, labels = _prediction_inputs(
-        y_true, y_pred, sensitive_features, need_true=True
+        y_true, y_pred, sensitive_features, need_true=True, pos_label=pos_label
     )
     hits, counts = _rates(y_pred == pos_label, ids, len(labels), within=y_true == pos_label)
     tpr = _checked_rates(hits, counts, labels, f"y_true == {pos_label!r}")
@@ -364,44 +638,68 @@ def _centred_gram(X, kernel, gamma, name):
     return K - rows[None, :] - rows[:, None] + rows.mean()
 
 
-def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None):
+def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None,
+         sensitive_type="auto"):
     """Biased HSIC estimator (1/n²) tr(K H L H) of Pérez-Suay et al., eq. (1).
 
-    K = k(X, X), L = l(Y, Y), H = I − (1/n)11ᵀ.  Kernels: ``"linear"`` (k(x, x') = xᵀx') or
-    ``"rbf"`` (k(x, x') = exp(−γ‖x − x'‖²)); ``gamma=None`` is the median heuristic
-    γ = 1 / median_{i<j} ‖x_i − x_j‖², i.e. the width σ = sqrt(median/2) of :func:`lee_bandwidth`
-    in Pérez-Suay et al.'s parametrisation exp(−‖x − x'‖²/(2σ²)).  When that median is 0 (discrete
-    data
-    such as a binary attribute, where most pairs coincide) the median over the pairs of distinct
-    rows is used.
+    K = k(X, X), L = l(ψ(Y), ψ(Y)), H = I − (1/n)11ᵀ, where ψ encodes the second variable (the
+    sensitive attribute) as in :func:`cov2`: continuous columns as they are, a categorical
+    column with m groups as its m group indicators divided by √2.  Kernels: ``"linear"``
+    (k(x, x') = xᵀx') or ``"rbf"`` (k(x, x') = exp(−γ‖x − x'‖²)); ``gamma=None`` is the median
+    heuristic γ = 1 / median_{i<j} ‖x_i − x_j‖², i.e. the width σ = sqrt(median/2) of
+    :func:`lee_bandwidth` in Pérez-Suay et al.'s parametrisation exp(−‖x − x'‖²/(2σ²)).  When that
+    median is 0 (discrete data such as a binary attribute, where most pairs coincide) the median
+    over the pairs of distinct rows is used.
 
-    With two linear kernels HSIC = (1/n²)‖X̃ᵀỸ‖²_F = :func:`cov2` (X̃, Ỹ column-centred); this
-    case is computed in O(n·p·q) without any n×n matrix.  Pérez-Suay et al. uses it with predictions
-    as X
-    and the (one-hot) sensitive matrix as Y; De-Diego et al. uses the kernel form as the fairness
-    term of
-    kernel Fair PLS.
+    With two linear kernels HSIC = (1/n²)‖X̃ᵀỸ‖²_F = :func:`cov2` (X̃, Ỹ column-centred, Y
+    encoded); this case is computed in O(n·p·q) without any n×n matrix.  Pérez-Suay et al. uses it
+    with predictions as X and the sensitive attribute as Y; De-Diego et al. uses the kernel form as
+    the fairness term of kernel Fair PLS.
+
+    Group labels: with the √2 scaling two rows of different groups are at squared distance
+    ‖ψ(s) − ψ(s')‖² = 1 (the number of differing attributes, for several categorical columns),
+    so the RBF kernel on one categorical attribute is l(s, s') = 1 if s = s', exp(−γ_y)
+    otherwise, and the median heuristic gives γ_y = 1.  Hence a **binary attribute gives the
+    same HSIC whether it is passed as 0/1 numbers (continuous) or as group labels**, for the
+    linear kernel and for the RBF kernel with any ``gamma_y``.  A binary attribute coded a/b as
+    continuous numbers gives (b − a)² times the linear value of its group coding (e.g. 4× for
+    −1/+1); with the RBF kernel and ``gamma_y=None`` the coding does not matter.
 
     Parameters
     ----------
-    X, Y : array-like of shape (n_samples,) or (n_samples, p) / (n_samples, q)
-        Numeric; a 1-D array of category labels is one-hot encoded.
+    X : array-like of shape (n_samples,) or (n_samples, p)
+        Numeric (the predictions or the representation).
+    Y : array-like of shape (n_samples,) or (n_samples, q)
+        The sensitive attribute (or any second variable): numbers or group labels, encoded
+        according to ``sensitive_type``; a DataFrame is encoded column by column.
     kernel, kernel_y : {"linear", "rbf"}
+        Kernels on X and on the encoded Y.
     gamma, gamma_y : float > 0 or None
+    sensitive_type : {"auto", "categorical", "continuous"}, default="auto"
+        How Y is read.  ``"auto"``: float columns are continuous; integer, boolean, string,
+        object and pandas categorical columns are group labels.  ``"categorical"``: every column
+        is group labels (also floats).  ``"continuous"``: every column is used as numbers
+        (integers and booleans included; strings raise ``TypeError``).
 
     Returns
     -------
     float ≥ 0 (0 for a constant X or Y).
+
+    Examples
+    --------
+    >>> from fairlab.metrics import hsic
+    >>> hsic([1, 2, 3, 4], ["a", "a", "b", "b"]) == hsic([1, 2, 3, 4], [0.0, 0.0, 1.0, 1.0])
+    True
     """
     X = _as_matrix(X, "X")
-    Y = _as_matrix(Y, "Y")
+    Y = _sensitive_matrix(Y, "Y", sensitive_type)
     _check_length(X.shape[0], Y.shape[0], "Y")
     for k, name in ((kernel, "kernel"), (kernel_y, "kernel_y")):
         if k not in ("linear", "rbf"):
             raise ValueError(f"{name}={k!r} is not supported; choose 'linear' or 'rbf'.")
     n = X.shape[0]
     if kernel == "linear" and kernel_y == "linear":
-        return cov2(X, Y)
+        return _cov2(X, Y)
     Kc = _centred_gram(X, kernel, gamma, "gamma")
     if kernel_y == "linear":
         Yc = Y - Y.mean(axis=0)
@@ -412,33 +710,72 @@ def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None):
     return max(float(np.einsum("ij,ij->", Kc, Lc)) / n**2, 0.0)
 
 
-def cov2(scores, sensitive):
-    """Squared cross-covariance Cov²(T, S) = ‖(1/n) T̃ᵀ S̃‖²_F of De-Diego et al. (eq. (4), Table 1).
+def _cov2(T, S):
+    C = (T - T.mean(axis=0)).T @ (S - S.mean(axis=0)) / T.shape[0]
+    return float(np.sum(C**2))
 
-    T (n × k) are the component scores r(X), S (n × q) the sensitive attribute (or the target, for
-    the column Cov²(r(X), Y) of Table 1); T̃, S̃ are column-centred.  Precisely: the k × q
-    cross-covariance matrix C = T̃ᵀS̃ / n (divisor n, as C_{A,B} = AᵀB/n in De-Diego et al. §3.2),
-    and
-    Cov² = Σ_{a,b} C_ab², i.e. the sum over components and sensitive columns of the squared
-    covariances.  For one component and one attribute it is Cov(t, s)², the quantity the Fair PLS
-    penalty η·Cov²(Xw, S) drives to 0.  Equals :func:`hsic` with linear kernels on both sides.
 
-    A 1-D array of category labels for ``sensitive`` is one-hot encoded (all columns).
+def cov2(scores, sensitive, *, sensitive_type="auto"):
+    r"""Squared cross-covariance Cov²(T, S) = ‖(1/n) T̃ᵀ S̃‖²_F of De-Diego et al. (eq. (4), Table 1).
+
+    T (n × k) are the component scores r(X), S (n × q) the encoded sensitive attribute (or the
+    target, for the column Cov²(r(X), Y) of Table 1); T̃, S̃ are column-centred.  Precisely: the
+    k × q cross-covariance matrix C = T̃ᵀS̃ / n (divisor n, as C_{A,B} = AᵀB/n in De-Diego et al.
+    §3.2), and Cov² = Σ_{a,b} C_ab², the sum over components and sensitive columns of the squared
+    covariances.  For one component and one continuous attribute it is Cov(t, s)², the quantity
+    the Fair PLS penalty η·Cov²(Xw, S) drives to 0.  Equals :func:`hsic` with linear kernels on
+    both sides.
+
+    Encoding of ``sensitive`` (column by column): a continuous column is used as it is; a
+    categorical column with groups g = 1, …, m becomes the m columns 1[S = g]/√2, so that
+
+    .. math::
+
+        \mathrm{Cov}^2(T, S) = \tfrac12 \sum_a \sum_g \mathrm{Cov}(t_a, 1[S = g])^2
+        = \tfrac12 \sum_a \sum_g p_g^2 (\mu_{a,g} - \mu_a)^2 ,
+
+    with p_g the share of group g, μ_{a,g} the mean of component a in group g and μ_a its overall
+    mean: invariant to relabelling the groups, 0 exactly when every group has the same mean.  For
+    two groups the centred indicators are opposite (1[S = 1] − p₁ = −(1[S = 0] − p₀)), so the
+    value is Σ_a Cov(t_a, 1[S = 1])² = Σ_a (p₀p₁(μ_{a,1} − μ_{a,0}))² — **exactly the value of
+    the attribute coded as a 0/1 number**, De-Diego et al.'s binary indicator S (without the
+    1/√2 it would be twice that).  A binary attribute coded a/b as continuous numbers gives
+    (b − a)² times the group value (e.g. 4× for −1/+1).  A two-group column is therefore
+    computed as its single 0/1 indicator 1[S = g₂] (g₂ the larger label), the same value without
+    rounding noise.  :class:`~fairlab.FairPLS` penalises group labels with the same ½ Σ_g.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_samples,) or (n_samples, k)
+        Numeric component scores T.
+    sensitive : array-like of shape (n_samples,) or (n_samples, q)
+        Numbers or group labels; a DataFrame is encoded column by column.
+    sensitive_type : {"auto", "categorical", "continuous"}, default="auto"
+        ``"auto"``: float columns are continuous; integer, boolean, string, object and pandas
+        categorical columns are group labels.  ``"categorical"``: every column is group labels.
+        ``"continuous"``: every column is used as numbers (e.g. an integer-valued target or an
+        age in years); strings raise ``TypeError``.
+
+    Returns
+    -------
+    float ≥ 0.
 
     Examples
     --------
     >>> from fairlab.metrics import cov2, hsic
     >>> cov2([1, 2, 3, 4], [0, 0, 1, 1])   # centred t·s summed = 2, /n = 0.5, squared
     0.25
+    >>> cov2([1, 2, 3, 4], ["f", "f", "m", "m"])   # the same groups as labels
+    0.25
     >>> hsic([1, 2, 3, 4], [0, 0, 1, 1])   # linear kernels: the same number
     0.25
+    >>> cov2([1, 2, 3, 4], [-1, -1, 1, 1], sensitive_type="continuous")   # −1/+1 as numbers: 4×
+    1.0
     """
     T = _as_matrix(scores, "scores")
-    S = _as_matrix(sensitive, "sensitive")
+    S = _sensitive_matrix(sensitive, "sensitive", sensitive_type)
     _check_length(T.shape[0], S.shape[0], "sensitive")
-    n = T.shape[0]
-    C = (T - T.mean(axis=0)).T @ (S - S.mean(axis=0)) / n
-    return float(np.sum(C**2))
+    return _cov2(T, S)
 
 
 def lee_bandwidth(X_train, n_components):

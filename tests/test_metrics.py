@@ -283,3 +283,219 @@ def test_reconstruction_error():
 def test_bad_input_is_refused(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# ---------------------------------------------------------------- label checks (issue 11, item 6)
+_LABEL_METRICS = ["demographic_parity_difference", "equal_opportunity_difference",
+                  "equalized_odds_difference", "disparate_impact", "equal_opportunity_ratio"]
+_S8 = np.repeat(["a", "b"], 4)
+_YT8 = np.array([1, 1, 0, 0, 1, 1, 0, 0])
+
+
+@pytest.mark.parametrize("name", _LABEL_METRICS)
+@pytest.mark.parametrize(
+    "y_true, y_pred, pos_label, match",
+    [
+        (_YT8, [1, 0, np.nan, 0, 1, 1, 0, 0], 1, "y_pred contains NaN"),
+        (_YT8, np.array([0.9, 0.8, 0.3, 0.1, 0.7, 0.4, 0.2, 0.6]), 1,
+         r"probabilities.*y_pred = proba >= 0\.5"),
+        (_YT8, np.array([2.5, 1.5, -0.3, -1.0, 0.7, 0.4, -2.0, 0.6]), 1,
+         r"continuous scores.*y_pred = scores > 0"),
+        (_YT8, np.array([1, 0, None, 0, 1, 1, 0, 0], dtype=object), 1, "y_pred contains missing"),
+        ([1.0, 0.9, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0], _YT8, 1, "y_true holds non-integer"),
+        ([1, 1, 0, 0, 1, np.nan, 0, 0], _YT8, 1, "y_true contains NaN"),
+        (_YT8, [1, -1, -1, -1, 1, 1, -1, -1], 1, r"y_pred contains label\(s\) \[-1\]"),
+        (np.where(_YT8 == 1, "yes", "no"), _YT8, "yes", "never occur in y_true"),
+        (_YT8, _YT8, 2, "pos_label=2"),
+        (_YT8, _YT8, "1", "pos_label='1'"),
+    ],
+)
+def test_bad_labels_are_refused(name, y_true, y_pred, pos_label, match):
+    with pytest.raises(ValueError, match=match):
+        getattr(m, name)(y_true, y_pred, sensitive_features=_S8, pos_label=pos_label)
+
+
+@pytest.mark.parametrize("name", ["demographic_parity_difference", "disparate_impact"])
+def test_pos_label_checks_without_y_true(name):
+    f = getattr(m, name)
+    # string predictions with the default pos_label=1 would silently select nobody
+    with pytest.raises(ValueError, match="pos_label=1 cannot match any label of y_pred"):
+        f(None, np.where(_YT8 == 1, "yes", "no"), sensitive_features=_S8)
+    assert f(None, np.where(_YT8 == 1, "yes", "no"), sensitive_features=_S8, pos_label="yes") == \
+        f(None, _YT8, sensitive_features=_S8)
+    with pytest.raises(ValueError, match="probabilities"):
+        f(None, np.linspace(0.1, 0.9, 8), sensitive_features=_S8)
+    with pytest.raises(TypeError, match="pos_label must be a single label"):
+        f(None, _YT8, sensitive_features=_S8, pos_label=[1])
+    # nobody selected is a valid outcome, not an error
+    assert f(None, np.zeros(8, dtype=int), sensitive_features=_S8) in (0.0, 1.0)
+
+
+def test_pos_label_must_occur_in_y_true_for_conditional_rates():
+    # pos_label only in y_pred: the TPR conditions on y_true == pos_label, which is never true
+    with pytest.raises(ValueError, match="does not occur in y_true"):
+        m.equal_opportunity_difference([0, 0, 0, 0], [1, 0, 1, 0], sensitive_features=[0, 0, 1, 1])
+    # for Δ_DP the same input is fine (it does not condition on y_true)
+    assert m.demographic_parity_difference([0, 0, 0, 0], [1, 0, 1, 0],
+                                           sensitive_features=[0, 0, 1, 1]) == 0.0
+
+
+def test_valid_label_encodings_are_accepted():
+    kw = {"sensitive_features": _S8}
+    ref = {n: getattr(m, n)(_YT8, Y_PRED, **kw) for n in _LABEL_METRICS}
+    for y_true, y_pred, pos in [
+        (_YT8.astype(float), Y_PRED.astype(float), 1),            # integer-valued floats
+        (_YT8.astype(bool), Y_PRED.astype(bool), 1),              # booleans (True == 1)
+        (_YT8.astype(bool), Y_PRED.astype(bool), True),
+        (np.where(_YT8 == 1, "yes", "no"), np.where(Y_PRED == 1, "yes", "no"), "yes"),
+        (pd.Series(_YT8), pd.Series(Y_PRED), 1),
+        (2 * _YT8 - 1, 2 * Y_PRED - 1, 1),                        # -1/+1 on both sides
+    ]:
+        for n in _LABEL_METRICS:
+            assert getattr(m, n)(y_true, y_pred, sensitive_features=_S8, pos_label=pos) == \
+                ref[n], (n, y_true.dtype, pos)
+    # a test set whose y_true holds only the positive class: 0 is still a valid prediction
+    assert m.equal_opportunity_difference([1, 1, 1, 1], [1, 0, 1, 1],
+                                          sensitive_features=[0, 0, 1, 1]) == 0.5
+    # multiclass labels are fine where the metric is one-vs-rest on pos_label
+    yt, yp = np.array([0, 1, 2, 2, 0, 1, 2, 1]), np.array([0, 1, 2, 1, 0, 2, 2, 1])
+    assert m.demographic_parity_difference(yt, yp, sensitive_features=_S8, pos_label=2) == \
+        pytest.approx(0.25)
+    assert m.equal_opportunity_difference(yt, yp, sensitive_features=_S8, pos_label=2) == \
+        pytest.approx(0.5)
+
+
+def test_equalized_odds_refuses_multiclass_and_binarised_agrees_with_fairlearn():
+    rng = np.random.default_rng(12)
+    yt, yp, s = rng.integers(0, 3, 300), rng.integers(0, 3, 300), rng.choice(["a", "b"], 300)
+    with pytest.raises(ValueError, match=r"binary labels.*y_true == c, y_pred == c"):
+        m.equalized_odds_difference(yt, yp, sensitive_features=s)
+    for c in range(3):
+        assert m.equalized_odds_difference(yt == c, yp == c, sensitive_features=s) == \
+            pytest.approx(flm.equalized_odds_difference(yt == c, yp == c, sensitive_features=s),
+                          abs=1e-14)
+
+
+# ---------------------------------------------------------------- sensitive_type of cov2 / hsic
+def _group_formula(T, s):
+    """½ Σ_a Σ_g p_g² (μ_{a,g} − μ_a)², the categorical Cov² of the cov2 docstring."""
+    T = np.asarray(T, float).reshape(len(s), -1)
+    total = 0.0
+    for g in np.unique(s):
+        p = np.mean(s == g)
+        total += 0.5 * np.sum((p * (T[s == g].mean(0) - T.mean(0))) ** 2)
+    return total
+
+
+def test_integer_and_string_group_labels_give_the_same_value():
+    rng = np.random.default_rng(13)
+    z = rng.integers(0, 3, 200)
+    T = rng.normal(size=(200, 2)) + z[:, None] * [0.5, -0.2]
+    names = np.array(["x", "y", "w"])[z]                   # a different order of the labels
+    variants = [z, names, names.astype(object), pd.Series(pd.Categorical(names)),
+                pd.DataFrame({"g": names}), z.astype(np.uint8), z.reshape(-1, 1)]
+    ref_cov, ref_lin, ref_rbf = m.cov2(T, z), m.hsic(T, z), m.hsic(T, z, kernel_y="rbf")
+    assert ref_cov == pytest.approx(_group_formula(T, z), rel=1e-12)
+    for v in variants:
+        assert m.cov2(T, v) == pytest.approx(ref_cov, rel=1e-12)
+        assert m.hsic(T, v) == pytest.approx(ref_lin, rel=1e-12)
+        assert m.hsic(T, v, kernel_y="rbf") == pytest.approx(ref_rbf, rel=1e-12)
+        assert m.cov2(T, v, sensitive_type="categorical") == pytest.approx(ref_cov, rel=1e-12)
+    # floats are continuous; "categorical" forces group labels, "continuous" numbers
+    zf = z.astype(float)
+    assert m.cov2(T, zf) == pytest.approx(np.sum(np.cov(T.T, zf, bias=True)[:2, 2] ** 2),
+                                          rel=1e-12)
+    assert m.cov2(T, zf) != pytest.approx(ref_cov, rel=1e-3)
+    assert m.cov2(T, zf, sensitive_type="categorical") == pytest.approx(ref_cov, rel=1e-12)
+    assert m.cov2(T, z, sensitive_type="continuous") == m.cov2(T, zf)
+    assert m.hsic(T, z, sensitive_type="continuous") == m.hsic(T, zf)
+    # with one-hot indicators a categorical attribute is 0 iff the group means coincide
+    T_eq = T - np.array([T[z == g].mean(0) for g in range(3)])[z]
+    assert m.cov2(T_eq, names) < 1e-28
+    assert m.cov2(T_eq, zf) < 1e-28  # (also uncorrelated with the numeric code, here)
+
+
+def test_binary_attribute_keeps_the_0_1_value():
+    rng = np.random.default_rng(14)
+    s = rng.integers(0, 2, 150)
+    T = rng.normal(size=(150, 3)) + 0.4 * s[:, None]
+    numeric = np.sum(np.cov(T.T, s, bias=True)[:3, 3] ** 2)   # De-Diego et al.: S a 0/1 column
+    # group labels of any type: bit for bit the 0/1 value for 0/1 integers
+    assert m.cov2(T, s) == m.cov2(T, s.astype(float)) == m.cov2(T, s, sensitive_type="continuous")
+    assert m.cov2(T, s) == pytest.approx(numeric, rel=1e-12)
+    for labels in (s.astype(bool), np.where(s == 1, "m", "f"), s + 1, 5 * s - 7):
+        assert m.cov2(T, labels) == pytest.approx(numeric, rel=1e-12)
+        assert m.hsic(T, labels) == pytest.approx(numeric, rel=1e-12)
+        for g in (None, 0.3, 2.0):   # RBF on the attribute: distance 1 between the two groups
+            assert m.hsic(T, labels, kernel="rbf", kernel_y="rbf", gamma_y=g) == pytest.approx(
+                m.hsic(T, s.astype(float), kernel="rbf", kernel_y="rbf", gamma_y=g), rel=1e-12)
+    # the relations stated in the docstring: the full (unscaled) centred one-hot doubles the
+    # value; a/b-coded numbers give (b − a)² times it
+    Z = np.eye(2)[s]
+    assert np.sum(np.cov(T.T, Z.T, bias=True)[:3, 3:] ** 2) == pytest.approx(2 * numeric)
+    pm = 2 * s - 1
+    assert m.cov2(T, pm, sensitive_type="continuous") == pytest.approx(4 * m.cov2(T, pm))
+    # the median heuristic makes the RBF value independent of the numeric coding
+    assert m.hsic(T, pm, kernel_y="rbf", sensitive_type="continuous") == pytest.approx(
+        m.hsic(T, pm, kernel_y="rbf"), rel=1e-12)
+
+
+def test_categorical_rbf_kernel_and_mixed_frames():
+    rng = np.random.default_rng(15)
+    z = rng.integers(0, 4, 80)
+    x = rng.normal(size=80)
+    T = rng.normal(size=(80, 2)) + z[:, None] * 0.3
+    # RBF on one categorical attribute: l = 1 within a group, exp(−γ) across; γ = 1 by default
+    same = z[:, None] == z[None, :]
+    for g in (1.0, 0.4):
+        L = np.where(same, 1.0, np.exp(-g))
+        assert m.hsic(T, z, kernel_y="rbf", gamma_y=g) == pytest.approx(
+            _brute_hsic(T @ T.T, L), rel=1e-10)
+    assert m.hsic(T, z, kernel_y="rbf") == pytest.approx(m.hsic(T, z, kernel_y="rbf", gamma_y=1.0))
+    # a DataFrame is encoded column by column: float continuous, string categorical
+    frame = pd.DataFrame({"x": x, "g": np.array(list("pqrs"))[z]})
+    enc = np.column_stack([x, np.eye(4)[z] / np.sqrt(2)])
+    assert m.cov2(T, frame) == pytest.approx(np.sum(np.cov(T.T, enc.T, bias=True)[:2, 2:] ** 2),
+                                             rel=1e-12)
+    assert m.cov2(T, frame) == pytest.approx(m.cov2(T, x) + m.cov2(T, z), rel=1e-12)
+    assert m.cov2(T, pd.DataFrame({"g": pd.array(z, dtype="Int64")})) == pytest.approx(
+        m.cov2(T, z), rel=1e-12)
+
+
+def test_fair_pls_hard_constraint_is_zero_cov2_for_group_labels():
+    # FairPLS encodes integer labels as groups: η = ∞ equalises the group means, which is what
+    # cov2 measures for them (with the numeric code 0/1/2 the two readings coincide only here)
+    from fairlab import FairPLS
+
+    rng = np.random.default_rng(16)
+    z = rng.integers(0, 3, 300)
+    X = rng.normal(size=(300, 6)) + z[:, None] * np.arange(6) / 3
+    y = X @ np.ones(6) + rng.normal(size=300)
+    T = FairPLS(2, eta=np.inf).fit(X, y, sensitive_features=z).transform(X)
+    assert m.cov2(T, z) < 1e-20 * m.cov2(T, y)
+    assert m.cov2(T, np.array(["a", "b", "c"])[z]) < 1e-20 * m.cov2(T, y)
+
+
+@pytest.mark.parametrize(
+    "call, exc, match",
+    [
+        (lambda: m.cov2([1.0, 2.0], [0, 1], sensitive_type="binary"), ValueError,
+         "sensitive_type='binary' is not supported"),
+        (lambda: m.hsic([1.0, 2.0], ["a", "b"], sensitive_type="continuous"), TypeError,
+         "sensitive_type='categorical'"),
+        (lambda: m.cov2([1.0, 2.0, 3.0], np.array(["a", None, "b"], dtype=object)), ValueError,
+         "missing group labels"),
+        (lambda: m.cov2([1.0, 2.0, 3.0], [0.0, np.nan, 1.0], sensitive_type="categorical"),
+         ValueError, "missing group labels"),
+        (lambda: m.cov2([1.0, 2.0, 3.0], [0.0, np.nan, 1.0]), ValueError, "NaN or infinite"),
+        (lambda: m.cov2(["a", "b"], [0, 1]), TypeError, "scores must be numeric"),
+        (lambda: m.hsic(["a", "b"], [0, 1]), TypeError, "X must be numeric"),
+        (lambda: m.cov2([1.0, 2.0], pd.DataFrame({"a": [0, 1], "b": ["u", "v"]}),
+                        sensitive_type="continuous"), TypeError, "column 'b'"),
+        (lambda: m.hsic([1.0, 2.0], np.zeros((2, 1, 1))), ValueError, "1-D or 2-D"),
+        (lambda: m.cov2([], []), ValueError, "empty"),
+    ],
+)
+def test_bad_sensitive_input_is_refused(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
