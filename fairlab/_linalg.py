@@ -6,6 +6,8 @@ Everything here works on symmetric matrices and orthonormal bases:
   the range of a constraint matrix A = FᵀG, with the rank set by the rounding bound of the
   product (scaled to the data and to n), and :func:`complement_basis`, its orthogonal
   complement (the paper's ``R = null_space(z̃ᵀX)``) with no further rank decision;
+* :func:`gram_constraint_factor` — the same rule when the constraint is only known through
+  its Gram matrix (kernel methods);
 * :func:`centred_gram_factor` — the range of a centred Gram matrix, whose structural zeros
   (the mean, repeated points) are known and never decided numerically;
 * :func:`range_basis` — orthonormal basis of a column space (numpy's tolerance), for
@@ -94,6 +96,26 @@ def constraint_basis(A, left_norms, right_norms, n_terms):
     else:
         basis = dl[:, None] * U[:, :rank]  # range(A) = D_F range(Â), truncated
     return linalg.qr(basis, mode="economic", check_finite=False)[0][:, :rank]
+
+
+def gram_constraint_factor(M, n_terms, unit):
+    r"""The same rule for a constraint known only through its Gram matrix M = AᵀA (kernels).
+
+    In a kernel method the constraint vectors A = Φ̃ᵀZ live in feature space; only
+    M = ZᵀK̃Z (r × r, Z with orthonormal columns) is computed.  Its entries are sums of n_terms
+    products of kernel entries, each known to ``unit`` (the rounding level of an entry of the
+    kernel matrix, eps·max|K| before centring), so ‖ΔM‖₂ ≤ 4·n_terms·r·unit; eigenvalues at or
+    below that bound are indistinguishable from zero and their directions are not
+    constrained.  Returns T (r × rank) and σ (rank,) with M⁺ = T diag(σ) Tᵀ over the kept
+    eigenvalues (σ = sign, +1 for a positive semi-definite kernel), largest magnitudes first.
+    """
+    r = M.shape[0]
+    if r == 0:
+        return np.zeros((0, 0)), np.zeros(0)
+    s, V = linalg.eigh((M + M.T) / 2, check_finite=False)
+    order = np.argsort(np.abs(s))[::-1]
+    keep = order[np.abs(s[order]) > 4.0 * n_terms * r * unit]
+    return V[:, keep] / np.sqrt(np.abs(s[keep])), np.sign(s[keep])
 
 
 def centred_gram_factor(Kc, n_distinct):

@@ -147,42 +147,44 @@ def _fdr_directions(C, G, n_components, ridge, Q=None):
 
     Numerator A = C² (HSIC of Fv with F), denominator B = GGᵀ (HSIC of Fv with S).  ``C`` is a
     (p × p) matrix, or a 1-D array for a diagonal Gram (KFDR's kernel-PCA coordinates).
-    ``ridge > 0``: top-k generalized eigenvectors of (A, B + ridge·I), as the reference code.
+    ``ridge > 0``: top-k generalized eigenvectors of (A, B + ridge·I), as the reference code,
+    computed without a Cholesky factor of the (possibly very ill-conditioned) B + ridge·I.
     ``ridge == 0``: the ε → 0 limit — top eigenvectors of A compressed to null(Gᵀ), with
     ``Q`` the orthonormal basis of range(G) from :func:`_fdr_constraint`.
     Returns unit-norm columns V (p × k) with deterministic signs.
     """
     diagonal = C.ndim == 1
     p = C.shape[0]
-    A = np.diag(C**2) if diagonal else C @ C
     if G is None or G.shape[1] == 0:
         # unconstrained: eigenvectors of C² are those of C (PSD), same order → PCA
         k = check_n_components(n_components, p)
         if diagonal:
             return np.eye(p)[:, np.argsort(C, kind="stable")[::-1][:k]]
         return top_eigh(C, k, solver="dense")[1]
-    if ridge == 0:  # admissible v ⊥ Q
+    if ridge == 0:  # admissible v ⊥ Q: top eigenvectors of A in an explicit basis N of Q^⊥
         k = check_n_components(
             n_components, p - Q.shape[1],
             bound_text="with ridge=0 only directions uncorrelated with S are returned: "
             "dim null(X̃ᵀS̃) = d − rank(X̃ᵀS̃); use ridge > 0 for more",
         )
-        # P A P with P = I − QQᵀ by rank-q updates (no basis of the null space needed)
-        AQ = A @ Q
-        M = A - Q @ AQ.T - AQ @ Q.T + Q @ (Q.T @ AQ) @ Q.T
-        w, V = top_eigh((M + M.T) / 2, k, solver="dense")
-        if w[-1] <= w[0] * p * np.finfo(float).eps:
-            # zero eigenvalues: P A P's kernel contains range(Q); use an explicit basis instead
-            N = complement_basis(Q)
-            AN = (C[:, None] * N) if diagonal else C @ N
-            V = N @ top_eigh(AN.T @ AN, k, solver="dense")[1]
-        V -= Q @ (Q.T @ V)  # remove rounding leakage into range(Q): S̃ᵀX̃v = 0 to machine precision
-        return flip_signs(V / np.linalg.norm(V, axis=0))
+        # (NᵀAN = (CN)ᵀ(CN) has orthonormal eigenvectors even where A vanishes on Q^⊥, which
+        # a deflated A does not: there its zero eigenvalues mix range(Q) into the solution)
+        N = complement_basis(Q)
+        CN = (C[:, None] * N) if diagonal else C @ N
+        V = N @ top_eigh(CN.T @ CN, k, solver="dense")[1]
+        return flip_signs(V)
+    # ridge > 0: B = GGᵀ + ridge·I = W diag(δ + ridge) Wᵀ exactly from the full SVD of G (a
+    # Cholesky factor of B fails once ‖G‖²/ridge approaches 1/eps).  With D = diag(δ + ridge)^½,
+    # B^{-½}AB^{-½} = W MᵀM Wᵀ for M = C W D⁻¹, so the generalized eigenvectors are W D⁻¹ z
+    # for the top right singular vectors z of M.
     k = check_n_components(n_components, p)
-    A = (A + A.T) / 2
-    B = G @ G.T + ridge * np.eye(p)
-    _, V = linalg.eigh(A, B, subset_by_index=[p - k, p - 1])
-    V = V[:, ::-1]
+    W, sg, _ = linalg.svd(G, full_matrices=True, check_finite=False)
+    delta = np.zeros(p)
+    delta[: sg.size] = sg**2
+    d_inv = 1.0 / np.sqrt(delta + ridge)
+    M = ((C[:, None] * W) if diagonal else C @ W) * d_inv
+    Zt = linalg.svd(M, full_matrices=False, check_finite=False)[2][:k]
+    V = W @ (d_inv[:, None] * Zt.T)
     return flip_signs(V / np.linalg.norm(V, axis=0))
 
 

@@ -74,7 +74,7 @@ from ._linalg import (
     center_cross_gram,
     center_gram,
     complement_basis,
-    constraint_basis,
+    gram_constraint_factor,
     top_eigh,
 )
 from ._validation import check_groups, check_n_components, warn_unconstrained
@@ -96,58 +96,47 @@ def _as_seed(random_state):
     return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
-def _constraint_rank(K, Z):
-    """Number of directions the constraint ZᵀKcv = 0 removes: the rank of KZ, decided once.
+def _constraint_factor(K, Z, unit):
+    """T, σ with (ZᵀKZ)⁺ = T diag(σ) Tᵀ, and KZT: the constraint, with its rank decided once.
 
-    ``Z`` has orthonormal columns; the rounding bound of KZ uses the column norms of K.
+    ``Z`` has orthonormal columns; ``unit`` is the rounding level of an entry of K (see
+    :func:`fairlab._linalg.gram_constraint_factor`).  W = KZT = Φ̃(AT) holds the images of an
+    orthonormal basis AT of the feature-space constraint vectors A = Φ̃ᵀZ.
     """
-    return constraint_basis(K @ Z, np.linalg.norm(K, axis=0), np.ones(Z.shape[1]),
-                            n_terms=K.shape[0]).shape[1]
-
-
-def _projected_gram(K, Z, rank):
-    """Equation (2): G = K − KZ(ZᵀKZ)⁺ZᵀK, computed in place of ``K``.
-
-    ``Z`` has orthonormal columns and ``rank`` = rank(KZ) = rank(ZᵀKZ).  With ZᵀKZ = V S Vᵀ,
-    T = V |S|^{-1/2} over the ``rank`` eigenvalues of largest magnitude and σ = sign(S) (all +1
-    for a positive semi-definite kernel; the sigmoid kernel need not be one),
-    (ZᵀKZ)⁺ = T diag(σ) Tᵀ and the correction is the rank-r product W diag(σ) Wᵀ with
-    W = KZT: G stays exactly symmetric and costs O(n²m).  Returns G, T, σ and W.
-    """
-    n = K.shape[0]
-    if rank == 0:
-        return K, np.zeros((Z.shape[1], 0)), np.zeros(0), np.zeros((n, 0))
     KZ = K @ Z
-    M = Z.T @ KZ
-    s, V = linalg.eigh((M + M.T) / 2)
-    keep = np.argsort(np.abs(s))[::-1][:rank]
-    T = V[:, keep] / np.sqrt(np.abs(s[keep]))
-    sigma = np.sign(s[keep])
-    W = KZ @ T
-    K -= (W * sigma) @ W.T
-    return K, T, sigma, W
+    T, sigma = gram_constraint_factor(Z.T @ KZ, K.shape[0], unit)
+    return T, sigma, KZ @ T
 
 
-def _alg3_generalized(K, Z, k, rank, center):
+def _projected_gram(K, W, sigma):
+    """Equation (2): G = K − KZ(ZᵀKZ)⁺ZᵀK = K − W diag(σ) Wᵀ, computed in place of ``K``.
+
+    The correction is a rank-r product (O(n²m)), so G stays exactly symmetric.
+    """
+    if W.shape[1]:
+        K -= (W * sigma) @ W.T
+    return K
+
+
+def _alg3_generalized(K, W, k, center, floor):
     """Algorithm 3 of Kleindessner et al., solved exactly on the range of RᵀKR (for comparison).
 
-    R = orthonormal basis of null(ZᵀK) — with centring also orthogonal to 1, which lies in
-    null(Kc) and would make both matrices of the pencil singular by construction.  The pencil
-    RᵀKKR β = w RᵀKR β is reduced to the range of RᵀKR = V S Vᵀ (eigenvalues above
-    n·eps·max S; below, K itself is zero to rounding and so is the numerator), where it is the
-    standard problem Tᵀ(RᵀKKR)T with T = V S^{-1/2}.  Returns the top-k eigenvalues w
-    (descending, zero-padded beyond the range) and the coefficients B = RTΛ (BᵀKB = I).
+    R = orthonormal basis of null(ZᵀK) = range(W)^⊥ — with centring also orthogonal to 1,
+    which lies in null(Kc) and would make both matrices of the pencil singular by
+    construction.  The pencil RᵀKKR β = w RᵀKR β is reduced to the range of RᵀKR = V S Vᵀ
+    (eigenvalues above ``floor``, the rounding level of the kernel matrix; below it K is zero
+    to rounding and so is the numerator), where it is the standard problem Tᵀ(RᵀKKR)T with
+    T = V S^{-1/2}.  Returns the top-k eigenvalues w (descending, zero-padded beyond the range)
+    and the coefficients B = RTΛ (BᵀKB = I).
     """
     n = K.shape[0]
-    Q = constraint_basis(K @ Z, np.linalg.norm(K, axis=0), np.ones(Z.shape[1]), n_terms=n)
-    Q = Q[:, :rank]
-    if center:
-        Q = linalg.qr(np.hstack([np.full((n, 1), n**-0.5), Q]), mode="economic")[0]
+    basis = np.hstack([np.full((n, 1), n**-0.5), W]) if center else W
+    Q = linalg.qr(basis, mode="economic")[0] if basis.shape[1] else basis
     R = complement_basis(Q)
     KR = K @ R
     H2 = R.T @ KR
     s, V = linalg.eigh((H2 + H2.T) / 2)
-    keep = s > n * np.finfo(float).eps * max(s.max(initial=0.0), 0.0)
+    keep = s > floor
     T = V[:, keep] / np.sqrt(s[keep])
     KRT = KR @ T
     w, L = linalg.eigh(KRT.T @ KRT)
@@ -417,16 +406,21 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         # Centring statistics of KernelCenterer, reused for k(X_new, X_train) in transform.
         self._k_fit_rows = K.mean(axis=0)
         self._k_fit_all = self._k_fit_rows.mean()
+        n = K.shape[0]
+        unit = np.finfo(float).eps * np.abs(K).max(initial=0.0)
         if self.center:
             K = center_gram(K)
         self.X_fit_ = None if self.kernel == "precomputed" else X
         keep_all_positive = self.n_components is None
-        rank = _constraint_rank(K, Z) if Z.shape[1] else 0
-        self.n_constraints_ = rank
+        # unit: rounding level of one kernel entry (taken before centring, which cancels);
+        # directions of the n×n matrices built from K below 4·n·unit are zero to rounding.
+        floor = 4.0 * n * unit
+        T, sigma, W = _constraint_factor(K, Z, unit)
+        self.n_constraints_ = T.shape[1]
 
         if self.eigen_solver == "generalized":
-            lam, B = _alg3_generalized(K, Z, k, rank, self.center)
-            lam, B = self._drop_null_components(lam, B, keep_all_positive)
+            lam, B = _alg3_generalized(K, W, k, self.center, floor)
+            lam, B = self._drop_null_components(lam, B, keep_all_positive, floor)
             B[:, lam == 0] = 0.0
             E = K @ B  # = (ΛᵀRᵀK)ᵀ of Algorithm 3, the training embedding
             # Same sign convention as the exact solver: largest |entry| of each column positive.
@@ -435,7 +429,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             B = B * signs
             V = (E * signs) / np.sqrt(np.where(lam > 0, lam, 1.0))
         else:
-            G, T, sigma, W = _projected_gram(K, Z, rank)  # K is a private copy: G overwrites it
+            G = _projected_gram(K, W, sigma)  # K is a private copy: G overwrites it
             solver = "dense" if keep_all_positive else self.eigen_solver
             lam, V = top_eigh(G, k, solver=solver, random_state=_as_seed(self.random_state))
             if self.kernel == "precomputed" and lam[-1] < -1e-8 * abs(lam[0]):
@@ -445,7 +439,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
                     f"largest {lam[0]:.3g}). Pass a kernel matrix (e.g. exp(-gamma * D**2) for "
                     "squared distances D), not distances or similarities."
                 )
-            lam, V = self._drop_null_components(lam, V, keep_all_positive)
+            lam, V = self._drop_null_components(lam, V, keep_all_positive, floor)
             # Equation (3): c_j = (v_j − Z T diag(σ) (KZT)ᵀ v_j)/√λ_j, zero for null eigenvalues.
             # (TᵀZᵀK v_j = Wᵀv_j since W = KZT: K, now overwritten by G, is not needed.)
             C = V - Z @ (T @ (sigma[:, None] * (W.T @ V)))
@@ -459,9 +453,14 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         return V * np.sqrt(lam)
 
     @staticmethod
-    def _drop_null_components(lam, V, keep_all_positive):
-        """Zero the eigenvalues below 1e-12·λ₁ (and negative ones); drop them if k was None."""
-        cutoff = _SMALL_EIGENVALUE_RATIO * max(lam.max(initial=0.0), 0.0)
+    def _drop_null_components(lam, V, keep_all_positive, floor):
+        """Zero the eigenvalues below 1e-12·λ₁ or ``floor`` (and negative ones).
+
+        ``floor`` is the rounding level of the kernel matrix: when the constraint removes every
+        direction the kernel has, G is zero up to rounding and λ₁ is noise itself.  With
+        k=None the zero components are dropped.
+        """
+        cutoff = max(_SMALL_EIGENVALUE_RATIO * max(lam.max(initial=0.0), 0.0), floor)
         lam = np.where(lam > cutoff, lam, 0.0)
         if keep_all_positive:
             positive = lam > 0

@@ -135,6 +135,19 @@ def _deflate(C, Q, shift=True):
     return C
 
 
+def _rayleigh_ritz(Xc, U):
+    """Orthonormal basis of span(U), rotated to the eigenvectors of the k×k matrix UᵀXcᵀXcU.
+
+    The dual route's U = PXcᵀVΛ^{-1/2} loses orthogonality in the columns with small λ (their
+    rounding is amplified by λ^{-1/2}); a QR factorisation restores it without changing the
+    subspace, and the small Rayleigh–Ritz problem restores the order of the directions.
+    """
+    U = linalg.qr(U, mode="economic", check_finite=False)[0]
+    XU = Xc @ U
+    _, L = linalg.eigh(gram(XU), check_finite=False)
+    return U @ L[:, ::-1]
+
+
 def _project_out(U, Q):
     """Remove from the columns of U their (round-off sized) component in range(Q)."""
     if Q.shape[1]:
@@ -517,8 +530,8 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             G -= gram(XQ.T)
             w, V = _top_eigh(G, k, solver, seed)
             if w[-1] > max(n, d) * np.finfo(float).eps * max(w[0], 0.0):
-                U = (Xc.T @ V - Q @ (XQ.T @ V)) / np.sqrt(w)  # U = PXcᵀV Λ^{-1/2}
-                return U, w, total
+                U = Xc.T @ V - Q @ (XQ.T @ V)  # U = PXcᵀV (Λ^{-1/2} is restored below)
+                return _rayleigh_ritz(Xc, _project_out(U, Q)), w, total
             # k exceeds the rank of the projected data: the zero-variance directions are only
             # defined in the primal problem, so fall through to it.
         if C is None:
