@@ -75,6 +75,7 @@ from ._linalg import (
     center_gram,
     complement_basis,
     gram_constraint_factor,
+    n_distinct_rows,
     top_eigh,
 )
 from ._validation import check_groups, check_n_components, warn_unconstrained
@@ -169,9 +170,16 @@ def _check_precomputed_gram(K):
 
 
 def _nystroem_map(W):
-    """W^{-1/2} (pseudo-inverse square root) of the landmark Gram matrix W, as a (L, r) matrix."""
+    """W^{-1/2} (pseudo-inverse square root) of the landmark Gram matrix W, as a (L, r) matrix.
+
+    Repeated landmarks (equal rows of W) make W singular by construction: at most as many
+    eigenvalues as distinct rows are kept; among them those above the rounding level
+    L·eps·λ_max (a low-rank kernel is a property of the data).
+    """
     s, V = linalg.eigh((W + W.T) / 2)
-    keep = s > s.max(initial=0.0) * W.shape[0] * np.finfo(float).eps
+    s, V = s[::-1], V[:, ::-1]
+    keep = s > s[0] * W.shape[0] * np.finfo(float).eps
+    keep[n_distinct_rows(W):] = False
     return V[:, keep] / np.sqrt(s[keep])
 
 

@@ -396,3 +396,15 @@ def test_random_state_none_is_a_fixed_seed(params):
     runs.append(FairKernelPCA(**params).fit(X, sensitive_features=z).transform(X))
     np.testing.assert_array_equal(runs[0], runs[1])
     np.testing.assert_array_equal(runs[0], runs[2])
+
+
+def test_nystroem_with_repeated_landmarks_equals_exact():
+    # every point twice: the landmark Gram matrix is singular by construction
+    X, z = _data(n=40, seed=22)
+    X, z = np.vstack([X, X]), np.r_[z, z]
+    kw = dict(n_components=3, gamma=0.3)
+    exact = FairKernelPCA(**kw).fit(X, sensitive_features=z)
+    nys = FairKernelPCA(**kw, approximation="nystroem", n_landmarks=80).fit(
+        X, sensitive_features=z)
+    np.testing.assert_allclose(nys.eigenvalues_, exact.eigenvalues_, rtol=1e-9)
+    assert subspace_sine(nys.transform(X), exact.transform(X)) < 1e-8
