@@ -5,9 +5,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.fairlab-installed
 NB     ?= 00_quickstart
 PARAMS ?=
+KERNEL ?= Sandybridge
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# Tests that run whole notebooks under papermill have "papermill" in their names.
+NO_PAPERMILL := -k "not papermill"
 
-.PHONY: install book test notebook bench lint clean
+.PHONY: install book test test-blas test-unit blas-info notebook bench lint clean
 
 install: $(STAMP)
 
@@ -26,7 +29,27 @@ book: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest $(NBVAL) tests notebooks
 
+# The same numerical checks under another OpenBLAS kernel: make test-blas KERNEL=Sandybridge
+# (Sandybridge needs AVX; Nehalem SSE4.2; ARMV8 on 64-bit ARM). OpenBLAS does not check that the
+# CPU can run the kernel it is told to use: one it cannot dies with "Illegal instruction". Stops
+# unless the OpenBLAS of NumPy and of SciPy both run KERNEL. Leaves out the book build and the
+# papermill runs.
+test-blas: $(STAMP)
+	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -c "$$BLAS_INFO" $(KERNEL)
+	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -m pytest $(NBVAL) tests notebooks \
+	    --ignore=tests/test_book.py $(NO_PAPERMILL)
+
+# Unit and property tests only, no notebook executed; for another Python, e.g.
+# make test-unit PYTHON=python3.13 VENV=_build/venv-py3.13
+test-unit: $(STAMP)
+	$(BIN)/python -m pytest tests $(NO_PAPERMILL)
+
+# Which BLAS NumPy and SciPy use, and the OpenBLAS kernel they run (OPENBLAS_CORETYPE chooses it).
+blas-info: $(STAMP)
+	$(BIN)/python -c "$$BLAS_INFO"
+
 # Rerun one notebook with new parameters: make notebook NB=00_quickstart PARAMS="-p seed 3"
+# (lists and dicts as YAML: PARAMS='-y "etas: [0, 1, 10]"')
 notebook: $(STAMP)
 	mkdir -p _build/papermill
 	$(BIN)/papermill --cwd notebooks notebooks/$(NB).ipynb _build/papermill/$(NB).ipynb $(PARAMS)
@@ -39,3 +62,21 @@ lint: $(STAMP)
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis .ruff_cache
+
+# Prints one line per BLAS library loaded by NumPy and SciPy; with an argument, exits non-zero
+# unless every OpenBLAS among them runs that kernel.
+define BLAS_INFO
+import sys
+from pathlib import Path
+import numpy, scipy.linalg
+from threadpoolctl import threadpool_info
+blas = [lib for lib in threadpool_info() if lib["user_api"] == "blas"]
+for lib in blas:
+    where = Path(lib["filepath"])
+    print(f"{where.parent.name}/{where.name}: {lib['internal_api']} {lib['version']}, "
+          f"kernel {lib.get('architecture', 'n/a')}, {lib['num_threads']} threads")
+kernels = {lib["architecture"].lower() for lib in blas if lib["internal_api"] == "openblas"}
+if len(sys.argv) > 1 and kernels != {sys.argv[1].lower()}:
+    sys.exit(f"OPENBLAS_CORETYPE={sys.argv[1]} is not in effect; OpenBLAS runs {kernels or 'none'}")
+endef
+export BLAS_INFO

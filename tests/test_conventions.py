@@ -1,8 +1,11 @@
 """Conventions every notebook of the book follows (see CONTRIBUTING.md)."""
 
 import ast
+import io
 import json
+import os
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -113,3 +116,74 @@ def test_runs_under_papermill_with_overridden_parameters(path, tmp_path):
         c for c in executed["cells"] if "injected-parameters" in c["metadata"].get("tags", [])
     ]
     assert injected and f"{seed_name} = 12345" in _source(injected[0])
+
+
+def _documented_parameters(path):
+    """(name, default, comment) of each literal assigned in the notebook's parameters cell."""
+    source = _source(_code_cells(_load(path))[0])
+    comments = {
+        tok.start[0]: tok.string.lstrip("#").strip()
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+        if tok.type == tokenize.COMMENT
+    }
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            try:
+                default = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            yield node.targets[0].id, default, comments.get(node.lineno, "")
+
+
+def _other_options(default, comment):
+    """The non-default values of a categorical parameter, as its comment documents them.
+
+    A string parameter lists its options quoted in its comment (``"adult" (...) or "german"``); a
+    boolean one has the other truth value.
+    """
+    if isinstance(default, bool):
+        return [not default]
+    if isinstance(default, str):
+        options = re.findall(r"\"([^\"]+)\"|'([^']+)'", comment)
+        options = [a or b for a, b in options]
+        if default in options:
+            return [o for o in options if o != default]
+    return []
+
+
+# Smaller sizes for the option runs (each must be a parameter of its notebook), to keep them fast.
+OPTION_RUN_SIZES = {
+    "02_fair_pca_variants": {"n_samples": 300, "fig1_per_group": 150, "n_splits": 1},
+    "03_measuring_fairness": {"n_per_group": 100, "n_splits": 1, "lambdas": [0.0, 1.0]},
+    "05_fair_regression_toy": {"n_train": 100, "n_test": 100, "n_mus": 3, "cv_folds": 2},
+    "datasets": {"n_synthetic": 100},
+}
+
+OPTION_RUNS = [
+    pytest.param(path, name, value, comment, id=f"{path.stem}-{name}={value}")
+    for path in NOTEBOOKS
+    for name, default, comment in _documented_parameters(path)
+    for value in _other_options(default, comment)
+]
+
+
+def test_the_documented_options_are_found():
+    found = {(p.stem, name, value) for p, name, value, _ in (r.values for r in OPTION_RUNS)}
+    assert ("02_fair_pca_variants", "tradeoff_dataset", "german") in found
+
+
+@pytest.mark.parametrize("path, name, value, comment", OPTION_RUNS)
+def test_runs_under_papermill_with_each_documented_option(path, name, value, comment, tmp_path):
+    """Every non-default value a parameters cell documents runs to the end (not compared)."""
+    papermill = pytest.importorskip("papermill")
+    if "internet" in comment:
+        pytest.skip(f"{name}={value!r} needs the internet, which the tests do not use")
+    if "FAIRLAB_DATA" in comment and not os.environ.get("FAIRLAB_DATA"):
+        pytest.skip(f"{name}={value!r} needs FAIRLAB_DATA")
+    sizes = OPTION_RUN_SIZES.get(path.stem, {})
+    declared = {n for n, _, _ in _documented_parameters(path)}
+    assert set(sizes) <= declared, f"OPTION_RUN_SIZES names unknown parameters of {path.stem}"
+    papermill.execute_notebook(
+        str(path), str(tmp_path / path.name), parameters={**sizes, name: value},
+        cwd=str(path.parent), kernel_name="python3", progress_bar=False,
+    )

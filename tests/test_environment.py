@@ -1,15 +1,16 @@
-"""The three dependency lists (pyproject, environment.yml, requirements.lock) agree."""
+"""The three dependency lists (pyproject, environment.yml, requirements.lock) agree, and so do the
+Python versions that pyproject, environment.yml, the README and CI state."""
 
 import re
+import tomllib
 from pathlib import Path
 
-import pytest
 import yaml
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
-tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python >= 3.11")
 
 
 def _pyproject_requirements():
@@ -57,3 +58,33 @@ def test_lock_pins_every_dependency_within_its_range():
     for name, spec in _pyproject_requirements().items():
         assert name in pins, f"{name} is not pinned in requirements.lock"
         assert spec.contains(pins[name], prereleases=True), f"{name}=={pins[name]} violates {spec}"
+
+
+def test_python_versions_agree():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    requires = pyproject["project"]["requires-python"]
+    match = re.fullmatch(r">=3\.(\d+)", requires)
+    assert match, f"requires-python should read '>=3.N', not {requires!r}"
+    oldest = int(match[1])
+
+    stated = re.findall(r"Python ≥ 3\.(\d+)", (ROOT / "README.md").read_text())
+    assert stated == [str(oldest)], f"README states Python ≥ 3.{stated}; pyproject: {requires}"
+
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    python = next(d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python"))
+    assert SpecifierSet(python.removeprefix("python")) == SpecifierSet(requires)
+
+    assert pyproject["tool"]["ruff"]["target-version"] == f"py3{oldest}"
+
+    # Claim what CI tests: one classifier per version from the oldest (CI's default interpreter)
+    # to the newest, which .ci/run installs and unit-tests as well.
+    newest = re.search(r"^NEWEST_PYTHON=3\.(\d+)", (ROOT / ".ci" / "run").read_text(), re.M)
+    assert newest, ".ci/run names no NEWEST_PYTHON"
+    pattern = r"Programming Language :: Python :: 3\.(\d+)"
+    classified = [re.fullmatch(pattern, c) for c in pyproject["project"]["classifiers"]]
+    minors = sorted(int(m[1]) for m in classified if m)
+    assert minors == list(range(oldest, int(newest[1]) + 1)), (
+        f"classifiers name Python 3.{minors}; CI tests 3.{oldest} to 3.{newest[1]}"
+    )
+    tested = re.findall(r"tested on 3\.(\d+) and 3\.(\d+)", (ROOT / "README.md").read_text())
+    assert tested == [(str(oldest), newest[1])], "README's 'tested on' names other versions"
