@@ -1,4 +1,7 @@
-"""The README's examples work: its Python runs, its `make notebook` lines name real parameters."""
+"""The README's examples work: its Python runs, its `make notebook` lines name real parameters.
+
+The book's introduction repeats the library example; it is run the same way.
+"""
 
 import ast
 import json
@@ -13,25 +16,31 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+INTRO = (ROOT / "book" / "intro.md").read_text()
 
 
-def _blocks(language):
-    return re.findall(rf"^```{language}\n(.*?)^```", README, re.M | re.S)
+def _blocks(language, text=README):
+    return re.findall(rf"^```{language}\n(.*?)^```", text, re.M | re.S)
 
 
 def test_readme_has_python_examples():
     assert _blocks("python")
 
 
-@pytest.mark.parametrize("index", range(len(_blocks("python"))))
-def test_python_example_runs(index):
+EXAMPLES = [pytest.param(block, id=f"README-{i}") for i, block in enumerate(_blocks("python"))]
+EXAMPLES += [pytest.param(block, id=f"intro-{i}")
+             for i, block in enumerate(_blocks("python", INTRO))]
+
+
+@pytest.mark.parametrize("block", EXAMPLES)
+def test_python_example_runs(block):
     """Each block runs as printed, given X, y and s (the data the README leaves to the reader)."""
     rng = np.random.default_rng(0)
     s = rng.integers(0, 2, 200)
     X = rng.normal(size=(200, 8)) + s[:, None]
     y = (X[:, 1] + rng.normal(size=200) > 0.5).astype(int)
     with sklearn.config_context():  # undoes the block's set_config on exit
-        exec(compile(_blocks("python")[index], "README.md", "exec"), {"X": X, "y": y, "s": s})
+        exec(compile(block, "example", "exec"), {"X": X, "y": y, "s": s})
 
 
 def _parameters(stem):
