@@ -1,0 +1,41 @@
+"""The methods the three papers compare against, re-implemented with fairlab's conventions.
+
+Concept erasure (linear guardedness of the representation against the sensitive attribute):
+
+=========  ==========================================  ===================================
+SAL        Shao et al. (2023)                          removes the top singular directions
+                                                       of the cross-covariance X̃ᵀZ̃
+LEACE      Belrose et al. (2023)                       least-squares concept erasure,
+                                                       closed form (oblique or orthogonal)
+INLP       Ravfogel et al. (2020)                      iterated null-space projection of
+                                                       linear classifiers
+RLACE      Ravfogel et al. (2022)                      relaxed minimax game over rank-r
+                                                       projections (Fantope)
+=========  ==========================================  ===================================
+
+Every estimator takes ``sensitive_features`` as a fit keyword (routed by metadata routing),
+falls back to the unconstrained method with a warning when it is None, and is imported on first
+use, so ``import fairlab.baselines`` stays cheap.  fairlearn's ``CorrelationRemover`` and
+reductions are used from fairlearn itself.
+"""
+
+import importlib
+
+_ESTIMATORS = {
+    "SAL": "sal",
+    "LEACE": "leace",
+    "INLP": "inlp",
+    "RLACE": "rlace",
+}
+
+__all__ = list(_ESTIMATORS)
+
+
+def __getattr__(name):
+    if name in _ESTIMATORS:
+        return getattr(importlib.import_module(f".{_ESTIMATORS[name]}", __name__), name)
+    raise AttributeError(f"module 'fairlab.baselines' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(__all__)
