@@ -159,6 +159,23 @@ class BaseEraser(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     ``explained_variance_ratio_``.
     """
 
+    def _removal_budget(self, d):
+        """Most directions an iterative eraser may remove: d − 1, or d − k with ``n_components``.
+
+        INLP and RLACE remove at least one direction, so they need d ≥ 2 and k ≤ d − 1.
+        """
+        name = type(self).__name__
+        if d < 2:
+            raise ValueError(f"{name} needs at least 2 features (it removes at least one).")
+        k = self.n_components
+        if k is None:
+            return d - 1
+        check_n_components(
+            k, d - 1,
+            bound_text=f"n_features - 1 = {d} - 1: {name} removes at least one direction",
+        )
+        return d - k
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, *, sensitive_features=None):
         """Fit the eraser (and the optional PCA inside the space it keeps).

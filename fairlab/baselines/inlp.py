@@ -36,7 +36,6 @@ from sklearn.base import _fit_context, clone
 from sklearn.svm import LinearSVC
 from sklearn.utils._param_validation import HasMethods, Interval
 
-from .._validation import check_n_components
 from ._common import BaseEraser, Eraser
 
 _EPS = np.finfo(np.float64).eps
@@ -208,14 +207,7 @@ class INLP(BaseEraser):
     def _fit_eraser(self, X, groups):
         n, d = X.shape
         k = self.n_components
-        if d < 2:
-            raise ValueError("INLP needs at least 2 features (it removes at least one).")
-        if k is not None:
-            check_n_components(
-                k, d - 1, bound_text=f"n_features - 1 = {d} - 1: INLP removes at least one "
-                "direction"
-            )
-        max_removed = d - 1 if k is None else d - k
+        max_removed = self._removal_budget(d)
         T = self.n_iterations
         if T is None:
             T = min(35, d - 1) if k is None else d - k

@@ -44,7 +44,6 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from threadpoolctl import threadpool_limits
 
-from .._validation import check_n_components
 from ._common import BaseEraser, Eraser
 
 _MIN_IMPROVEMENT = 1e-4  # nats: a smaller rise of the evaluation log-loss is no improvement
@@ -336,14 +335,7 @@ class RLACE(BaseEraser):
     def _fit_eraser(self, X, groups):
         n, d = X.shape
         k = self.n_components
-        if d < 2:
-            raise ValueError("RLACE needs at least 2 features (it removes at least one).")
-        if k is not None:
-            check_n_components(
-                k, d - 1, bound_text=f"n_features - 1 = {d} - 1: RLACE removes at least one "
-                "direction"
-            )
-        upper = d - 1 if k is None else d - k
+        upper = self._removal_budget(d)
         self._check_n_removed(
             self.n_removed, upper,
             "n_features - 1" if k is None else f"n_features - n_components = {d} - {k}",
