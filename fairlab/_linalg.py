@@ -19,6 +19,8 @@ Everything here works on symmetric matrices and orthonormal bases:
   for k(X_new, X_fit) with the training statistics.
 """
 
+from numbers import Integral
+
 import numpy as np
 from scipy import linalg
 from scipy.linalg import blas
@@ -210,9 +212,22 @@ def top_eigh(M, k, *, solver="auto", random_state=None):
     return w[order], flip_signs(V[:, order])
 
 
+def as_seed(random_state):
+    """An int seed from a ``random_state`` parameter; ``None`` is the fixed seed 0.
+
+    fairlab's estimators are deterministic unless a seed says otherwise: ``None`` never draws
+    from NumPy's global generator.  Ints pass through; a RandomState instance gives one draw.
+    """
+    if random_state is None:
+        return 0
+    if isinstance(random_state, Integral):
+        return int(random_state)
+    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+
+
 def _rng(random_state):
-    """``check_random_state``, except that ``None`` is a fixed seed: results never vary by run."""
-    return check_random_state(0 if random_state is None else random_state)
+    """``check_random_state`` of :func:`as_seed`: results never vary from run to run."""
+    return check_random_state(as_seed(random_state))
 
 
 def flip_signs(V):

@@ -71,6 +71,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._kernels import KERNELS, kernel_matrix, resolve_gamma
 from ._linalg import (
+    as_seed,
     center_cross_gram,
     center_gram,
     complement_basis,
@@ -86,15 +87,6 @@ __all__ = ["FairKernelPCA"]
 # (``_check_psd_eigenvalues``); we do the same so that both agree on rank-deficient kernels.
 _SMALL_EIGENVALUE_RATIO = 1e-12
 _DEFAULT_N_LANDMARKS = 1000
-
-
-def _as_seed(random_state):
-    """An int seed for the helpers that take one; ``None`` is the fixed seed 0 (deterministic)."""
-    if random_state is None:
-        return 0
-    if isinstance(random_state, Integral):
-        return random_state
-    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
 def _constraint_factor(K, Z, unit):
@@ -439,7 +431,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         else:
             G = _projected_gram(K, W, sigma)  # K is a private copy: G overwrites it
             solver = "dense" if keep_all_positive else self.eigen_solver
-            lam, V = top_eigh(G, k, solver=solver, random_state=_as_seed(self.random_state))
+            lam, V = top_eigh(G, k, solver=solver, random_state=as_seed(self.random_state))
             if self.kernel == "precomputed" and lam[-1] < -1e-8 * abs(lam[0]):
                 raise ValueError(
                     "kernel='precomputed': the training Gram matrix X is not positive "
@@ -490,7 +482,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
                 f"n_landmarks={n_landmarks} exceeds the {n} training rows; choose "
                 f"n_landmarks <= {n}."
             )
-        rng = check_random_state(_as_seed(self.random_state))
+        rng = check_random_state(as_seed(self.random_state))
         idx = np.sort(rng.choice(n, size=n_landmarks, replace=False))
         if self.kernel == "precomputed":
             K_nl = X[:, idx]
@@ -510,7 +502,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         fair_pca = FairPCA(
             n_components=None if self.n_components is None else k,
             center=self.center,
-            random_state=_as_seed(self.random_state),
+            random_state=as_seed(self.random_state),
         )
         with warnings.catch_warnings():
             # We already warned about sensitive_features=None; do not warn twice.

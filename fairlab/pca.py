@@ -55,11 +55,18 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import (
     assert_all_finite,
     check_is_fitted,
-    check_random_state,
     validate_data,
 )
 
-from ._linalg import complement_basis, constraint_basis, cross, flip_signs, gram, top_eigh
+from ._linalg import (
+    as_seed,
+    complement_basis,
+    constraint_basis,
+    cross,
+    flip_signs,
+    gram,
+    top_eigh,
+)
 from ._validation import check_groups, check_n_components, warn_unconstrained
 
 _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centred block in cache)
@@ -169,13 +176,6 @@ def _top_eigh(M, k, solver, random_state):
         w, V = linalg.eigh(M, driver="evd", check_finite=False)
         return w[::-1][:k], flip_signs(V[:, ::-1][:, :k])
     return top_eigh(M, k, solver=solver, random_state=random_state)
-
-
-def _arpack_seed(random_state):
-    # ``None`` is a fixed seed: FairPCA is deterministic unless a seed says otherwise.
-    if random_state is None:
-        return 0
-    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -520,7 +520,7 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         n, d = X.shape
         solver = {"auto": "auto", "full": "dense"}.get(self.svd_solver, self.svd_solver)
-        seed = _arpack_seed(self.random_state)
+        seed = as_seed(self.random_state)
         if C is None and d > n:
             # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
             Xc = X - self.mean_
