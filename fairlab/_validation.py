@@ -5,8 +5,11 @@ Two encodings of a sensitive attribute appear in the papers:
 * categorical (Kleindessner et al., §3.4–3.5): an attribute with m groups becomes the n×m one-hot
   matrix Z, centred column-wise (Z̃ = Z − 1 z̄ᵀ).  Several attributes are stacked side by
   side.  Z̃ᵀX = 0 is then equivalent to "every group has the same mean as the whole sample";
-* continuous (De-Diego et al. and Pérez-Suay et al.): S is used as an n×q real matrix; categorical
-  columns of a DataFrame are one-hot encoded, numeric columns are kept as they are.
+* continuous (De-Diego et al. and Pérez-Suay et al.): S is used as an n×q real matrix.  FKL's
+  estimators keep numeric columns and one-hot encode the others
+  (:func:`check_continuous_sensitive`); FairPLS and the metrics read integer and string
+  columns as group labels, weighted so that a binary attribute gives the value of its 0/1
+  code (:func:`encode_sensitive`).
 
 Ranks known by construction are never decided numerically.  The m centred indicator columns of
 one attribute sum to zero, so they span m − 1 dimensions; several attributes can be collinear
@@ -266,6 +269,152 @@ def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive
     if return_independent:
         return S, np.concatenate(independent).astype(bool)
     return S
+
+
+_SENSITIVE_TYPES = ("auto", "categorical", "continuous")
+
+
+@dataclass(frozen=True)
+class SensitiveEncoding:
+    """A sensitive attribute as numbers: columns, their weights, and where they came from.
+
+    Attributes
+    ----------
+    matrix : ndarray of shape (n_samples, q)
+        Continuous attributes as they are; a categorical one with two groups as the single
+        indicator of its second group, with m ≥ 3 groups as its m indicators.
+    weights : ndarray of shape (q,)
+        1 for continuous columns and two-group indicators, 1/√2 for the indicators of m ≥ 3
+        groups, so that Σ_g w²Cov²(t, 1[S = g]) = ½ Σ_g Cov²(t, 1[S = g]) for every m (the two
+        centred indicators of a binary attribute are opposite: its single indicator already
+        gives that value).  Applied by the caller, after any centring or scaling.
+    independent : ndarray of bool, shape (q,)
+        False on the last indicator of every m ≥ 3 attribute: once centred it is minus the sum
+        of the others, so a constraint built from the other columns is the same constraint.
+    attribute : ndarray of int, shape (q,)
+        The input attribute (column) each output column encodes.
+    n_groups : list of int or None
+        Number of groups of each attribute (None for a continuous one).
+    """
+
+    matrix: np.ndarray
+    weights: np.ndarray
+    independent: np.ndarray
+    attribute: np.ndarray
+    n_groups: list
+
+
+def label_kind(value):
+    """"number" for numbers and booleans, else the type name (labels of one kind sort)."""
+    numeric = (bool, int, float, np.number, np.bool_)
+    return "number" if isinstance(value, numeric) else type(value).__name__
+
+
+def sortable_labels(col):
+    """Whether the labels of ``col`` can be sorted (numbers, or strings only)."""
+    if col.dtype.kind != "O":
+        return True
+    kinds = {label_kind(v) for v in pd.unique(pd.Series(col, dtype=object)) if not pd.isna(v)}
+    return len(kinds) <= 1
+
+
+def _label_columns(a, name):
+    """The columns of a 1-D/2-D array-like as (label, 1-D array, is_categorical_under_auto)."""
+    if isinstance(a, pd.Series):
+        a = a.to_frame()
+    if isinstance(a, pd.DataFrame):
+        out = []
+        for c in a.columns:
+            dtype = a[c].dtype
+            nullable = pd.api.types.is_extension_array_dtype(dtype) and (
+                pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))
+            # nullable Int64/Float64/boolean: floats with NaN for <NA>, so that missing is caught
+            values = a[c].to_numpy(dtype=float, na_value=np.nan) if nullable else a[c].to_numpy()
+            out.append((repr(c), values, not pd.api.types.is_float_dtype(dtype)))
+        return out
+    if isinstance(a, (str, bytes)) or np.isscalar(a):
+        raise TypeError(f"{name} must be array-like (n_samples rows); got {type(a).__name__}.")
+    a = np.asarray(a)
+    if a.ndim == 1:
+        a = a[:, None]
+    if a.ndim != 2:
+        raise ValueError(f"{name} must be 1-D or 2-D (n_samples, n_columns); got shape {a.shape}.")
+    return [(str(j), a[:, j], a.dtype.kind not in "fc") for j in range(a.shape[1])]
+
+
+def encode_sensitive(sensitive_features, n_samples=None, *, name="sensitive_features",
+                     sensitive_type="auto"):
+    """Encode a sensitive attribute that may be continuous or group labels (FairPLS, metrics).
+
+    ``sensitive_type="auto"`` reads float columns as continuous and integer, boolean, string,
+    object and pandas categorical columns as group labels; ``"categorical"`` and
+    ``"continuous"`` force one reading.  See :class:`SensitiveEncoding` for the encoding.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``sensitive_type``, a length different from ``n_samples`` (when given), no
+        column or no row, missing group labels, NaN/inf in a continuous column.
+    TypeError
+        Not array-like, or non-numeric values read as continuous.
+    """
+    if not isinstance(sensitive_type, str) or sensitive_type not in _SENSITIVE_TYPES:
+        raise ValueError(
+            f"sensitive_type={sensitive_type!r} is not supported; choose 'auto' (floats "
+            "continuous, integer/bool/string/categorical labels as groups), 'categorical' or "
+            "'continuous'."
+        )
+    columns = _label_columns(sensitive_features, name)
+    if not columns:
+        raise ValueError(f"{name} has no columns; pass at least one variable.")
+    n = columns[0][1].shape[0]
+    if n_samples is not None and n != n_samples:
+        raise ValueError(
+            f"{name} has {n} entries but X has {n_samples} rows; pass one sensitive value per "
+            "row of X."
+        )
+    if n == 0:
+        raise ValueError(f"{name} is empty; pass at least one sample.")
+    blocks, weights, independent, attribute, n_groups = [], [], [], [], []
+    for r, (label, col, categorical) in enumerate(columns):
+        where = f"{name}" if len(columns) == 1 else f"{name} column {label}"
+        if sensitive_type != "auto":
+            categorical = sensitive_type == "categorical"
+        if categorical:
+            codes, groups = pd.factorize(col, sort=sortable_labels(col))
+            if (codes < 0).any():
+                raise ValueError(
+                    f"{where} contains missing group labels (NaN/None); give every row a group "
+                    "(e.g. an explicit 'unknown' group) or drop those rows."
+                )
+            m = len(groups)
+            if m <= 2:
+                block = (codes == 1).astype(float)[:, None]
+                w, keep = [1.0], [True]
+            else:
+                block = np.zeros((n, m))
+                block[np.arange(n), codes] = 1.0
+                w, keep = [np.sqrt(0.5)] * m, [True] * (m - 1) + [False]
+            n_groups.append(m)
+        else:
+            if col.dtype.kind not in "biuf":
+                raise TypeError(
+                    f"{where} holds non-numeric values (dtype {col.dtype}), so it cannot be "
+                    "used as a continuous variable; pass sensitive_type='categorical' (or "
+                    "'auto') to encode its values as groups."
+                )
+            col = col.astype(float)
+            if not np.isfinite(col).all():
+                raise ValueError(
+                    f"{where} contains NaN or infinite values; impute or drop those rows.")
+            block, w, keep = col[:, None], [1.0], [True]
+            n_groups.append(None)
+        blocks.append(block)
+        weights += w
+        independent += keep
+        attribute += [r] * block.shape[1]
+    return SensitiveEncoding(np.hstack(blocks), np.array(weights), np.array(independent),
+                             np.array(attribute), n_groups)
 
 
 def check_n_components(n_components, upper, *, name="n_components", bound_text=None):

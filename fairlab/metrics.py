@@ -67,7 +67,7 @@ from scipy import linalg
 from scipy.spatial.distance import cdist, pdist
 from sklearn.linear_model import LogisticRegression
 
-from ._validation import check_groups
+from ._validation import check_groups, encode_sensitive, label_kind, sortable_labels
 
 __all__ = [
     "cov2",
@@ -143,93 +143,14 @@ def _as_matrix(a, name):
     return a
 
 
-_SENSITIVE_TYPES = ("auto", "categorical", "continuous")
-
-
-def _columns(a, name):
-    """The columns of a 1-D/2-D array-like as (label, 1-D array, is_categorical_under_auto)."""
-    if isinstance(a, pd.Series):
-        a = a.to_frame()
-    if isinstance(a, pd.DataFrame):
-        out = []
-        for c in a.columns:
-            dtype = a[c].dtype
-            nullable = pd.api.types.is_extension_array_dtype(dtype) and (
-                pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))
-            # nullable Int64/Float64/boolean: floats with NaN for <NA>, so that missing is caught
-            values = a[c].to_numpy(dtype=float, na_value=np.nan) if nullable else a[c].to_numpy()
-            out.append((repr(c), values, not pd.api.types.is_float_dtype(dtype)))
-        return out
-    if isinstance(a, (str, bytes)) or np.isscalar(a):
-        raise TypeError(f"{name} must be array-like (n_samples rows); got {type(a).__name__}.")
-    a = np.asarray(a)
-    if a.ndim == 1:
-        a = a[:, None]
-    if a.ndim != 2:
-        raise ValueError(f"{name} must be 1-D or 2-D (n_samples, n_columns); got shape {a.shape}.")
-    return [(str(j), a[:, j], a.dtype.kind not in "fc") for j in range(a.shape[1])]
-
-
-def _sortable(col):
-    """Whether the labels of ``col`` can be sorted (numbers, or strings only)."""
-    if col.dtype.kind != "O":
-        return True
-    kinds = {_kind(v) for v in pd.unique(pd.Series(col, dtype=object)) if not pd.isna(v)}
-    return len(kinds) <= 1
-
-
 def _sensitive_matrix(S, name, sensitive_type):
-    """Encode the sensitive argument of :func:`cov2`/:func:`hsic` as a float matrix (n, q).
+    """The sensitive argument of :func:`cov2`/:func:`hsic` as a float matrix (n, q).
 
-    A continuous column is used as it is; a categorical column with m ≥ 3 groups becomes its m
-    group indicators divided by √2, one with two groups the single indicator of its second
-    group (sorted), which gives the same value as the two scaled indicators (see :func:`cov2`).
-    ``sensitive_type="auto"``: float columns are continuous; integer, boolean, string, object and
-    pandas categorical columns are group labels.
+    :func:`fairlab._validation.encode_sensitive` (the encoding FairPLS uses too), with the
+    1/√2 weights of the group indicators applied.
     """
-    if not isinstance(sensitive_type, str) or sensitive_type not in _SENSITIVE_TYPES:
-        raise ValueError(
-            f"sensitive_type={sensitive_type!r} is not supported; choose 'auto' (floats "
-            "continuous, integer/bool/string/categorical labels as groups), 'categorical' or "
-            "'continuous'."
-        )
-    blocks = []
-    columns = _columns(S, name)
-    if not columns:
-        raise ValueError(f"{name} has no columns; pass at least one variable.")
-    if columns[0][1].shape[0] == 0:
-        raise ValueError(f"{name} is empty; pass at least one sample.")
-    for label, col, categorical in columns:
-        where = f"{name}" if len(columns) == 1 else f"{name} column {label}"
-        if sensitive_type != "auto":
-            categorical = sensitive_type == "categorical"
-        if categorical:
-            codes, groups = pd.factorize(col, sort=_sortable(col))
-            if (codes < 0).any():
-                raise ValueError(
-                    f"{where} contains missing group labels (NaN/None); give every row a group "
-                    "(e.g. an explicit 'unknown' group) or drop those rows."
-                )
-            if len(groups) <= 2:
-                # ½ Σ_g of the two opposite centred indicators = the one indicator 1[S = g₂]:
-                # the same value, computed exactly as the 0/1 code (bit for bit for 0/1 input)
-                blocks.append((codes == 1).astype(float)[:, None])
-            else:
-                block = np.zeros((col.shape[0], len(groups)))
-                block[np.arange(col.shape[0]), codes] = np.sqrt(0.5)
-                blocks.append(block)
-            continue
-        if col.dtype.kind not in "biuf":
-            raise TypeError(
-                f"{where} holds non-numeric values (dtype {col.dtype}), so it cannot be used as "
-                "a continuous variable; pass sensitive_type='categorical' (or 'auto') to encode "
-                "its values as groups."
-            )
-        col = col.astype(float)
-        if not np.isfinite(col).all():
-            raise ValueError(f"{where} contains NaN or infinite values; impute or drop those rows.")
-        blocks.append(col[:, None])
-    return np.hstack(blocks)
+    encoded = encode_sensitive(S, name=name, sensitive_type=sensitive_type)
+    return encoded.matrix * encoded.weights
 
 
 def _check_length(n, other, name):
@@ -256,7 +177,7 @@ def _unique(a):
     if a.dtype.kind != "O":
         return np.unique(a).tolist()
     values = pd.unique(pd.Series(a, dtype=object)).tolist()
-    return sorted(values) if _sortable(a) else values
+    return sorted(values) if sortable_labels(a) else values
 
 
 def _check_labels(a, name):
@@ -292,10 +213,6 @@ def _check_labels(a, name):
         )
 
 
-def _kind(v):
-    return "number" if isinstance(v, (bool, int, float, np.number, np.bool_)) else type(v).__name__
-
-
 def _check_label_sets(y_true, y_pred, pos_label, *, need_true, binary):
     """The label checks shared by the classification metrics (see the module docstring)."""
     try:
@@ -304,7 +221,7 @@ def _check_label_sets(y_true, y_pred, pos_label, *, need_true, binary):
         raise TypeError(f"pos_label must be a single label; got {pos_label!r}.") from None
     pred = _unique(y_pred)
     if y_true is None:
-        if pos_label not in pred and not any(_kind(v) == _kind(pos_label) for v in pred):
+        if pos_label not in pred and not any(label_kind(v) == label_kind(pos_label) for v in pred):
             raise ValueError(
                 f"pos_label={pos_label!r} cannot match any label of y_pred (labels {pred}); "
                 f"pass the favourable label, e.g. pos_label={pred[-1]!r}."

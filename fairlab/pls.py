@@ -44,7 +44,6 @@ with :math:`[A, B] = \tilde\Phi_h^\top [Y, L]`, whose Gram matrix
 
 # SPDX-License-Identifier: BSD-3-Clause
 
-import re
 import warnings
 from numbers import Integral, Real
 
@@ -71,13 +70,7 @@ from ._linalg import (
     constraint_basis,
     flip_signs,
 )
-from ._validation import (
-    _as_2d_columns,
-    check_continuous_sensitive,
-    check_groups,
-    check_n_components,
-    warn_unconstrained,
-)
+from ._validation import check_n_components, encode_sensitive, warn_unconstrained
 
 __all__ = ["FairPLS", "KernelFairPLS", "NaiveFairPLS", "nipals"]
 
@@ -91,44 +84,29 @@ _ETA_CONSTRAINT = [Interval(Real, 0, None, closed="left"), Options(Real, {np.inf
 def _encode_sensitive(sensitive_features, n_samples):
     """S as a float matrix (n, q), per-column weights (q,) and the independent columns.
 
-    The weights are applied after centring/scaling.  ``independent`` (bool, q) is False on the
-    last indicator of every categorical attribute: once S is centred that column is a linear
-    combination of the others, so the hard constraint (η = ∞) uses the other columns only and
-    never has to decide that rank numerically.
-
-    * float columns are a continuous attribute, used as they are (weight 1);
-    * integer, boolean, string and categorical columns are group labels: the m indicator
-      columns of the groups, with weight 1/√2.  The penalty is then ½ Σ_g Cov²(t, 1[S = g]):
-      invariant to relabelling the groups, and for two groups exactly Cov²(t, 1[S = g₁]) —
-      the same model as coding the attribute 0/1 as floats (the two centred indicators of a
-      binary attribute are opposite, so without the weight the penalty would double).
+    :func:`fairlab._validation.encode_sensitive`, the encoding of the metrics too: float
+    columns are a continuous attribute (weight 1); integer, boolean, string and categorical
+    columns are group labels, whose indicators carry weights making the penalty
+    ½ Σ_g Cov²(t, 1[S = g]) — invariant to relabelling the groups, and for two groups exactly
+    Cov²(t, 1[S = g₂]), the model of a 0/1-coded attribute.  The weights are applied after
+    centring/scaling.  ``independent`` marks the columns the hard constraint (η = ∞) is built
+    from, so that it never decides numerically a rank known by construction.  A penalty needs
+    every attribute to vary: a single group or a constant column is refused.
     """
-    blocks, weights, independent = [], [], []
-    for r, col in enumerate(_as_2d_columns(sensitive_features, n_samples, "sensitive_features")):
-        try:
-            if col.dtype.kind == "f":
-                block, w = check_continuous_sensitive(col, n_samples), 1.0
-            elif col.dtype.kind in "iub":  # integer/boolean labels cannot be missing: fast path
-                labels, inverse = np.unique(col, return_inverse=True)
-                if len(labels) < 2:
-                    raise ValueError(
-                        f"has a single group ({labels[0].item()!r}); a fairness penalty needs at "
-                        "least two groups. Pass sensitive_features=None for the unconstrained "
-                        "method.")
-                block = np.zeros((n_samples, len(labels)))
-                block[np.arange(n_samples), inverse.reshape(-1)] = 1.0
-                w = np.sqrt(0.5)
-            else:
-                block, w = check_groups(col, n_samples).one_hot(center=False), np.sqrt(0.5)
-        except ValueError as exc:
-            # the shared validators see one column at a time: name the attribute ourselves
-            detail = re.sub(r"^sensitive_features( attribute 0)?\s*", "", str(exc))
-            raise ValueError(f"sensitive_features attribute {r} {detail}") from None
-        blocks.append(block)
-        weights.append(np.full(block.shape[1], w))
-        categorical = col.dtype.kind != "f"
-        independent.append(np.arange(block.shape[1]) < block.shape[1] - categorical)
-    return np.hstack(blocks), np.concatenate(weights), np.concatenate(independent)
+    encoded = encode_sensitive(sensitive_features, n_samples)
+    for r, m in enumerate(encoded.n_groups):
+        if m is not None and m < 2:
+            raise ValueError(
+                f"sensitive_features attribute {r} has a single group; a fairness penalty needs "
+                "at least two groups. Pass sensitive_features=None for the unconstrained method."
+            )
+        if m is None and np.ptp(encoded.matrix[:, encoded.attribute == r]) == 0:
+            raise ValueError(
+                f"sensitive_features attribute {r} is constant; a fairness penalty needs a "
+                "varying sensitive attribute. Pass sensitive_features=None for the "
+                "unconstrained method."
+            )
+    return encoded.matrix, encoded.weights, encoded.independent
 
 
 def _center_scale(A, scale):
@@ -519,12 +497,14 @@ class FairPLS(_BasePLS):
     Notes
     -----
     Sensitive attribute encoding: float columns are a continuous attribute, used as they are.
-    Integer, boolean, string and categorical columns are group labels, encoded by their m group
-    indicators weighted by 1/√2 (after centring and scaling), so the penalty is
-    ½ Σ_g Cov²(t, 1[S = g]): invariant to relabelling the groups, and for two groups identical to
-    coding the attribute as a 0/1 float.  ``sensitive_features=None`` fits plain PLS
-    and warns.  The scores of the training data are exactly (to rounding) uncorrelated with S
-    when ``eta=np.inf``; ``transform`` applies the learned linear map to new data.
+    Integer, boolean, string and categorical columns are group labels: m ≥ 3 groups by their m
+    indicators weighted by 1/√2 (after centring and scaling), two groups by the indicator of the
+    second, so the penalty is ½ Σ_g Cov²(t, 1[S = g]) — invariant to relabelling the groups, and
+    for two groups identical to coding the attribute as a 0/1 float.  The encoding is that of
+    :func:`fairlab.metrics.cov2` (``fairlab._validation.encode_sensitive``).
+    ``sensitive_features=None`` fits plain PLS and warns.  The scores of the training data are
+    exactly (to rounding) uncorrelated with S when ``eta=np.inf``; ``transform`` applies the
+    learned linear map to new data.
 
     References
     ----------
