@@ -62,6 +62,7 @@ from sklearn.base import (
     _fit_context,
     clone,
 )
+from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -75,6 +76,19 @@ from ._linalg import (
     flip_signs,
     n_distinct_rows,
     top_eigh,
+)
+from ._moments import (
+    Spec,
+    StreamingMixin,
+    any_dask,
+    chunk_variables,
+    dask_inputs,
+    dask_moments,
+    dask_transform_input,
+    is_dask,
+    map_rows,
+    reject_dask,
+    sensitive_kinds,
 )
 from ._validation import check_continuous_sensitive, check_n_components, warn_unconstrained
 
@@ -231,7 +245,13 @@ class _PathMixin:
         return models
 
 
-class FairLinearRegression(_PathMixin, RegressorMixin, BaseEstimator):
+def _linear_block(B, coef, intercept, ravel):
+    """``predict`` of one row block."""
+    out = B @ coef.T + intercept
+    return out.ravel() if ravel else out
+
+
+class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstimator):
     r"""Fair linear regression (FLR) with an HSIC penalty (Pérez-Suay et al. 2017, eq. (2)).
 
     Ridge regression whose loss adds μ times the (linear-kernel) HSIC between the predictions
@@ -281,6 +301,12 @@ class FairLinearRegression(_PathMixin, RegressorMixin, BaseEstimator):
     Lemma 1's argument (Loewner order) is valid here: the penalty matrix is PSD, so
     ‖(A + tX̃ᵀS̃S̃ᵀX̃)⁻¹‖ ≤ ‖A⁻¹‖ and ‖W_μ‖ ≤ ‖A⁻¹‖‖X̃ᵀY‖ for every μ.
 
+    Beyond memory: X̃ᵀX̃, X̃ᵀỸ, X̃ᵀS̃ and the means are sums over rows.  ``fit`` (and
+    ``fit_path``) on a dask Array/DataFrame computes them blockwise in one ``dask.compute``
+    (rows shifted by the mean of the first block; the groups of a categorical attribute are
+    found in the same pass), ``partial_fit`` adds them up chunk by chunk, and both solve the
+    same d×d system as the in-memory fit.  ``predict`` of a dask array is lazy.
+
     References
     ----------
     * A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §2.2.
@@ -314,7 +340,8 @@ class FairLinearRegression(_PathMixin, RegressorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features), or a dask Array / DataFrame
+            A dask collection is read blockwise in one pass (see Notes).
         y : array-like of shape (n_samples,) or (n_samples, n_targets)
         sensitive_features : array-like of shape (n_samples,) or (n_samples, q), default=None
             Continuous or categorical; None fits ridge regression (with a warning).
@@ -323,19 +350,49 @@ class FairLinearRegression(_PathMixin, RegressorMixin, BaseEstimator):
         -------
         self : FairLinearRegression
         """
+        self._reset_stream()
         state = self._prepare(X, y, sensitive_features)
-        Xc, G, n = state["Xc"], state["G"], state["n"]
+        return self._set_state(state, self._solve(state))
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, *, sensitive_features=None):
+        """Accumulate the cross products of one chunk of rows (a stream, a memory-mapped file).
+
+        After any sequence of calls the model equals one :meth:`fit` on the concatenated
+        chunks, to rounding, whatever the chunking (categorical attributes may gain groups in
+        later chunks).  ``coef_`` is solved on first use after the last call (``predict``,
+        ``coef_``), and cached until the next.  A ``partial_fit`` after :meth:`fit` starts a
+        new stream.
+        ``n_samples_seen_`` counts the rows passed so far.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_features)
+        y : array-like of shape (n_rows,) or (n_rows, n_targets)
+        sensitive_features : array-like of shape (n_rows,) or (n_rows, q), default=None
+            The same attributes in every call (each keeps the encoding, continuous or
+            categorical, of the first chunk), or None in every call.
+
+        Returns
+        -------
+        self : FairLinearRegression
+        """
+        return self._partial_fit(X, y, sensitive_features)
+
+    def _solve(self, state):
+        """Statistics → solution, shared by the in-memory, dask and streaming fits."""
+        XtX, G, n = state["XtX"], state["G"], state["n"]
         # eq. (2) literally: one symmetric positive (semi-)definite solve
-        M = Xc.T @ Xc + self.alpha * np.eye(Xc.shape[1])
+        M = XtX + self.alpha * np.eye(XtX.shape[0])
         if G is not None and self.mu > 0:
             M += (self.mu / n**2) * (G @ G.T)
         if self.alpha == 0:  # M may be singular (X̃ rank-deficient): minimum-norm solution
-            W = np.linalg.lstsq(M, state["XtY"], rcond=None)[0]
-        else:
-            W = linalg.solve(M, state["XtY"], assume_a="pos", check_finite=False)
-        return self._set_state(state, W)
+            return np.linalg.lstsq(M, state["XtY"], rcond=None)[0]
+        return linalg.solve(M, state["XtY"], assume_a="pos", check_finite=False)
 
     def _prepare(self, X, y, sensitive_features):
+        if any_dask(X, y, sensitive_features):
+            return self._prepare_dask(X, y, sensitive_features)
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
         n = X.shape[0]
         Y = y.reshape(n, -1).astype(float)
@@ -347,16 +404,96 @@ class FairLinearRegression(_PathMixin, RegressorMixin, BaseEstimator):
         else:
             G = Xc.T @ _centred_sensitive(sensitive_features, n)  # X̃ᵀS̃ (d × q)
         return {
-            "Xc": Xc, "XtY": Xc.T @ (Y - y_mean), "G": G, "n": n,
+            "XtX": Xc.T @ Xc, "XtY": Xc.T @ (Y - y_mean), "G": G, "n": n,
             "x_mean": x_mean, "y_mean": y_mean, "y_1d": y.ndim == 1,
             "n_features_in_": self.n_features_in_,
             "feature_names_in_": getattr(self, "feature_names_in_", None),
         }
 
+    # -- dask arrays and streams: the same statistics, as sums over row blocks -------------
+    _fallback = "ridge regression"
+    _stream_attributes = ("coef_", "intercept_")
+
+    def _moment_spec(self, d, m, columns):
+        kinds = () if columns is None else sensitive_kinds(columns, "iuf")
+        return Spec(n_features=d, n_targets=m, kinds=kinds)
+
+    def _prepare_dask(self, X, y, sensitive_features):
+        if y is None:
+            raise ValueError("FairLinearRegression requires y to be passed, but y is None.")
+        y_1d = np.ndim(y) == 1
+        X, Y, columns = dask_inputs(self, X, y, sensitive_features)
+        if Y.dtype.kind not in "biuf":
+            raise ValueError(f"y must hold numbers; got a dask array of dtype {Y.dtype}.")
+        if sensitive_features is None:
+            warn_unconstrained(self, self._fallback)
+        spec = self._moment_spec(X.shape[1], Y.shape[1], columns)
+        return self._state_from_moments(dask_moments(spec, X, Y.astype(np.float64), columns),
+                                        y_1d)
+
+    def _stream_spec(self, X, y, columns):
+        y = self._stream_y(X, y)
+        self._stream_1d = y.ndim == 1
+        return self._moment_spec(X.shape[1], 1 if y.ndim == 1 else y.shape[1], columns)
+
+    def _stream_chunk(self, spec, X, y, columns):
+        return chunk_variables(spec, X, self._stream_y(X, y), columns or [])
+
+    @staticmethod
+    def _stream_y(X, y):
+        if y is None:
+            raise ValueError("FairLinearRegression requires y to be passed, but y is None.")
+        y = check_array(y, input_name="y", dtype=np.float64, ensure_2d=False)
+        if y.ndim > 2 or y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"y must be 1-D or 2-D with one row per row of X ({X.shape[0]}); got shape "
+                f"{y.shape}."
+            )
+        return y
+
+    def _fit_moments(self, moments):
+        state = self._state_from_moments(moments, self._stream_1d)
+        return self._set_state(state, self._solve(state))
+
+    def _state_from_moments(self, moments, y_1d):
+        """The state of :meth:`_prepare` (X̃ᵀX̃, X̃ᵀỸ, X̃ᵀS̃, means) from accumulated sums."""
+        moments.check_finite("X, y or sensitive_features")
+        spec = moments.spec
+        n, d, m = moments.n, spec.n_features, spec.n_targets
+        if n < 2:
+            raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
+        mean, Cc = moments.mean(), moments.centred_scatter()
+        xs, ys = slice(0, d), slice(d, d + m)
+        G = None
+        if spec.kinds:
+            blocks, column, cat, varies = [], d + m, 0, False
+            for kind in spec.kinds:
+                if kind == "continuous":  # X̃ᵀs̃ of a numeric column
+                    blocks.append(Cc[xs, column : column + 1])
+                    varies |= Cc[column, column] > 0
+                    column += 1
+                else:  # one-hot columns: X̃ᵀz_g = centred sums of X over group g
+                    labels, _, centred, _ = moments.groups(cat)
+                    blocks.append(centred[:, xs].T)
+                    varies |= len(labels) > 1
+                    cat += 1
+            if not varies:
+                raise ValueError(
+                    "sensitive_features is constant; a fairness term needs a varying sensitive "
+                    "attribute. Pass sensitive_features=None for the unconstrained method."
+                )
+            G = np.hstack(blocks)
+        return {
+            "XtX": Cc[xs, xs].copy(), "XtY": Cc[xs, ys].copy(), "G": G, "n": n,
+            "x_mean": mean[xs], "y_mean": mean[ys], "y_1d": y_1d,
+            "n_features_in_": self.n_features_in_,
+            "feature_names_in_": getattr(self, "feature_names_in_", None),
+        }
+
     def _path_coefs(self, state, mus):
-        Xc, XtY, G, n = state["Xc"], state["XtY"], state["G"], state["n"]
-        d = Xc.shape[1]
-        A = Xc.T @ Xc + self.alpha * np.eye(d)
+        XtX, XtY, G, n = state["XtX"], state["XtY"], state["G"], state["n"]
+        d = XtX.shape[1]
+        A = XtX + self.alpha * np.eye(d)
         if self.alpha == 0:  # A may be singular: no factorisation to share
             return [self._dense_solve(A, G, XtY, mu / n**2) for mu in mus]
         cho = linalg.cho_factor(A, check_finite=False)
@@ -395,13 +532,20 @@ class FairLinearRegression(_PathMixin, RegressorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features), or a dask Array / DataFrame
 
         Returns
         -------
         y_pred : ndarray of shape (n_samples,) or (n_samples, n_targets)
+            A lazy dask array for dask input.
         """
         check_is_fitted(self)
+        if is_dask(X):
+            A = dask_transform_input(self, X)
+            coef = np.atleast_2d(self.coef_)
+            one = np.ndim(self.coef_) == 1
+            return map_rows(A, _linear_block, coef.shape[0], coef, self.intercept_, one,
+                            drop_columns=one)
         X = validate_data(self, X, reset=False)
         return X @ self.coef_.T + self.intercept_
 
@@ -538,6 +682,9 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         return self._set_state(state, Lam)
 
     def _prepare(self, X, y, sensitive_features):
+        reject_dask(self, X, y, sensitive_features,
+                    alternative="A kernel method needs the n×n Gram matrix of all rows; "
+                    "FairLinearRegression accepts dask arrays.")
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
         n = X.shape[0]
         Y = y.reshape(n, -1).astype(float)
@@ -739,6 +886,8 @@ class FairDR(_FDRBase):
         -------
         self : FairDR
         """
+        reject_dask(self, X, y, sensitive_features,
+                    alternative="FairPCA, FairPLS and FairLinearRegression accept dask arrays.")
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         X = X.astype(np.float64, copy=False)
         n, d = X.shape
@@ -882,6 +1031,9 @@ class KernelFairDR(_FDRBase):
         -------
         self : KernelFairDR
         """
+        reject_dask(self, X, y, sensitive_features,
+                    alternative="A kernel method needs the n×n Gram matrix of all rows; "
+                    "FairKernelPCA(approximation='nystroem') accepts dask arrays.")
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         X = X.astype(np.float64, copy=False)
         n = X.shape[0]

@@ -79,6 +79,7 @@ from ._linalg import (
     n_distinct_rows,
     top_eigh,
 )
+from ._moments import any_dask, dask_inputs, dask_transform_input, import_dask, is_dask, map_rows
 from ._validation import check_groups, check_n_components, warn_unconstrained
 
 __all__ = ["FairKernelPCA"]
@@ -175,6 +176,16 @@ def _nystroem_map(W):
     return V[:, keep] / np.sqrt(s[keep])
 
 
+def _nystroem_features(B, landmarks, nmap, params):
+    """Nyström features k(B, L) W^{-1/2} of one row block."""
+    return kernel_matrix(B, landmarks, **params) @ nmap
+
+
+def _nystroem_embed(B, landmarks, nmap, params, mean, components, signs):
+    """``transform`` (Nyström) of one row block."""
+    return ((_nystroem_features(B, landmarks, nmap, params) - mean) @ components.T) * signs
+
+
 class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Fair kernel PCA: kernel PCA whose embedding has equal group means (Kleindessner et al. §3.3).
 
@@ -214,7 +225,9 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         eigenpairs to rounding; O(n³) and kept for comparison.
     approximation : {"nystroem"} or None, default=None
         ``"nystroem"``: fit linear :class:`~fairlab.FairPCA` on Nyström features for large n.
-        ``eigen_solver`` is then ignored.
+        ``eigen_solver`` is then ignored.  The only mode that accepts a dask array: the
+        landmarks are drawn once (the same rows as in memory, by dask indexing), the features
+        are computed block by block and fed to the dask :class:`~fairlab.FairPCA` (see Notes).
     n_landmarks : int, default=None
         Number of Nyström landmarks, drawn uniformly at random without replacement from the
         training rows (Williams & Seeger, 2001).  ``None`` means min(n, 1000).  Used only with
@@ -271,6 +284,14 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     Eigenvalues below 1e-12·λ₁ are treated as zero (their columns are 0), as in scikit-learn.
     The constraint holds on the *training* data: group means of transform(X_new) are not
     equal in general, only close when X_new is distributed like the training data.
+
+    Dask arrays.  The exact solver needs the n×n Gram matrix, which no blockwise pass can
+    avoid, so a dask array is refused unless ``approximation="nystroem"``.  Then: the
+    landmark rows are drawn with the in-memory seed and fetched by dask indexing (with Var(X)
+    for ``gamma=None``, in the same compute), the Nyström features k(x, L)W^{-1/2} are made
+    block by block (never stored) and fitted by the dask :class:`~fairlab.FairPCA`, and one
+    more pass finds the sign of each column and ``eigenvalues_``.  ``transform`` of a dask
+    array is lazy.  ``kernel="precomputed"`` is not supported with dask.
 
     References
     ----------
@@ -352,12 +373,19 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         -------
         self : FairKernelPCA
         """
+        if any_dask(X, sensitive_features):
+            return self._fit_dask(X, sensitive_features)
         self._fit(X, sensitive_features)
         return self
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None, *, sensitive_features=None):
-        """Fit and return the training embedding (v_j√λ_j), shape (n_samples, ``n_components_``)."""
+        """Fit and return the training embedding (v_j√λ_j), shape (n_samples, ``n_components_``).
+
+        For a dask array (Nyström only) the embedding is a lazy dask array.
+        """
+        if any_dask(X, sensitive_features):
+            return self._fit_dask(X, sensitive_features).transform(X)
         return self._fit(X, sensitive_features)
 
     def _fit(self, X, sensitive_features):
@@ -523,6 +551,78 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.eigenvalues_ = np.einsum("ij,ij->j", E, E)
         return E
 
+    def _fit_dask(self, X, sensitive_features):
+        """Nyström on a dask array: landmarks drawn once, features blockwise, dask FairPCA.
+
+        Passes over X: one for the landmarks X[idx] (the in-memory draw: same seed, same rows)
+        together with Var(X) when ``gamma`` is None/"scale"; one for the statistics of the
+        dask :class:`~fairlab.FairPCA` on the Nyström features (computed block by block,
+        never stored); one for the sign convention of the embedding and ``eigenvalues_``.
+        """
+        if self.approximation != "nystroem":
+            raise TypeError(
+                "FairKernelPCA's exact solver needs the n×n Gram matrix of all rows, which a "
+                "dask array is meant to avoid; use approximation='nystroem' (Nyström features "
+                "computed blockwise), or pass X.compute() for data that fit in memory."
+            )
+        if self.kernel == "precomputed":
+            raise TypeError(
+                "kernel='precomputed' with a dask array is not supported: pass the data and a "
+                "kernel name, so that the Nyström features are computed blockwise."
+            )
+        from .pca import FairPCA
+
+        dask, _ = import_dask()
+        X, _, _ = dask_inputs(self, X)
+        n, d = X.shape
+        if n < 2:
+            raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
+        n_landmarks = min(n, _DEFAULT_N_LANDMARKS) if self.n_landmarks is None else self.n_landmarks
+        if n_landmarks > n:
+            raise ValueError(
+                f"n_landmarks={n_landmarks} exceeds the {n} training rows; choose "
+                f"n_landmarks <= {n}."
+            )
+        rng = check_random_state(as_seed(self.random_state))
+        idx = np.sort(rng.choice(n, size=n_landmarks, replace=False))
+        has_gamma = self.kernel in ("rbf", "poly", "sigmoid")
+        by_variance = has_gamma and (self.gamma is None or self.gamma == "scale")
+        wanted = [X[idx]] + ([X.var()] if by_variance else [])
+        found = dask.compute(*wanted)
+        landmarks = np.ascontiguousarray(found[0], dtype=np.float64)
+        if by_variance:
+            var = float(found[1])
+            self.gamma_ = 1.0 / (d * var) if var > 0 else 1.0
+        else:
+            self.gamma_ = resolve_gamma(landmarks, self.gamma) if has_gamma else None
+        self._landmarks = landmarks
+        self._nystroem_map = _nystroem_map(self._get_kernel(landmarks, landmarks))
+        params = self._kernel_params()
+        F = map_rows(X, _nystroem_features, self._nystroem_map.shape[1], landmarks,
+                     self._nystroem_map, params)
+        fair_pca = FairPCA(n_components=self.n_components, center=self.center,
+                           random_state=as_seed(self.random_state))
+        if sensitive_features is None:
+            warn_unconstrained(self, "kernel PCA")
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*sensitive_features=None")
+            fair_pca.fit(F, sensitive_features=sensitive_features)
+        E = fair_pca.transform(F)
+        top, bottom, squares = dask.compute(E.max(axis=0), E.min(axis=0), (E**2).sum(axis=0))
+        # the in-memory convention: the largest-magnitude entry of each column is positive
+        self._nystroem_signs = np.where(top >= -bottom, 1.0, -1.0)
+        self.fair_pca_ = fair_pca
+        self.landmark_indices_ = idx
+        self.n_constraints_ = fair_pca._n_group_constraints
+        self.X_fit_ = None
+        self.n_components_ = fair_pca.n_components_
+        self.eigenvalues_ = np.asarray(squares, dtype=np.float64)
+        return self
+
+    def _kernel_params(self):
+        return {"kernel": self.kernel, "gamma": self.gamma_, "degree": self.degree,
+                "coef0": self.coef0}
+
     # --------------------------------------------------------------- transform
     def transform(self, X):
         """Embed new data: kc(X, X_train) @ ``dual_coef_`` (centred with the training statistics).
@@ -537,6 +637,17 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         X_new : ndarray of shape (n_new, ``n_components_``)
         """
         check_is_fitted(self)
+        if is_dask(X):
+            if self.approximation != "nystroem" or self.kernel == "precomputed":
+                raise TypeError(
+                    "transform of a dask array needs approximation='nystroem' (and a kernel "
+                    "name); the exact solver embeds through k(X_new, X_train)."
+                )
+            A = dask_transform_input(self, X)
+            pca = self.fair_pca_
+            return map_rows(A, _nystroem_embed, self.n_components_, self._landmarks,
+                            self._nystroem_map, self._kernel_params(), pca.mean_,
+                            pca.components_, self._nystroem_signs)
         if self.kernel == "precomputed":
             shape = np.shape(X)
             if len(shape) == 2 and shape[1] != self.n_features_in_:

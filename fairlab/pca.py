@@ -36,6 +36,9 @@ Implementation notes (why it is exact, and costs what PCA costs)
   matrix of the projected data is decomposed instead.
 * Top-k eigenpairs come from LAPACK ``syevr`` restricted to k indices (``syevd`` when k is a
   sizeable fraction of d), or ARPACK when k ≪ d (falling back to LAPACK if it stalls).
+* Beyond one machine's memory: the moments are sums over rows, so a dask array is reduced
+  blockwise and a stream of chunks is added up by ``partial_fit``
+  (:mod:`fairlab._moments`); both hand the sums to the solver of the in-memory fit.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -66,6 +69,20 @@ from ._linalg import (
     flip_signs,
     gram,
     top_eigh,
+)
+from ._moments import (
+    Spec,
+    StreamingMixin,
+    any_dask,
+    check_groups_of,
+    chunk_variables,
+    dask_inputs,
+    dask_moments,
+    dask_transform_input,
+    import_dask,
+    is_dask,
+    map_rows,
+    positive_rows,
 )
 from ._validation import check_groups, check_n_components, warn_unconstrained
 
@@ -193,19 +210,44 @@ def _covariance_gap_directions(X, groups, R, n_directions):
     covariance gaps Σ_g w_g‖EᵀT_g E‖²_F.  For two groups S = w·T², so the rule reduces to the
     paper's.  Σ_g is ``np.cov`` of the group (own mean, divisor n_g − 1), as in the reference.
     """
+    return _gap_directions(_RowGroups(X, groups), R, n_directions)
+
+
+def _covariance_gap_matrix(X, groups, R):
+    """S = Σ_r Σ_g (n_g/n) (Rᵀ(Σ_g − Σ̄_r)R)² of :func:`_covariance_gap_directions`."""
+    return _gap_matrix(_RowGroups(X, groups), R)
+
+
+def _gap_directions(source, R, n_directions):
+    """:func:`_covariance_gap_directions` for group covariances read from ``source``.
+
+    ``source`` gives ``n_groups``, ``weights(r)`` (n_g / n) and ``projected(r, g, R)`` = RᵀΣ_gR:
+    :class:`_RowGroups` (the rows) or :class:`_MomentGroups` (accumulated sums).
+    """
     if n_directions >= R.shape[1]:
         return np.eye(R.shape[1])
-    two_groups = groups.codes.shape[1] == 1 and groups.n_groups[0] == 2
+    two_groups = len(source.n_groups) == 1 and source.n_groups[0] == 2
     if two_groups:
-        codes = groups.codes[:, 0]
-        T = _group_cov_gap(X, codes, R, 0) - _group_cov_gap(X, codes, R, 1)
+        T = source.projected(0, 0, R) - source.projected(0, 1, R)
         w, V = linalg.eigh(T, check_finite=False)
         order = np.argsort(np.abs(w), kind="stable")
     else:
-        S = _covariance_gap_matrix(X, groups, R)
+        S = _gap_matrix(source, R)
         w, V = linalg.eigh(S, check_finite=False)
         order = np.argsort(w, kind="stable")
     return V[:, order[:n_directions]]
+
+
+def _gap_matrix(source, R):
+    S = np.zeros((R.shape[1], R.shape[1]))
+    for r in range(len(source.n_groups)):
+        weights = source.weights(r)
+        covs = [source.projected(r, g, R) for g in range(source.n_groups[r])]
+        pooled = sum(w * c for w, c in zip(weights, covs))
+        for w, c in zip(weights, covs):
+            T = c - pooled
+            S += w * (T @ T)
+    return S
 
 
 def _group_cov_gap(X, codes, R, g):
@@ -215,25 +257,106 @@ def _group_cov_gap(X, codes, R, g):
     return gram(XR) / (Xg.shape[0] - 1)
 
 
-def _covariance_gap_matrix(X, groups, R):
-    """S = Σ_r Σ_g (n_g/n) (Rᵀ(Σ_g − Σ̄_r)R)² of :func:`_covariance_gap_directions`."""
-    n = X.shape[0]
-    S = np.zeros((R.shape[1], R.shape[1]))
-    for r in range(groups.codes.shape[1]):
-        codes = groups.codes[:, r]
-        weights = np.bincount(codes, minlength=groups.n_groups[r]) / n
-        covs = [_group_cov_gap(X, codes, R, g) for g in range(groups.n_groups[r])]
-        pooled = sum(w * c for w, c in zip(weights, covs))
-        for w, c in zip(weights, covs):
-            T = c - pooled
-            S += w * (T @ T)
-    return S
+class _RowGroups:
+    """Group covariances of the rows of X (in-memory fit)."""
+
+    def __init__(self, X, groups):
+        self.X, self.groups = X, groups
+        self.n_groups = groups.n_groups
+
+    def weights(self, r):
+        return np.bincount(self.groups.codes[:, r], minlength=self.n_groups[r]) / self.X.shape[0]
+
+    def projected(self, r, g, R):
+        return _group_cov_gap(self.X, self.groups.codes[:, r], R, g)
+
+
+class _MomentGroups:
+    """Group covariances from accumulated group sums and scatter matrices (dask, partial_fit)."""
+
+    def __init__(self, moments):
+        self.moments = moments
+        self.n_groups = tuple(len(moments.labels[r]) for r in range(moments.spec.n_categorical))
+
+    def weights(self, r):
+        return self.moments.groups(r)[1] / self.moments.n
+
+    def projected(self, r, g, R):
+        P = cross(R, self.moments.group_covariance(r, g) @ R)
+        return (P + P.T) / 2
+
+
+# ---------------------------------------------------------------------------------------------
+# What the solver reads besides the moments: the rows (in memory) or the sums (dask, streams)
+# ---------------------------------------------------------------------------------------------
+class _Rows:
+    """The in-memory rows of X."""
+
+    def __init__(self, X, groups):
+        self.X, self.groups = X, groups
+        self.n, self.d = X.shape
+
+    def scatter(self, center):
+        return _moments(self.X, None, center=center, scatter=True)[3]
+
+    def gap_source(self):
+        return _RowGroups(self.X, self.groups)
+
+    def projected_scatter(self, E, mean):
+        """EᵀCE, C the scatter matrix about ``mean`` (zeros when uncentred)."""
+        return gram(cross((self.X - mean).T, E))
+
+    def centred_variances(self, components, mu, squares):
+        """tr(Cc) and, if ``squares``, ‖(X − μ)uⱼ‖² (one blocked pass, no n×d copy)."""
+        X, n = self.X, self.n
+        total, sq = 0.0, np.zeros(components.shape[0])
+        for i in range(0, n, _BLOCK_ROWS):
+            B = X[i : i + _BLOCK_ROWS] - mu
+            total += float(np.einsum("ij,ij->", B, B))
+            if squares:
+                projected = B @ components.T
+                sq += np.einsum("ij,ij->j", projected, projected)
+        return total, sq
+
+
+class _Sums:
+    """Accumulated sums (:class:`~fairlab._moments.Moments`): no rows are kept."""
+
+    X = None
+
+    def __init__(self, moments, C, Cc):
+        self.moments, self.C, self.Cc = moments, C, Cc
+        self.n, self.d = moments.n, moments.spec.n_features
+
+    def scatter(self, center):
+        return self.C.copy()
+
+    def gap_source(self):
+        return _MomentGroups(self.moments)
+
+    def projected_scatter(self, E, mean):
+        H = cross(E, self.C @ E)
+        return (H + H.T) / 2
+
+    def centred_variances(self, components, mu, squares):
+        sq = np.einsum("ij,jk,ik->i", components, self.Cc, components) if squares else None
+        return float(np.trace(self.Cc)), sq
+
+
+def _project(B, mean, components):
+    """(B − mean) @ componentsᵀ: ``transform`` of one row block."""
+    return (B - mean) @ components.T
+
+
+def _reconstruct(B, components, mean):
+    """B @ components + mean: ``inverse_transform`` of one row block."""
+    return B @ components + mean
 
 
 # ---------------------------------------------------------------------------------------------
 # The estimator
 # ---------------------------------------------------------------------------------------------
-class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Fair PCA of Kleindessner et al. (2023): PCA with equal projected group means.
 
     Finds orthonormal directions U (d×k, ``components_`` = Uᵀ) maximising the (centred)
@@ -336,6 +459,22 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     ``sensitive_features=None`` fits standard PCA (with an ``UnconstrainedFallbackWarning``):
     a pipeline that forgot to route the attribute is loud, not silently unfair.
 
+    Beyond memory.  Everything the fit needs is a sum over rows: n, the column sums, the
+    scatter matrix and, per group, the size and the column sums (which give XᵀZ̃ exactly), plus
+    the per-group scatter matrices for Fair PCA-S.  ``fit`` on a dask Array or DataFrame (X, y
+    and ``sensitive_features`` alike) computes them blockwise in one ``dask.compute``: every
+    row block is shifted by the mean of the first block (as the in-memory fit shifts its
+    blocks, so data far from the origin lose no accuracy), summed on the workers, and the
+    block sums are merged by a tree reduction; the group labels are collected in the same pass
+    (each block reports its own, the merge aligns them), so no separate ``unique`` pass is
+    made.  ``partial_fit`` adds the same sums chunk by chunk.  The d×d eigenproblem is then
+    solved locally by the code of the in-memory fit, including the rank decision of the
+    constraint (from the column norms of the shifted rows, accumulated too); the results equal
+    the in-memory fit to rounding.  The dual (n×n) route is not used for accumulated sums.
+    ``transform``/``inverse_transform`` of a dask array are lazy (``map_blocks``).  A dask
+    array with unknown chunk sizes is refused (call ``X.compute_chunk_sizes()``); dask is
+    imported only when a dask collection is passed.
+
     References
     ----------
     * M. Kleindessner, M. Donini, C. Russell, M. B. Zafar. "Efficient fair PCA for fair
@@ -352,6 +491,12 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     >>> bool(np.allclose(Xt[z == 0].mean(axis=0), Xt[z == 1].mean(axis=0)))
     True
     """
+
+    _stream_attributes = (
+        "components_", "mean_", "explained_variance_", "explained_variance_ratio_",
+        "n_components_", "n_covariance_directions_",
+    )
+    _fallback = "PCA"
 
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
@@ -392,22 +537,23 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
+        X : array-like of shape (n_samples, n_features), or a dask Array / DataFrame
+            Training data.  A dask collection is read blockwise in one pass (see Notes).
         y : array-like of shape (n_samples,), default=None
             Labels; only used (and then required) with ``fairness="equal_opportunity"``.
         sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
-            Group labels (any hashable values), a Series or a DataFrame; every group needs at
-            least two rows.  ``None`` fits standard PCA on all rows (whatever ``fairness`` and
-            ``equalize_covariance`` say) and warns.
+            Group labels (any hashable values), a Series or a DataFrame (dask ones too); every
+            group needs at least two rows.  ``None`` fits standard PCA on all rows (whatever
+            ``fairness`` and ``equalize_covariance`` say) and warns.
 
         Returns
         -------
         self : FairPCA
         """
-        for name in ("n_components", "equalize_covariance"):
-            if isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name} must be a number, got the bool {getattr(self, name)!r}.")
+        self._check_number_params()
+        self._reset_stream()
+        if any_dask(X, y, sensitive_features):
+            return self._fit_dask(X, y, sensitive_features)
         # NaN/inf are detected from the column sums computed anyway in _fit (saves a pass).
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
         groups = None
@@ -420,6 +566,42 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             groups = check_groups(sensitive_features, X.shape[0], min_group_size=2)
         self._fit(X, groups)
         return self
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y=None, *, sensitive_features=None):
+        """Accumulate the statistics of one chunk of rows (a stream, a memory-mapped file).
+
+        The fit after any sequence of ``partial_fit`` calls equals one :meth:`fit` on the
+        concatenated chunks, to rounding, whatever the chunking: the count, the column sums,
+        the scatter matrix and the per-group sums are added up (rows shifted by the mean of
+        the first chunk, for accuracy far from the origin).  A group may be missing from
+        some chunks, and new groups may appear in later ones; every group needs two rows in
+        total.  The eigenproblem is solved on first use of a fitted attribute (``transform``,
+        ``components_``...) after the last call, and cached until the next: a call costs
+        O(rows·d²) and no more.  A ``partial_fit`` after :meth:`fit` starts a new stream.
+        ``n_samples_seen_`` counts the rows passed so far.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_features)
+            One chunk (at least one row).  Dask collections go to :meth:`fit` instead.
+        y : array-like of shape (n_rows,), default=None
+            Labels of the chunk, with ``fairness="equal_opportunity"`` only.
+        sensitive_features : array-like of shape (n_rows,) or (n_rows, n_attributes)
+            Group labels of the chunk: the same attributes in every call, or ``None`` in every
+            call (standard PCA, with a warning at the first call).
+
+        Returns
+        -------
+        self : FairPCA
+        """
+        self._check_number_params()
+        return self._partial_fit(X, y, sensitive_features)
+
+    def _check_number_params(self):
+        for name in ("n_components", "equalize_covariance"):
+            if isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be a number, got the bool {getattr(self, name)!r}.")
 
     def _positive_rows(self, X, y, sensitive_features):
         """Rows with y == pos_label, for the equal-opportunity mode (§3.2)."""
@@ -457,9 +639,7 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             sensitive_features = s[mask] if s.ndim >= 1 else sensitive_features
         return X[mask], sensitive_features
 
-    def _fit(self, X, groups):
-        n, d = X.shape
-        n_constraints = 0 if groups is None else groups.n_constraints
+    def _check_k(self, n, d, n_constraints):
         bound = d - n_constraints
         if bound < 1:
             raise ValueError(
@@ -467,12 +647,17 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 f"group indicators = {d} - {n_constraints} < 1. Use fewer groups or more "
                 "features."
             )
-        k = check_n_components(
+        return check_n_components(
             self.n_components,
             min(n, bound),
             bound_text=f"min(n_samples={n}, n_features - rank of the centred group indicators "
             f"= {d} - {n_constraints})",
         )
+
+    def _fit(self, X, groups):
+        n, d = X.shape
+        n_constraints = 0 if groups is None else groups.n_constraints
+        k = self._check_k(n, d, n_constraints)
 
         # Algorithm 1/2 (§3.5 for several attributes):
         #   Z̃ = centred one-hot indicators of every group of every attribute     (n × Σ m_r)
@@ -488,42 +673,122 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if not np.all(np.isfinite(mean)):  # X holds NaN/inf, or its column sums overflow
             assert_all_finite(X, input_name="X")
             raise ValueError("X is too large: its column sums overflow float64; rescale X.")
+        z_norms = None if groups is None else np.linalg.norm(Zc, axis=0)
+        return self._solve(_Rows(X, groups), k, mean, XtZ, col_norms, z_norms, C)
+
+    # -- dask arrays and streams: the same solution from accumulated sums -------------------
+    def _moment_spec(self, d, columns):
+        attributes = 0 if columns is None else len(columns)
+        positive = columns is not None and self.fairness == "equal_opportunity"
+        return Spec(
+            n_features=d,
+            kinds=("categorical",) * attributes,
+            group_scatter=attributes > 0 and self.equalize_covariance is not None,
+            combinations=attributes > 1,
+            row_filter=(self.pos_label,) if positive else None,
+        )
+
+    def _fit_dask(self, X, y, sensitive_features):
+        positive = sensitive_features is not None and self.fairness == "equal_opportunity"
+        X, Y, columns = dask_inputs(self, X, y if positive else None, sensitive_features)
+        if positive and Y is None:
+            self._positive_rows(np.zeros((0, 1)), None, None)  # raises: y is needed
+        if positive and Y.shape[1] != 1:
+            raise ValueError(f"y must be 1-D with one label per row of X; got shape {Y.shape}.")
+        if sensitive_features is None:
+            warn_unconstrained(self, "PCA")
+        spec = self._moment_spec(X.shape[1], columns)
+        self._fit_moments(dask_moments(spec, X, Y, columns))
+        return self
+
+    def _stream_spec(self, X, y, columns):
+        return self._moment_spec(X.shape[1], columns)
+
+    def _stream_chunk(self, spec, X, y, columns):
+        if spec.row_filter is not None:
+            if y is None:
+                self._positive_rows(X, None, None)  # raises: y is needed
+            y = np.asarray(y)
+            if y.ndim != 1 or y.shape[0] != X.shape[0]:
+                raise ValueError(
+                    f"y must be 1-D with one label per row of X ({X.shape[0]}); got shape "
+                    f"{y.shape}."
+                )
+            keep = positive_rows(y, spec.row_filter[0])
+            X, columns = X[keep], [c[keep] for c in columns]
+        return chunk_variables(spec, X, None, columns or [])
+
+    def _fit_moments(self, moments):
+        """The fit from accumulated sums (dask, ``partial_fit``): same solver as :meth:`fit`."""
+        moments.check_finite("X")
+        spec = moments.spec
+        n, d = moments.n, spec.n_features
+        if spec.row_filter is not None and n < 2:
+            raise ValueError(
+                f"fairness='equal_opportunity' needs at least 2 rows with y == pos_label="
+                f"{spec.row_filter[0]!r}; found {n}. Check pos_label."
+            )
+        if n < 2:
+            raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
+        XtZ = z_norms = None
+        n_constraints = 0
+        if spec.n_categorical:
+            check_groups_of(moments, min_group_size=2)
+            groups = moments.sensitive_groups()
+            n_constraints = groups.n_constraints
+            sums = [moments.groups(r) for r in range(spec.n_categorical)]
+            stacked = np.vstack([centred[:, :d] for _, _, centred, _ in sums])  # Z̃ᵀX, all groups
+            counts = np.concatenate([c for _, c, _, _ in sums]).astype(np.float64)
+            keep = groups.independent_columns
+            XtZ = stacked[keep].T
+            z_norms = np.sqrt(np.maximum(counts[keep] - counts[keep] ** 2 / n, 0.0))
+        k = self._check_k(n, d, n_constraints)
+        self._n_group_constraints = n_constraints  # read by FairKernelPCA (Nyström, dask)
+        mean = moments.mean()
+        Cc = moments.centred_scatter()
+        C = Cc.copy() if self.center else Cc + n * np.outer(mean, mean)
+        col_norms = moments.row_norms()
+        return self._solve(_Sums(moments, C, Cc), k, mean, XtZ, col_norms, z_norms, C.copy())
+
+    # -- statistics → solution (shared by the in-memory, dask and streaming fits) ---------
+    def _solve(self, data, k, mean, XtZ, col_norms, z_norms, C):
+        n, d = data.n, data.d
         self.mean_ = mean if self.center else np.zeros(d)
-        if groups is None:
+        if XtZ is None:
             Q = np.zeros((d, 0))
         else:
-            Q = constraint_basis(XtZ, col_norms, np.linalg.norm(Zc, axis=0), n_terms=n)
+            Q = constraint_basis(XtZ, col_norms, z_norms, n_terms=n)
 
         dim_R = d - Q.shape[1]
         l_dirs = None
-        if groups is not None and self.equalize_covariance is not None:
+        if XtZ is not None and self.equalize_covariance is not None:
             # Fair PCA-S (§3.6); l >= dim R keeps all of R, i.e. plain Fair PCA.
             l_dirs = min(self._n_covariance_directions(k, d), dim_R)
         self.n_covariance_directions_ = l_dirs
         if l_dirs is not None and l_dirs < dim_R:
-            U, eigvals, total = self._fit_equalized(X, groups, Q, k, l_dirs)
+            U, eigvals, total = self._fit_equalized(data, Q, k, l_dirs)
         else:
-            U, eigvals, total = self._fit_primal_or_dual(X, Q, k, C)
+            U, eigvals, total = self._fit_primal_or_dual(data, Q, k, C)
 
         U = flip_signs(_project_out(U, Q))
         self.components_ = np.ascontiguousarray(U.T)
         self.n_components_ = k
-        self._set_variances(X, mean, eigvals, total)
+        self._set_variances(data, mean, eigvals, total)
         return self
 
     # -- Algorithm 1/2: top-k eigenvectors of C restricted to range(Q)^⊥ ---------------------
-    def _fit_primal_or_dual(self, X, Q, k, C=None):
+    def _fit_primal_or_dual(self, data, Q, k, C=None):
         """Top-k (U, eigenvalues, centred total scatter or None) of C restricted to Q^⊥.
 
         ``C`` is the scatter matrix when already computed (primal route); when d > n the n×n
-        Gram matrix of the projected rows is decomposed instead (dual route).
+        Gram matrix of the projected rows is decomposed instead (dual route, in memory only).
         """
-        n, d = X.shape
+        n, d = data.n, data.d
         solver = {"auto": "auto", "full": "dense"}.get(self.svd_solver, self.svd_solver)
         seed = as_seed(self.random_state)
-        if C is None and d > n:
+        if C is None and d > n and data.X is not None:
             # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
-            Xc = X - self.mean_
+            Xc = data.X - self.mean_
             XQ = Xc @ Q
             G = gram(Xc.T)
             total = float(np.trace(G)) if self.center else None
@@ -535,7 +800,7 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             # k exceeds the rank of the projected data: the zero-variance directions are only
             # defined in the primal problem, so fall through to it.
         if C is None:
-            C = _moments(X, None, center=self.center, scatter=True)[3]
+            C = data.scatter(self.center)
         total = float(np.trace(C)) if self.center else None
         C = _deflate(C, Q, shift=solver != "randomized")
         w, U = _top_eigh(C, k, solver, seed)
@@ -555,30 +820,24 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             return int(f)
         return max(k, int(np.floor(f * d)))
 
-    def _fit_equalized(self, X, groups, Q, k, l_dirs):
+    def _fit_equalized(self, data, Q, k, l_dirs):
         R = complement_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
-        E = cross(R.T, _covariance_gap_directions(X, groups, R, l_dirs))  # d × l, orthonormal
-        XE = cross((X - self.mean_).T, E)
-        H = gram(XE)  # EᵀCE, C = (centred) scatter matrix
+        E = cross(R.T, _gap_directions(data.gap_source(), R, l_dirs))  # d × l, orthonormal
+        H = data.projected_scatter(E, self.mean_)  # EᵀCE, C = (centred) scatter matrix
         w, Lam = linalg.eigh(H, subset_by_index=[l_dirs - k, l_dirs - 1], check_finite=False)
         return E @ Lam[:, ::-1], w[::-1], None
 
-    def _set_variances(self, X, mu, eigvals, total):
+    def _set_variances(self, data, mu, eigvals, total):
         """``explained_variance_`` and its ratio, from the eigenvalues uᵀCu and tr(Cc).
 
         With ``center=False`` the eigenvalues are uncentred moments uᵀXᵀXu; the variances are
-        then measured on the centred rows (one blocked pass, no n×d copy), since subtracting
-        n(uᵀμ)² would cancel catastrophically for data far from the origin.
+        then measured on the centred rows (one blocked pass, no n×d copy; from the centred
+        scatter matrix for accumulated sums), since subtracting n(uᵀμ)² would cancel
+        catastrophically for data far from the origin.
         """
-        n = X.shape[0]
+        n = data.n
         if total is None or not self.center:
-            total, squares = 0.0, np.zeros(self.components_.shape[0])
-            for i in range(0, n, _BLOCK_ROWS):
-                B = X[i : i + _BLOCK_ROWS] - mu
-                total += float(np.einsum("ij,ij->", B, B))
-                if not self.center:
-                    projected = B @ self.components_.T
-                    squares += np.einsum("ij,ij->j", projected, projected)
+            total, squares = data.centred_variances(self.components_, mu, not self.center)
             if not self.center:
                 eigvals = squares
         self.explained_variance_ = np.maximum(eigvals, 0.0) / (n - 1)
@@ -588,14 +847,32 @@ class FairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     # -- transformer API ------------------------------------------------------------------
     def transform(self, X):
-        """Project X on the fair components: (X − ``mean_``) @ ``components_``.T."""
+        """Project X on the fair components: (X − ``mean_``) @ ``components_``.T.
+
+        A dask array (or DataFrame) gives a lazy dask array, computed block by block.
+        """
         check_is_fitted(self)
+        if is_dask(X):
+            A = dask_transform_input(self, X)
+            return map_rows(A, _project, self.n_components_, self.mean_, self.components_)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return (X - self.mean_) @ self.components_.T
 
     def inverse_transform(self, X):
-        """Map projections back to feature space: X @ ``components_`` + ``mean_``."""
+        """Map projections back to feature space: X @ ``components_`` + ``mean_``.
+
+        A dask array gives a lazy dask array.
+        """
         check_is_fitted(self)
+        if is_dask(X):
+            import_dask()
+            if X.ndim != 2 or X.shape[1] != self.n_components_:
+                raise ValueError(
+                    f"inverse_transform expects an array of shape (n_samples, "
+                    f"{self.n_components_}); got shape {X.shape}."
+                )
+            return map_rows(X.astype(np.float64), _reconstruct, self.n_features_in_,
+                            self.components_, self.mean_)
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.n_components_:
             raise ValueError(

@@ -70,6 +70,19 @@ from ._linalg import (
     constraint_basis,
     flip_signs,
 )
+from ._moments import (
+    Spec,
+    StreamingMixin,
+    any_dask,
+    chunk_variables,
+    dask_inputs,
+    dask_moments,
+    dask_transform_input,
+    is_dask,
+    map_rows,
+    reject_dask,
+    sensitive_kinds,
+)
 from ._validation import check_n_components, encode_sensitive, warn_unconstrained
 
 __all__ = ["FairPLS", "KernelFairPLS", "NaiveFairPLS", "nipals"]
@@ -255,20 +268,110 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
     X is never deflated in memory: with X_h = X − T_{<h} P_{<h}ᵀ (exact, by induction),
     X_h w = Xw − T(Pᵀw), X_hᵀt = Xᵀt − P(Tᵀt), and X_{h+1}ᵀZ = X_hᵀZ − p(tᵀZ) for Z = [Y, S].
     """
-    n, d = Xc.shape
-    m = Yc.shape[1]
     hard = np.isinf(eta)
     if hard and independent is not None:
         Sc = Sc[:, independent]
     Z = np.hstack([Yc, Sc]) if Sc.shape[1] else Yc
     XtZ = Xc.T @ Z  # X_hᵀ[Y, S], updated by rank-one corrections
+    return _components(XtZ, Yc.shape[1], Xc.shape[0], n_components, eta,
+                       _ScoreDeflation(Xc, Yc, Sc, Z, n_components), solver=solver,
+                       learning_rate=learning_rate, max_iter=max_iter, tol=tol)
+
+
+def _fit_components_from_moments(XtX, XtY, XtS, n, n_components, eta, *, s_squares,
+                                 solver="exact", learning_rate=None, max_iter=1000, tol=1e-10,
+                                 independent=None):
+    """:func:`_fit_components` from the cross-product matrices alone (dask, ``partial_fit``).
+
+    XᵀX (d×d), XᵀY (d×m) and XᵀS̃ (d×q) of the centred, scaled variables are all the loop needs:
+    with t = X_h w, the deflation X_{h+1} = X_h − t pᵀ gives
+    X_{h+1}ᵀX_{h+1} = X_hᵀX_h − (tᵀt) p pᵀ, X_hᵀt = X_hᵀX_h w, tᵀt = wᵀX_hᵀX_h w,
+    tᵀ[Y, S] = wᵀX_hᵀ[Y, S] and Y_hᵀt = Yᵀt (the scores are orthogonal), so no score vector
+    (n-vector) is ever formed.  ``s_squares`` are the squared column norms of S̃ (rounding bound
+    of the gradient solver's hard constraint).
+    """
+    hard = np.isinf(eta)
+    if hard and independent is not None:
+        XtS, s_squares = XtS[:, independent], s_squares[independent]
+    XtZ = np.hstack([XtY, XtS]) if XtS.shape[1] else XtY.copy()
+    backend = _GramDeflation(XtX, s_squares, n_components)
+    return _components(XtZ, XtY.shape[1], n, n_components, eta, backend, solver=solver,
+                       learning_rate=learning_rate, max_iter=max_iter, tol=tol)
+
+
+class _ScoreDeflation:
+    """Deflation with the score vectors t = X_h w (in-memory fit)."""
+
+    def __init__(self, Xc, Yc, Sc, Z, n_components):
+        self.Xc, self.Yc, self.Sc, self.Z = Xc, Yc, Sc, Z
+        self.T = np.zeros((Xc.shape[0], n_components))
+        self.t_ref = 0.0  # norm of the first score: cheap scale for the "X residual is zero" test
+
+    def column_norms(self):
+        return np.linalg.norm(self.Xc, axis=0), np.linalg.norm(self.Sc, axis=0)
+
+    def deflate(self, w, h, P, Q, XtZ):
+        """Scores and loadings of component h; False when the score is zero."""
+        Xc, T = self.Xc, self.T
+        t = Xc @ w - T[:, :h] @ (P[:, :h].T @ w)  # t = X_h w
+        tt = float(t @ t)
+        self.t_ref = self.t_ref or np.sqrt(tt)
+        # zero residual: ‖t‖ ≤ 1e-12‖Xc‖_F; ‖Xc‖_F (a full pass over X) is only computed when
+        # the score is suspiciously small next to the first one
+        if np.sqrt(tt) <= 1e-6 * self.t_ref and np.sqrt(tt) <= 1e-12 * np.linalg.norm(Xc):
+            return False
+        Tt = T[:, :h].T @ t  # ≈ 0 (scores are orthogonal); kept for exactness
+        P[:, h] = (Xc.T @ t - P[:, :h] @ Tt) / tt  # p = X_hᵀt / tᵀt
+        Q[:, h] = (self.Yc.T @ t - Q[:, :h] @ Tt) / tt  # q = Y_hᵀt / tᵀt (regression of Y_h on t)
+        XtZ -= np.outer(P[:, h], t @ self.Z)  # deflation of X_hᵀZ
+        T[:, h] = t
+        return True
+
+
+class _GramDeflation:
+    """Deflation through XᵀX only (see :func:`_fit_components_from_moments`).
+
+    A score counts as zero when tᵀt ≤ 1e-12·(first tᵀt) and tᵀt ≤ 10·(h+1)·d·eps·tr(XᵀX): the
+    rounding level of wᵀX_hᵀX_h w, coarser than the in-memory test on ‖t‖ since the Gram matrix
+    squares the condition number of X.
+    """
+
+    def __init__(self, XtX, s_squares, n_components):
+        self.XtX, self.s_squares = XtX, s_squares
+        self.T = None
+        self.tts = np.zeros(n_components)
+        self.tt_ref = 0.0
+        self.trace = float(np.trace(XtX))
+
+    def column_norms(self):
+        return np.sqrt(np.maximum(np.diag(self.XtX), 0.0)), np.sqrt(np.maximum(self.s_squares, 0))
+
+    def deflate(self, w, h, P, Q, XtZ):
+        Cw = self.XtX @ w - P[:, :h] @ (self.tts[:h] * (P[:, :h].T @ w))  # X_hᵀX_h w = X_hᵀt
+        tt = float(w @ Cw)
+        self.tt_ref = self.tt_ref or max(tt, 0.0)
+        level = 10.0 * (h + 1) * len(w) * _EPS * self.trace
+        if tt <= 1e-12 * self.tt_ref and tt <= level or tt <= 0.0:
+            return False
+        m = Q.shape[0]
+        tZ = w @ XtZ  # tᵀ[Y, S]
+        P[:, h] = Cw / tt
+        Q[:, h] = tZ[:m] / tt
+        XtZ -= np.outer(P[:, h], tZ)
+        self.tts[h] = tt
+        return True
+
+
+def _components(XtZ, m, n, n_components, eta, backend, *, solver="exact", learning_rate=None,
+                max_iter=1000, tol=1e-10):
+    """The per-component loop of Algorithm 1, shared by the in-memory and the moments fits."""
+    d = XtZ.shape[0]
+    hard = np.isinf(eta)
     W = np.zeros((d, n_components))
     P = np.zeros((d, n_components))
     Q = np.zeros((m, n_components))
-    T = np.zeros((n, n_components))
     objective = np.zeros(n_components)
     n_iter = []
-    t_ref = 0.0  # norm of the first score: cheap scale for the "X residual is zero" test
     x_norms = s_norms = None  # column norms for the rounding bound of X_hᵀS̃ (gradient solver)
     for h in range(n_components):
         A, B = XtZ[:, :m], XtZ[:, m:]
@@ -279,13 +382,13 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
             if w is None:
                 warnings.warn(
                     f"X residual has no covariance left with y or S at component {h}; the "
-                    "remaining components are zero.", UserWarning, stacklevel=3)
+                    "remaining components are zero.", UserWarning, stacklevel=4)
                 break
         else:
             constraint = None
             if hard and B.shape[1]:
                 if x_norms is None:
-                    x_norms, s_norms = np.linalg.norm(Xc, axis=0), np.linalg.norm(Sc, axis=0)
+                    x_norms, s_norms = backend.column_norms()
                 constraint = constraint_basis(B, x_norms, s_norms, n_terms)
             w, it = _gradient_weight(A, B, eta, n, learning_rate=learning_rate,
                                      max_iter=max_iter, tol=tol, constraint=constraint)
@@ -294,25 +397,16 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
             if not np.isinf(eta) and eta > 0 and B.shape[1]:
                 value -= eta * float(np.sum((B.T @ w) ** 2))
         w = flip_signs(w[:, None])[:, 0]  # largest |entry| positive, as sklearn's _svd_flip_1d
-        t = Xc @ w - T[:, :h] @ (P[:, :h].T @ w)  # t = X_h w
-        tt = float(t @ t)
-        t_ref = t_ref or np.sqrt(tt)
-        # zero residual: ‖t‖ ≤ 1e-12‖Xc‖_F; ‖Xc‖_F (a full pass over X) is only computed when
-        # the score is suspiciously small next to the first one
-        if np.sqrt(tt) <= 1e-6 * t_ref and np.sqrt(tt) <= 1e-12 * np.linalg.norm(Xc):
+        if not backend.deflate(w, h, P, Q, XtZ):
             warnings.warn(
                 f"component {h} has zero scores: either the X residual is exhausted (rank {h}) "
                 "or its only directions with a nonzero score have a negative objective, so the "
                 "maximiser lies in its null space; the remaining components are zero.",
-                UserWarning, stacklevel=3)
+                UserWarning, stacklevel=4)
             break
-        Tt = T[:, :h].T @ t  # ≈ 0 (scores are orthogonal); kept for exactness
-        P[:, h] = (Xc.T @ t - P[:, :h] @ Tt) / tt  # p = X_hᵀt / tᵀt
-        Q[:, h] = (Yc.T @ t - Q[:, :h] @ Tt) / tt  # q = Y_hᵀt / tᵀt (regression of Y_h on t)
-        XtZ -= np.outer(P[:, h], t @ Z)  # deflation of X_hᵀZ
-        W[:, h], T[:, h] = w, t
+        W[:, h] = w
         objective[h] = value / n**2
-    return {"W": W, "P": P, "Q": Q, "T": T, "objective": objective, "n_iter": n_iter}
+    return {"W": W, "P": P, "Q": Q, "T": backend.T, "objective": objective, "n_iter": n_iter}
 
 
 def nipals(X, Y, n_components, *, scale=True, max_iter=500, tol=1e-12):
@@ -354,6 +448,22 @@ def nipals(X, Y, n_components, *, scale=True, max_iter=500, tol=1e-12):
         for key, val in zip("WTCUP", (w, t, c, u, p)):
             out[key][:, h] = val
     return out
+
+
+def _columns(parts, rows):
+    """Side-by-side blocks, or an empty (rows × 0) matrix."""
+    return np.hstack(parts) if parts else np.zeros((rows, 0))
+
+
+def _scores_block(B, mean, std, R):
+    """``transform`` of one row block."""
+    return ((B - mean) / std) @ R
+
+
+def _predict_block(B, mean, coef, intercept, ravel):
+    """``predict`` of one row block."""
+    y_pred = (B - mean) @ coef.T + intercept
+    return y_pred.ravel() if ravel else y_pred
 
 
 # --------------------------------------------------------------------------------------------
@@ -400,17 +510,30 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
         self._n_features_out = R.shape[1]
 
     def transform(self, X):
-        """Scores of X: ((X − ``x_mean_``) / ``x_std_``) @ ``x_rotations_``, (n_samples, k)."""
+        """Scores of X: ((X − ``x_mean_``) / ``x_std_``) @ ``x_rotations_``, (n_samples, k).
+
+        A dask array (or DataFrame) gives a lazy dask array, computed block by block.
+        """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         R = self.x_rotations_
         if getattr(self, "support_", None) is not None:
             R = R[:, self.support_]
+        if is_dask(X):
+            A = dask_transform_input(self, X)
+            return map_rows(A, _scores_block, R.shape[1], self.x_mean_, self.x_std_, R)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         return ((X - self.x_mean_) / self.x_std_) @ R
 
     def predict(self, X):
-        """Targets predicted by the regression of Y on the scores (as ``PLSRegression``)."""
+        """Targets predicted by the regression of Y on the scores (as ``PLSRegression``).
+
+        A dask array gives a lazy dask array.
+        """
         check_is_fitted(self)
+        if is_dask(X):
+            A = dask_transform_input(self, X)
+            return map_rows(A, _predict_block, self.coef_.shape[0], self.x_mean_, self.coef_,
+                            self.intercept_, self._predict_1d, drop_columns=self._predict_1d)
         X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         y_pred = (X - self.x_mean_) @ self.coef_.T + self.intercept_
         return y_pred.ravel() if self._predict_1d else y_pred
@@ -435,7 +558,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
         return tags
 
 
-class FairPLS(_BasePLS):
+class FairPLS(StreamingMixin, _BasePLS):
     r"""Fair partial least squares: PLS components penalised for covariance with S.
 
     Component h maximises :math:`\|Y^\top X_h w\|^2 - \eta\,\|S^\top X_h w\|^2` over unit
@@ -478,8 +601,9 @@ class FairPLS(_BasePLS):
         Loadings :math:`p_h = X_h^\top t_h / t_h^\top t_h`.
     x_rotations_ : ndarray of shape (n_features, n_components)
         :math:`W (P^\top W)^{-1}`, so that ``transform(X) = ((X − x_mean_)/x_std_) @ x_rotations_``.
-    x_scores_ : ndarray of shape (n_samples, n_components)
-        Training scores :math:`t_h`.
+    x_scores_ : ndarray of shape (n_samples, n_components) or None
+        Training scores :math:`t_h`; None after a fit on a dask array or a stream (the rows are
+        not kept: ``transform(X)`` gives them).
     y_loadings_ : ndarray of shape (n_targets, n_components)
         Regression coefficients of the deflated Y on each score.
     coef_ : ndarray of shape (n_targets, n_features)
@@ -506,6 +630,19 @@ class FairPLS(_BasePLS):
     exactly (to rounding) uncorrelated with S when ``eta=np.inf``; ``transform`` applies the
     learned linear map to new data.
 
+    *Beyond memory: dask arrays and* ``partial_fit``.  The deflation needs no pass over the
+    rows: with t = X_h w and X_{h+1} = X_h − t pᵀ, X_{h+1}ᵀX_{h+1} = X_hᵀX_h − (tᵀt)ppᵀ,
+    tᵀt = wᵀX_hᵀX_h w, X_hᵀt = X_hᵀX_h w and tᵀ[Y, S] = wᵀX_hᵀ[Y, S], so every component
+    (finite η and η = ∞, both fairness modes, both solvers) follows from XᵀX, XᵀY and XᵀS̃
+    (and YᵀY, YᵀS̃ for equalized odds) of the centred, scaled variables.  ``fit`` on a dask
+    array/DataFrame computes them blockwise in one ``dask.compute`` (the group labels of a
+    categorical attribute are found in the same pass); ``partial_fit`` adds them up chunk by
+    chunk.  Both then run the per-component loop of the in-memory fit on these matrices
+    instead of on the score vectors; the results agree with ``fit`` on the concatenated rows
+    to rounding (forming XᵀX squares the condition number of X, so a component whose score
+    variance is below ~d·eps·tr(XᵀX) counts as zero there).  ``transform``/``predict`` of a
+    dask array are lazy (``map_blocks``); ``x_scores_`` is None.
+
     References
     ----------
     De-Diego, Pérez-Suay, Gordaliza, Loubes (2025). PLS-based approach for fair representation
@@ -523,6 +660,12 @@ class FairPLS(_BasePLS):
     >>> bool(np.abs((T - T.mean(0)).T @ (s - s.mean())).max() < 1e-9)
     True
     """
+
+    _stream_attributes = (
+        "x_weights_", "x_loadings_", "y_loadings_", "x_scores_", "x_rotations_", "coef_",
+        "intercept_", "x_mean_", "x_std_", "y_mean_", "y_std_", "s_mean_", "s_std_",
+        "objective_", "n_iter_", "_n_features_out",
+    )
 
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
@@ -552,7 +695,8 @@ class FairPLS(_BasePLS):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features), or a dask Array / DataFrame
+            A dask collection is read blockwise in one pass (see Notes).
         y : array-like of shape (n_samples,) or (n_samples, n_targets)
             Target(s); required.
         sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
@@ -563,6 +707,9 @@ class FairPLS(_BasePLS):
         -------
         self : FairPLS
         """
+        self._reset_stream()
+        if any_dask(X, y, sensitive_features):
+            return self._fit_dask(X, y, sensitive_features)
         Xc, Yc, Sc, k, independent = self._prepare(X, y, sensitive_features, "PLS regression")
         if self.fairness == "equalized_odds" and Sc.shape[1]:
             # conditional cross-covariance C_{t,S|Y} = tᵀ(S − Y(YᵀY)⁺YᵀS)/n  (eq. (8))
@@ -571,11 +718,144 @@ class FairPLS(_BasePLS):
         fitted = _fit_components(Xc, Yc, Sc, k, eta, solver=self.solver,
                                  learning_rate=self.learning_rate, max_iter=self.max_iter,
                                  tol=self.tol, independent=independent)
+        self._finish(fitted)
+        return self
+
+    def _finish(self, fitted):
         self.objective_ = fitted["objective"]
         # largest iteration count over the components; 1 for the exact solver (one
         # eigendecomposition per component, nothing iterated)
         self.n_iter_ = int(max(fitted["n_iter"], default=1))
         self._set_fitted(fitted)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y=None, *, sensitive_features=None):
+        """Accumulate the cross products of one chunk of rows (a stream, a memory-mapped file).
+
+        The fit after any sequence of calls equals one :meth:`fit` on the concatenated chunks,
+        to rounding (see Notes), whatever the chunking; categorical attributes may gain groups
+        in later chunks.  The components are computed on first use of a fitted attribute
+        (``transform``, ``predict``, ``x_weights_``...) after the last call, and cached until
+        the next; ``x_scores_`` is None (the rows are not kept).  A ``partial_fit`` after
+        :meth:`fit` starts a new stream.
+        ``n_samples_seen_`` counts the rows passed so far.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_features)
+        y : array-like of shape (n_rows,) or (n_rows, n_targets)
+            Required in every call.
+        sensitive_features : array-like of shape (n_rows,) or (n_rows, n_attributes)
+            The same attributes in every call (each keeps the encoding, continuous or
+            categorical, that its dtype had in the first chunk), or ``None`` in every call.
+
+        Returns
+        -------
+        self : FairPLS
+        """
+        return self._partial_fit(X, y, sensitive_features)
+
+    # -- dask arrays and streams: the same loop from the cross products ---------------------
+    _fallback = "PLS regression"
+
+    def _moment_spec(self, d, m, columns):
+        kinds = () if columns is None else sensitive_kinds(columns, "f")
+        return Spec(n_features=d, n_targets=m, kinds=kinds)
+
+    def _fit_dask(self, X, y, sensitive_features):
+        if y is None:
+            _check_y(None, 0, type(self).__name__)
+        y_1d = np.ndim(y) == 1
+        X, Y, columns = dask_inputs(self, X, y, sensitive_features)
+        if sensitive_features is None:
+            warn_unconstrained(self, self._fallback)
+        self._predict_1d = y_1d
+        spec = self._moment_spec(X.shape[1], Y.shape[1], columns)
+        self._fit_moments(dask_moments(spec, X, Y, columns))
+        return self
+
+    def _stream_spec(self, X, y, columns):
+        y = _check_y(y, X.shape[0], type(self).__name__)
+        self._predict_1d = y.ndim == 1
+        return self._moment_spec(X.shape[1], 1 if y.ndim == 1 else y.shape[1], columns)
+
+    def _stream_chunk(self, spec, X, y, columns):
+        y = _check_y(y, X.shape[0], type(self).__name__)
+        return chunk_variables(spec, X, y, columns or [])
+
+    def _fit_moments(self, moments):
+        """The fit from accumulated sums (dask, ``partial_fit``): the same per-component loop."""
+        moments.check_finite("X, y or sensitive_features")
+        spec = moments.spec
+        n, d, m = moments.n, spec.n_features, spec.n_targets
+        if n < 2:
+            raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
+        mean, Cc = moments.mean(), moments.centred_scatter()
+        xs, ys = slice(0, d), slice(d, d + m)
+
+        def spread(squares):  # ddof=1 standard deviations (0 → 1), as _center_scale
+            if not self.scale:
+                return np.ones(len(squares))
+            std = np.sqrt(np.maximum(squares, 0.0) / (n - 1))
+            std[std == 0.0] = 1.0
+            return std
+
+        diag = np.diag(Cc)
+        self.x_mean_, self.x_std_ = mean[xs], spread(diag[xs])
+        self.y_mean_, self.y_std_ = mean[ys], spread(diag[ys])
+        s_mean, squares, XS, YS, weights, independent = [], [], [], [], [], []
+        column, cat = d + m, 0
+        for a, kind in enumerate(spec.kinds):
+            if kind == "continuous":
+                j = column
+                column += 1
+                s_mean.append(mean[j : j + 1])
+                squares.append(diag[j : j + 1])
+                XS.append(Cc[xs, j : j + 1])
+                YS.append(Cc[ys, j : j + 1])
+                weights.append([1.0])
+                independent.append([True])
+            else:
+                labels, counts, centred, _ = moments.groups(cat)
+                cat += 1
+                if len(labels) < 2:
+                    raise ValueError(
+                        f"sensitive_features attribute {a} has a single group ({labels[0]!r}); "
+                        "a fairness penalty needs at least two groups. Pass "
+                        "sensitive_features=None for the unconstrained method.")
+                counts = counts.astype(np.float64)
+                s_mean.append(counts / n)
+                squares.append(counts - counts**2 / n)
+                XS.append(centred[:, xs].T)
+                YS.append(centred[:, ys].T)
+                weights.append(np.full(len(labels), np.sqrt(0.5)))
+                independent.append(np.arange(len(labels)) < len(labels) - 1)
+        q = sum(len(w) for w in weights)
+        squares = np.concatenate(squares) if q else np.zeros(0)
+        weights = np.concatenate(weights) if q else np.zeros(0)
+        independent = np.concatenate(independent).astype(bool) if q else np.zeros(0, bool)
+        self.s_mean_ = np.concatenate(s_mean) if q else np.zeros(0)
+        self.s_std_ = spread(squares)
+        x_std, y_std, s_std = self.x_std_, self.y_std_, self.s_std_
+        XtX = Cc[xs, xs] / np.outer(x_std, x_std)
+        XtY = Cc[xs, ys] / np.outer(x_std, y_std)
+        XtS = _columns(XS, d) / np.outer(x_std, s_std) * weights
+        s_squares = squares / s_std**2 * weights**2
+        if self.fairness == "equalized_odds" and q:
+            # S − Y(YᵀY)⁺YᵀS from the cross products (eq. (8))
+            YtY = Cc[ys, ys] / np.outer(y_std, y_std)
+            YtS = _columns(YS, m) / np.outer(y_std, s_std) * weights
+            coef = np.linalg.pinv(YtY, hermitian=True) @ YtS
+            XtS = XtS - XtY @ coef
+            s_squares = s_squares - np.einsum("ij,ij->j", YtS, coef)
+        k = check_n_components(self.n_components, min(n, d),
+                               bound_text="min(n_samples, n_features)")
+        eta = self.eta if q else 0.0
+        fitted = _fit_components_from_moments(
+            XtX, XtY, XtS, n, k, eta, s_squares=s_squares, solver=self.solver,
+            learning_rate=self.learning_rate, max_iter=self.max_iter, tol=self.tol,
+            independent=independent)
+        self._finish(fitted)
         return self
 
 
@@ -641,6 +921,8 @@ class NaiveFairPLS(_BasePLS):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, *, sensitive_features=None):
         """Fit plain PLS, then keep the components with η²(t, S) < threshold."""
+        reject_dask(self, X, y, sensitive_features,
+                    alternative="FairPLS accepts dask arrays (eta=0 is plain PLS).")
         Xc, Yc, Sc, k, independent = self._prepare(X, y, sensitive_features,
                                                    "PLS regression, no selection")
         fitted = _fit_components(Xc, Yc, np.zeros((Xc.shape[0], 0)), k, 0.0)
@@ -796,6 +1078,9 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, *, sensitive_features=None):
         """Fit Kernel Fair PLS (y required; sensitive_features=None: kernel PLS, and a warning)."""
+        reject_dask(self, X, y, sensitive_features,
+                    alternative="A kernel method needs the n×n Gram matrix of all rows; FairPLS "
+                    "(linear) accepts dask arrays.")
         check_kernel(self.kernel)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         n = X.shape[0]
