@@ -13,10 +13,23 @@ RLACE      Ravfogel et al. (2022)                      relaxed minimax game over
                                                        projections (Fantope)
 =========  ==========================================  ===================================
 
+Fair PCA (fairness of the projected distributions or of the reconstruction losses):
+
+=============  ======================================  ===================================
+FPCA           Olfat & Aswani (2019)                   semidefinite relaxation: equal
+                                                       projected means, (nearly) equal
+                                                       projected covariances (cvxpy)
+MbFPCA         Lee et al. (2022)                       MMD² of the projected groups
+                                                       penalised on the Stiefel manifold
+SamadiFairPCA  Samadi et al. (2018)                    equal average reconstruction loss
+                                                       of two groups (SDP + LP, cvxpy)
+=============  ======================================  ===================================
+
 Every estimator takes ``sensitive_features`` as a fit keyword (routed by metadata routing),
 falls back to the unconstrained method with a warning when it is None, and is imported on first
 use, so ``import fairlab.baselines`` stays cheap.  fairlearn's ``CorrelationRemover`` and
-reductions are used from fairlearn itself.
+reductions are used from fairlearn itself.  FPCA and SamadiFairPCA import cvxpy only when they
+are fitted (``pip install 'fairlab[baselines]'``).
 """
 
 import importlib
@@ -26,6 +39,9 @@ _ESTIMATORS = {
     "LEACE": "leace",
     "INLP": "inlp",
     "RLACE": "rlace",
+    "FPCA": "fpca",
+    "MbFPCA": "mbfpca",
+    "SamadiFairPCA": "samadi",
 }
 
 __all__ = list(_ESTIMATORS)
