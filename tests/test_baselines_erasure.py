@@ -1,8 +1,10 @@
-"""Tests of the concept-erasure baselines: SAL, LEACE, INLP and RLACE (fairlab.baselines).
+"""Tests of the concept-erasure baselines: SAL, LEACE, OracleLEACE, INLP and RLACE
+(fairlab.baselines).
 
 Every property is checked against an independent computation written here (scipy ``orth``,
-an SVD, the formula of the ``concept-erasure`` package as described in the notes, a literal
-INLP loop, finite differences), not against the code under test.
+an SVD, the formula of the ``concept-erasure`` package as described in the notes, NumPy's
+``lstsq``, fairlearn's ``CorrelationRemover``, a literal INLP loop, finite differences), not
+against the code under test.
 """
 
 import warnings
@@ -12,12 +14,14 @@ import pandas as pd
 import pytest
 import sklearn
 from adversarial import instance
+from fairlearn.preprocessing import CorrelationRemover
 from scipy import linalg
 from sklearn.base import clone
 from sklearn.decomposition import PCA
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -25,7 +29,7 @@ from fairlab import FairPCA, UnconstrainedFallbackWarning
 from fairlab._linalg import subspace_sine
 from fairlab._validation import check_groups
 from fairlab.baselines.inlp import INLP
-from fairlab.baselines.leace import LEACE
+from fairlab.baselines.leace import LEACE, OracleLEACE
 from fairlab.baselines.rlace import RLACE, fantope_projection, loss_and_gradients
 from fairlab.baselines.sal import SAL
 
@@ -285,9 +289,263 @@ def test_leace_whitening_rank_on_both_sides():
     assert cross_cov_residual(near.transform(X_near), z, X_near) < 1e-8
 
 
-def test_leace_oracle_is_not_offered():
-    with pytest.raises(ValueError, match="method"):
+def test_leace_method_oracle_points_to_oracle_leace():
+    with pytest.raises(ValueError, match="'method'.*OracleLEACE"):
         LEACE(method="oracle").fit(np.eye(4), sensitive_features=[0, 0, 1, 1])
+
+
+# ---------------------------------------------------------------------------------------------
+# OracleLEACE
+# ---------------------------------------------------------------------------------------------
+def one_hot_columns(s, categories=None):
+    """Raw one-hot of every attribute (n × Σ m), each with the given or the sorted labels of s;
+    returns the matrix and the labels (as strings) of each attribute."""
+    s = pd.DataFrame(np.asarray(s).reshape(len(s), -1) if not hasattr(s, "iloc") else s)
+    blocks, labels = [], []
+    for j in range(s.shape[1]):
+        col = s.iloc[:, j].astype(str)
+        cats = sorted(col.unique()) if categories is None else categories[j]
+        blocks.append(pd.get_dummies(pd.Categorical(col, categories=cats)).to_numpy(float))
+        labels.append(cats)
+    return np.hstack(blocks), labels
+
+
+def lstsq_residual(X, s, X_new=None, s_new=None):
+    """X − Ẑ(Z̃ᵀZ̃)⁺Z̃ᵀX̃ by NumPy's minimum-norm ``lstsq``, Ẑ = one-hot − training z̄; on
+    (X_new, s_new) when given, with the training coefficients."""
+    Z, labels = one_hot_columns(s)
+    z_mean = Z.mean(axis=0)
+    B = np.linalg.lstsq(Z - z_mean, X - X.mean(axis=0), rcond=None)[0]
+    if X_new is None:
+        return X - (Z - z_mean) @ B
+    return X_new - (one_hot_columns(s_new, labels)[0] - z_mean) @ B
+
+
+@pytest.mark.parametrize("n_components", [None, 1])
+def test_oracle_zero_cross_covariance_on_adversarial_instances(n_components):
+    """The output's cross-covariance with the one-hot attribute vanishes on the training data,
+    to the rounding of the output itself: eps·‖X‖ per entry, large when the offset is."""
+    worst = 0.0
+    for index in range(150):
+        inst = instance("fair_pca", 0, index)
+        X = np.asarray(inst.X, dtype=float)
+        est = OracleLEACE(n_components).fit(X, sensitive_features=inst.sensitive)
+        res = cross_cov_residual(est.transform(X, sensitive_features=inst.sensitive),
+                                 inst.sensitive, X)
+        offset = np.linalg.norm(X) / np.linalg.norm(X - X.mean(axis=0))
+        assert res <= 1e-10, inst.describe()
+        assert res <= 100 * EPS * offset, inst.describe()  # measured: at most 9·eps·offset
+        worst = max(worst, res)
+    assert worst > 0.0  # the measure is not vacuous
+
+
+@pytest.mark.parametrize("m", [2, 3])
+def test_oracle_equals_fairlearn_correlation_remover(m):
+    """CorrelationRemover with the one-hot columns appended and removed is the same eraser,
+    in and out of sample, with the same coefficients (its ``beta_`` is NumPy's minimum-norm
+    solution on all m indicators, i.e. Σ_ZZ⁺Σ_ZX)."""
+    rng = np.random.default_rng(20 + m)
+    n, d = 300, 6
+    z = rng.integers(0, m, n)
+    X = (rng.normal(size=(n, d)) * np.geomspace(3, 0.3, d) + 2.0 * rng.normal(size=(m, d))[z]
+         + 50.0)
+    X_new, z_new = rng.normal(size=(40, d)) * 3 + 50.0, rng.integers(0, m, 40)
+    est = OracleLEACE().fit(X, sensitive_features=z)
+    ids = list(range(d, d + m))
+    Z, Z_new = np.eye(m)[z], np.eye(m)[z_new]
+    z_mean = Z.mean(axis=0)
+    # fairlearn <= 0.14 centres the sensitive columns by their overall (scalar) mean: then
+    # only the column-centred indicators (all means 0) give the same regression.
+    appended = [(Z - z_mean, Z_new - z_mean)]
+    if np.shape(CorrelationRemover(sensitive_feature_ids=ids).fit(
+            np.hstack([X, Z])).sensitive_mean_) == (m,):
+        appended.append((Z, Z_new))  # column means: the raw one-hot, as the paper's Z
+    scale = np.abs(X).max()
+    for A, A_new in appended:
+        cr = CorrelationRemover(sensitive_feature_ids=ids).fit(np.hstack([X, A]))
+        np.testing.assert_allclose(est.transform(X, sensitive_features=z),
+                                   cr.transform(np.hstack([X, A])), rtol=0, atol=1e-12 * scale)
+        np.testing.assert_allclose(est.transform(X_new, sensitive_features=z_new),
+                                   cr.transform(np.hstack([X_new, A_new])), rtol=0,
+                                   atol=1e-12 * scale)
+        np.testing.assert_allclose(est.coef_, cr.beta_, rtol=0, atol=1e-12 * scale)
+
+
+def test_oracle_equals_correlation_remover_for_collinear_attributes():
+    """Attribute 2 a coarsening of attribute 1: Σ_ZZ is singular beyond the known one-per-
+    attribute deficiency, and combinations never seen together in fit are extrapolated by the
+    minimum-norm B, as fairlearn's ``lstsq`` does."""
+    rng = np.random.default_rng(24)
+    n, d = 300, 5
+    z1 = rng.integers(0, 4, n)
+    S = np.column_stack([z1, z1 // 2])
+    X = rng.normal(size=(n, d)) + rng.normal(size=(4, d))[z1] + 10.0
+    S_new = np.column_stack([rng.integers(0, 4, 30), rng.integers(0, 2, 30)])  # unseen pairs
+    X_new = rng.normal(size=(30, d)) + 10.0
+    est = OracleLEACE().fit(X, sensitive_features=S)
+    Z, Z_new = one_hot_columns(S)[0], one_hot_columns(S_new)[0]
+    z_mean = Z.mean(axis=0)
+    cr = CorrelationRemover(sensitive_feature_ids=list(range(d, d + 6))).fit(
+        np.hstack([X, Z - z_mean]))
+    np.testing.assert_allclose(est.coef_, cr.beta_, rtol=0, atol=1e-12 * 10)
+    np.testing.assert_allclose(est.transform(X_new, sensitive_features=S_new),
+                               cr.transform(np.hstack([X_new, Z_new - z_mean])), rtol=0,
+                               atol=1e-12 * 10)
+    assert cross_cov_residual(est.transform(X, sensitive_features=S), S, X) < 1e-13
+
+
+def test_oracle_is_the_least_squares_residual():
+    """r(X, Z) = X − Ẑ(Z̃ᵀZ̃)⁺Z̃ᵀX̃ (NumPy's lstsq), in and out of sample; with n_components=k
+    the output is the PCA of that residual; the group means of r are x̄."""
+    rng = np.random.default_rng(25)
+    for trial in range(12):
+        X, s = random_instance(rng, attributes=1 + trial % 2)
+        n, d = X.shape
+        est = OracleLEACE().fit(X, sensitive_features=s)
+        scale = np.abs(X).max()
+        ref = lstsq_residual(X, s)
+        out = est.transform(X, sensitive_features=s)
+        np.testing.assert_allclose(out, ref, rtol=0, atol=1e-11 * scale)
+        idx = rng.choice(n, 25)  # new rows: old groups, other features
+        X_new = X[idx] + rng.normal(size=(25, d))
+        s_new = s[idx]
+        np.testing.assert_allclose(est.transform(X_new, sensitive_features=s_new),
+                                   lstsq_residual(X, s, X_new, s_new), rtol=0,
+                                   atol=1e-11 * scale)
+        if s.ndim == 1:
+            for g in np.unique(s):
+                np.testing.assert_allclose(out[s == g].mean(axis=0), X.mean(axis=0), rtol=0,
+                                           atol=1e-11 * scale)
+        k = int(rng.integers(1, d + 1))
+        pca = PCA(k, svd_solver="full").fit(ref)  # "covariance_eigh" loses 1e-9 here
+        reduced = OracleLEACE(k).fit(X, sensitive_features=s)
+        assert subspace_sine(reduced.components_.T, pca.components_.T) < 1e-10
+        np.testing.assert_allclose(reduced.explained_variance_, pca.explained_variance_,
+                                   rtol=1e-11)
+        np.testing.assert_allclose(reduced.transform(X, sensitive_features=s),
+                                   (ref - X.mean(axis=0)) @ reduced.components_.T, rtol=0,
+                                   atol=1e-10 * scale)
+        assert cross_cov_residual(reduced.transform(X, sensitive_features=s), s, X) < 1e-12
+
+
+def test_oracle_moves_the_data_least():
+    """Among erasers with zero cross-covariance the oracle's displacement is the smallest, in
+    the Euclidean and the Mahalanobis norm: never more than LEACE (nor its orthogonal variant,
+    nor SAL), on random and on adversarial instances."""
+    rng = np.random.default_rng(26)
+    for trial in range(10):
+        X, s = random_instance(rng, attributes=1 + trial % 2)
+        oracle = OracleLEACE().fit(X, sensitive_features=s).transform(X, sensitive_features=s)
+        Xc = X - X.mean(axis=0)
+        S_inv = np.linalg.inv(Xc.T @ Xc / (X.shape[0] - 1))
+        for other in (LEACE(), LEACE(method="orthogonal"), SAL()):
+            erased = other.fit_transform(X, sensitive_features=s)
+            for metric in (np.eye(X.shape[1]), S_inv):
+                cost = [np.einsum("ij,jk,ik->", D, metric, D) for D in (oracle - X, erased - X)]
+                assert cost[0] <= cost[1] * (1 + 1e-10)
+            if isinstance(other, LEACE) and other.method == "leace":
+                assert cost[0] < cost[1] * (1 - 1e-3)  # strictly better here
+    for index in range(0, 150, 3):
+        inst = instance("fair_pca", 0, index)
+        X = np.asarray(inst.X, dtype=float)
+        oracle = OracleLEACE().fit_transform(X, sensitive_features=inst.sensitive)
+        leace = LEACE().fit_transform(X, sensitive_features=inst.sensitive)
+        scale = np.linalg.norm(X - X.mean(axis=0)) ** 2
+        assert np.sum((oracle - X) ** 2) <= np.sum((leace - X) ** 2) + 1e-12 * scale, (
+            inst.describe())
+
+
+def test_oracle_metadata_routing_at_fit_and_transform():
+    rng = np.random.default_rng(27)
+    X, s = random_instance(rng, n=150, d=6, m=3)
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(6)])
+    groups = pd.Series(np.array(["a", "b", "c"])[s])
+    y = (X[:, 0] > np.median(X[:, 0])).astype(int)
+    expected = OracleLEACE(3).fit_transform(StandardScaler().fit_transform(X),
+                                           sensitive_features=groups)
+    with sklearn.config_context(enable_metadata_routing=True):
+        erase = OracleLEACE(3).set_fit_request(sensitive_features=True).set_transform_request(
+            sensitive_features=True)
+        pipe = Pipeline([("scale", StandardScaler()), ("erase", erase)])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no fallback warning, no fit_transform warning
+            via_fit_transform = pipe.fit_transform(frame, sensitive_features=groups)
+            via_transform = pipe.fit(frame, sensitive_features=groups).transform(
+                frame, sensitive_features=groups)
+        with pytest.raises(ValueError, match="set_transform_request"):
+            pipe.transform(frame)
+        clf = Pipeline([("erase", clone(erase)), ("clf", LogisticRegression())])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UnconstrainedFallbackWarning)
+            clf.fit(frame, y, sensitive_features=groups)
+        assert clf.predict(frame, sensitive_features=groups).shape == (150,)
+    for out in (via_fit_transform, via_transform):
+        np.testing.assert_allclose(out, expected, rtol=0, atol=1e-12)
+    est = pipe.named_steps["erase"]
+    assert [list(c) for c in est.categories_] == [["a", "b", "c"]]
+    assert list(est.get_feature_names_out()) == [f"oracleleace{j}" for j in range(3)]
+    out = clone(est).set_output(transform="pandas").fit(frame, sensitive_features=groups)
+    out = out.transform(frame, sensitive_features=groups)
+    assert isinstance(out, pd.DataFrame) and list(out.columns) == [f"oracleleace{j}" for j in
+                                                                     range(3)]
+
+
+def test_oracle_fallback_ignores_sensitive_features_at_transform():
+    rng = np.random.default_rng(28)
+    X = rng.normal(size=(40, 5)) * np.arange(1, 6) + 3.0
+    with pytest.warns(UnconstrainedFallbackWarning, match="identity"):
+        est = OracleLEACE().fit(X)
+    np.testing.assert_array_equal(est.transform(X, sensitive_features=np.repeat([7, 8], 20)), X)
+    np.testing.assert_array_equal(est.transform(X), X)
+    with pytest.warns(UnconstrainedFallbackWarning, match="PCA"):
+        est = OracleLEACE(2).fit(X)
+    pca = PCA(2).fit(X)
+    assert subspace_sine(est.components_.T, pca.components_.T) < 1e-10
+    signs = np.sign(np.sum(est.components_ * pca.components_, axis=1))
+    np.testing.assert_allclose(est.transform(X, sensitive_features=np.repeat(["u", "v"], 20)),
+                               pca.transform(X) * signs, atol=1e-10)
+    # a refit without n_components outputs the erased data again, not the old PCA
+    z = np.repeat([0, 1], 20)
+    est.set_params(n_components=None).fit(X, sensitive_features=z)
+    np.testing.assert_allclose(est.transform(X, sensitive_features=z), lstsq_residual(X, z),
+                               atol=1e-12 * np.abs(X).max())
+
+
+@pytest.mark.parametrize(
+    "make_call, error, match",
+    [
+        (lambda: OracleLEACE().fit(_X, sensitive_features=_z).transform(_X), ValueError,
+         "needs sensitive_features"),
+        (lambda: OracleLEACE().fit(_X, sensitive_features=_z).transform(
+            _X, sensitive_features=np.r_[_z[:-1], 2]), ValueError, "group 2, not seen in fit"),
+        (lambda: OracleLEACE().fit(_X, sensitive_features=_z).transform(
+            _X, sensitive_features=_z[:-1]), ValueError, "29 entries but X has 30 rows"),
+        (lambda: OracleLEACE().fit(_X, sensitive_features=_z).transform(
+            _X, sensitive_features=np.column_stack([_z, _z])), ValueError,
+         "2 attribute.*fitted with 1"),
+        (lambda: OracleLEACE().fit(_X, sensitive_features=_z).transform(
+            _X, sensitive_features=np.r_[np.nan, _z[1:]]), ValueError, "missing values"),
+        (lambda: OracleLEACE().fit(_X, sensitive_features=_z).transform(
+            _X[:, :4], sensitive_features=_z), ValueError, "5 features"),
+        (lambda: OracleLEACE().fit(_X, sensitive_features=_z[:-1]), ValueError, "29 entries"),
+        (lambda: OracleLEACE().fit(_X, sensitive_features=np.zeros(30)), ValueError,
+         "single group"),
+        (lambda: OracleLEACE().fit(_X, sensitive_features=np.r_[1, np.zeros(29)]), ValueError,
+         "has 1 row"),
+        (lambda: OracleLEACE(6).fit(_X, sensitive_features=_z), ValueError, "at most 5"),
+        (lambda: OracleLEACE(0).fit(_X, sensitive_features=_z), ValueError, "n_components"),
+        (lambda: OracleLEACE(True).fit(_X, sensitive_features=_z), TypeError, "bool"),
+        (lambda: OracleLEACE().fit(np.where(_X > 1.5, np.nan, _X), sensitive_features=_z),
+         ValueError, "NaN"),
+    ],
+    ids=["transform-without-groups", "unseen-group", "transform-length",
+         "transform-attributes", "transform-missing-label", "transform-features",
+         "fit-length", "single-group", "tiny-group", "too-many-components",
+         "zero-components", "bool", "nan"],
+)
+def test_oracle_bad_input(make_call, error, match):
+    with pytest.raises(error, match=match):
+        make_call()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -577,6 +835,7 @@ def _expected_failed_checks(estimator):
     [
         SAL(), SAL(n_components=1), SAL(center=False),
         LEACE(), LEACE(n_components=1, method="orthogonal"),
+        OracleLEACE(), OracleLEACE(n_components=1),
         INLP(), INLP(n_components=1),
         RLACE(), RLACE(n_components=1),
     ],

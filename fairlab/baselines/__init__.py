@@ -2,16 +2,19 @@
 
 Concept erasure (linear guardedness of the representation against the sensitive attribute):
 
-=========  ==========================================  ===================================
-SAL        Shao et al. (2023)                          removes the top singular directions
+=============  ======================================  ===================================
+SAL            Shao et al. (2023)                      removes the top singular directions
                                                        of the cross-covariance X̃ᵀZ̃
-LEACE      Belrose et al. (2023)                       least-squares concept erasure,
+LEACE          Belrose et al. (2023)                   least-squares concept erasure,
                                                        closed form (oblique or orthogonal)
-INLP       Ravfogel et al. (2020)                      iterated null-space projection of
+OracleLEACE    Belrose et al. (2023)                   LEACE's oracle variant: the least-
+                                                       squares residual of X on the
+                                                       groups, needed at transform time
+INLP           Ravfogel et al. (2020)                  iterated null-space projection of
                                                        linear classifiers
-RLACE      Ravfogel et al. (2022)                      relaxed minimax game over rank-r
+RLACE          Ravfogel et al. (2022)                  relaxed minimax game over rank-r
                                                        projections (Fantope)
-=========  ==========================================  ===================================
+=============  ======================================  ===================================
 
 Fair PCA (fairness of the projected distributions or of the reconstruction losses):
 
@@ -25,10 +28,10 @@ SamadiFairPCA  Samadi et al. (2018)                    equal average reconstruct
                                                        of two groups (SDP + LP, cvxpy)
 =============  ======================================  ===================================
 
-Every estimator takes ``sensitive_features`` as a fit keyword (routed by metadata routing),
-falls back to the unconstrained method with a warning when it is None, and is imported on first
-use, so ``import fairlab.baselines`` stays cheap.  fairlearn's ``CorrelationRemover`` and
-reductions are used from fairlearn itself.  FPCA and SamadiFairPCA import cvxpy only when they
+Every estimator takes ``sensitive_features`` as a fit keyword (routed by metadata routing;
+OracleLEACE takes it at transform time as well), falls back to the unconstrained method with a
+warning when it is None, and is imported on first use, so ``import fairlab.baselines`` stays
+cheap.  fairlearn's ``CorrelationRemover`` and reductions are used from fairlearn itself.  FPCA and SamadiFairPCA import cvxpy only when they
 are fitted (``pip install 'fairlab[baselines]'``).
 """
 
@@ -37,6 +40,7 @@ import importlib
 _ESTIMATORS = {
     "SAL": "sal",
     "LEACE": "leace",
+    "OracleLEACE": "leace",
     "INLP": "inlp",
     "RLACE": "rlace",
     "FPCA": "fpca",

@@ -1,6 +1,6 @@
 r"""Shared plumbing of the baselines (private).
 
-Small and stable on purpose; four pieces:
+Small and stable on purpose; five pieces:
 
 * :func:`validate_fit_input` — ``validate_data`` (float64, finite, at least two rows) and the
   categorical sensitive attribute (:func:`~fairlab._validation.check_groups`, two rows per group),
@@ -8,6 +8,9 @@ Small and stable on purpose; four pieces:
 * :func:`pca_in_complement` — the top-k principal directions of centred rows inside the
   orthogonal complement of an orthonormal basis Q (primal d×d or dual n×n route by shape, the
   directions of Q shifted below every admissible one so a top-k solver never returns them);
+* :func:`validate_eraser_input` and :func:`fit_erased_pca` — the same two steps for every
+  eraser (:class:`BaseEraser` and :class:`~fairlab.baselines.leace.OracleLEACE`): the input
+  with the eraser's fallback, and the optional PCA of the erased training rows;
 * :class:`BaseEraser` — the estimator shell of the linear concept erasers (SAL, LEACE, INLP,
   RLACE).  Each of them learns an affine map
 
@@ -41,7 +44,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._linalg import flip_signs, gram, top_eigh
 from .._validation import check_groups, check_n_components, warn_unconstrained
 
-__all__ = ["BaseEraser", "Eraser", "pca_in_complement", "validate_fit_input"]
+__all__ = [
+    "BaseEraser",
+    "Eraser",
+    "fit_erased_pca",
+    "pca_in_complement",
+    "validate_eraser_input",
+    "validate_fit_input",
+]
 
 _EPS = np.finfo(np.float64).eps
 
@@ -148,6 +158,30 @@ class Eraser:
         return cls.orthogonal(np.zeros((d, 0)))
 
 
+def validate_eraser_input(estimator, X, sensitive_features):
+    """``validate_fit_input`` for an eraser whose ``n_components=None`` means "keep d"."""
+    k = estimator.n_components
+    if isinstance(k, (bool, np.bool_)):
+        raise TypeError(f"n_components must be an int or None, got the bool {k!r}.")
+    fallback = "PCA" if k is not None else "the identity map (no erasure)"
+    return validate_fit_input(estimator, X, sensitive_features, fallback=fallback)
+
+
+def fit_erased_pca(estimator, Xc, Xe, fixed, k):
+    """PCA to k dimensions of the erased, centred training rows Xe, inside range(fixed)^⊥.
+
+    Sets ``components_``, ``explained_variance_`` (divisor n − 1), ``explained_variance_ratio_``
+    (of the total variance of the centred input Xc) and ``n_components_``; returns V (d × k).
+    """
+    V, variances = pca_in_complement(Xe, fixed, k)
+    estimator.components_ = np.ascontiguousarray(V.T)
+    estimator.explained_variance_ = variances
+    total = float(np.einsum("ij,ij->", Xc, Xc)) / (Xc.shape[0] - 1)
+    estimator.explained_variance_ratio_ = variances / total if total > 0 else np.zeros(k)
+    estimator.n_components_ = k
+    return V
+
+
 class BaseEraser(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Estimator shell shared by the concept erasers (see the module docstring).
 
@@ -199,10 +233,7 @@ class BaseEraser(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
 
     def _fit(self, X, sensitive_features):
         k = self.n_components
-        if isinstance(k, (bool, np.bool_)):
-            raise TypeError(f"n_components must be an int or None, got the bool {k!r}.")
-        fallback = "PCA" if k is not None else "the identity map (no erasure)"
-        X, groups = validate_fit_input(self, X, sensitive_features, fallback=fallback)
+        X, groups = validate_eraser_input(self, X, sensitive_features)
         n, d = X.shape
         self.mean_ = X.mean(axis=0)
         eraser = self._fit_unconstrained(X) if groups is None else self._fit_eraser(X, groups)
@@ -223,12 +254,7 @@ class BaseEraser(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         # PCA of the erased, centred training rows e(x) − e(μ) = (x − μ) Pᵀ inside range(P).
         Xc = X - self.mean_
         Xe = Xc - (Xc @ eraser.right.T) @ eraser.left.T
-        V, variances = pca_in_complement(Xe, eraser.fixed, k)
-        self.components_ = np.ascontiguousarray(V.T)
-        self.explained_variance_ = variances
-        total = float(np.einsum("ij,ij->", Xc, Xc)) / (n - 1)
-        self.explained_variance_ratio_ = variances / total if total > 0 else np.zeros(k)
-        self.n_components_ = k
+        V = fit_erased_pca(self, Xc, Xe, eraser.fixed, k)
         # transform(x) = (x − μ) Pᵀ V = (x − μ)(V − Rᵀ(LᵀV))
         self._rotation = V - eraser.right.T @ (eraser.left.T @ V)
         return self
