@@ -284,7 +284,7 @@ class BaseEraser(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         -------
         X_new : ndarray of shape (n_samples, ``n_components_``)
             e(x) = x − LR(x − b) for ``n_components=None``; otherwise
-            (x − ``mean_``) Pᵀ ``components_``ᵀ, the principal coordinates of e(x).
+            (x − ``mean_``) Pᵀ (``components_``)ᵀ, the principal coordinates of e(x).
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)

@@ -138,7 +138,7 @@ class INLP(BaseEraser):
     n_components_ : int
         Output dimension.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Only when X has string feature names.
 
     Notes

@@ -147,7 +147,7 @@ class LEACE(BaseEraser):
     n_components_ : int
         Output dimension.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Only when X has string feature names.
 
     See Also
@@ -274,7 +274,7 @@ class OracleLEACE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
     n_components_ : int
         Output dimension.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Only when X has string feature names.
 
     See Also
@@ -293,7 +293,7 @@ class OracleLEACE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
     warns, and ``transform`` then ignores ``sensitive_features``.
     Out of sample the cross-covariance is not zero: r(x, z) removes the training
     group means, not those of new data.  Rounding: on the training data the cross-covariance
-    with Z is that of the rounding of the output entries, eps·|x|, so relative to ‖X̃‖·‖Z̃‖
+    with Z is that of the rounding of the output entries, eps·abs(x), so relative to ‖X̃‖·‖Z̃‖
     it is a small multiple of eps·‖X‖/‖X̃‖ (large only with a large offset; measured: at most
     9·eps·‖X‖/‖X̃‖, 3e-14, on 150 adversarial instances with offsets up to 1e3).
 
@@ -379,7 +379,7 @@ class OracleLEACE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         -------
         X_new : ndarray of shape (n_samples, ``n_components_``)
             r(x, z) = x − (z − z̄)B for ``n_components=None``; otherwise
-            (r(x, z) − ``mean_``) ``components_``ᵀ, the principal coordinates of r(x, z).
+            (r(x, z) − ``mean_``) (``components_``)ᵀ, the principal coordinates of r(x, z).
         """
         return self._transform(X, sensitive_features)
 

@@ -327,7 +327,7 @@ class SamadiFairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
 
         Returns
         -------
-        X_new : ndarray of shape (n_samples, n_components_)
+        X_new : ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
