@@ -10,8 +10,9 @@ FairKernelRegression,
 FairDR, KernelFairDR
 FairTradeoff                     Accuracy/fairness knob of Kleindessner et al. (2023), §3.1.
 
-Sub-modules ``fairlab.metrics``, ``fairlab.datasets``, ``fairlab.evaluation`` and
-``fairlab.plotting`` are imported on first use, so ``import fairlab`` stays cheap.
+Sub-modules ``fairlab.metrics``, ``fairlab.datasets``, ``fairlab.evaluation``,
+``fairlab.plotting`` and ``fairlab.published`` (the papers' printed tables) are imported on first
+use, so ``import fairlab`` stays cheap.
 """
 
 import importlib
@@ -30,7 +31,7 @@ _ESTIMATORS = {
     "KernelFairDR": "kernel_learning",
     "FairTradeoff": "tradeoff",
 }
-_SUBMODULES = ("datasets", "evaluation", "metrics", "plotting")
+_SUBMODULES = ("datasets", "evaluation", "metrics", "plotting", "published")
 
 __all__ = [*_ESTIMATORS, *_SUBMODULES, "UnconstrainedFallbackWarning", "__version__"]
 

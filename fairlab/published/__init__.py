@@ -1,0 +1,484 @@
+r"""The three papers' printed tables as data, and a side-by-side view with our numbers.
+
+Every numeric table of the three papers is shipped as a tidy CSV file (one row per
+printed cell) in ``fairlab/published/data/`` with a metadata file (``metadata.json``:
+caption, citation, units, bold cells, transcription notes):
+
+* ``kleindessner2023`` -- Kleindessner et al. (2023), *Efficient fair PCA for fair
+  representation learning*: ``table1`` (Adult), ``table2`` (German Credit), ``table3``
+  (COMPAS), ``table4`` (Samadi et al.'s fair PCA on the three data sets).
+* ``dediego2025`` -- De-Diego et al. (2025), *PLS-based approach for fair representation
+  learning*: ``table1`` (Cov², reconstruction error vs η), ``table2`` (bias of the original
+  data), ``table3`` (best k), ``table4`` (classification), ``table5`` (regression).
+* ``perezsuay2017`` -- Pérez-Suay et al. (2017), *Fair Kernel Learning*: its results are
+  figures only (its Tables 1 and 2 describe the features of the data), so it has no
+  table; :func:`tables` lists none for it.
+
+Columns of every table
+----------------------
+``dataset``, ``method``, ``model``, ``metric`` (str)
+    Identifiers as printed; ``""`` (empty string) where a table does not use one.  Method
+    names keep the paper's spelling with typography normalised (``"MbF-PCA (10^-3)"``,
+    ``"Fair PCA-S (0.85)"``).  ``model`` is the downstream model of accuracy/fairness
+    columns (``"Kernel SVM"``, ``"LR"``, ...).  ``metric`` is a short stable name:
+    ``var_pct``, ``mmd2``, ``accuracy_pct``, ``delta_dp`` (Kleindessner); ``cov2_y``,
+    ``cov2_s``, ``cov2_yhat``, ``reconstruction_error``, ``disparate_impact``,
+    ``accuracy``, ``ks``, ``mse``, ``best_k``, ``n_features`` and the interval bounds
+    ``<metric>_ci_low``/``<metric>_ci_high`` (De-Diego).  Units are in
+    ``df.attrs["units"]``: note ``accuracy_pct`` is in percent, ``accuracy`` a fraction.
+``k``, ``eta`` (float64)
+    Number of components and the fairness parameter, NaN where unused.  ``eta`` is the
+    paper's own name for it: η of Fair PLS for ``dediego2025`` (weight of the penalty
+    Cov²(Xw, S)); it would be μ for ``perezsuay2017``.  Kleindessner et al.'s tables have
+    no such column: method parameters are part of the method name.
+``mean``, ``std`` (float64)
+    Parsed from ``raw``; ``std`` is NaN when none is printed, both are NaN for ``n/a``.
+``raw`` (str)
+    The cell exactly as printed (LaTeX kept), e.g. ``$\mathbf{7.78_{0.77}}$``
+    (bold = best in its block) or ``$0.3227\pm 0.1593$``.
+
+Functions
+---------
+:func:`table`, :func:`tables`, :func:`compare`, :func:`rounded_equal`, :func:`parse_cell`.
+
+Examples
+--------
+>>> from fairlab import published
+>>> df = published.table("kleindessner2023", "table1")
+>>> df.loc[:1, ["method", "k", "metric", "mean", "std", "raw"]]
+  method    k   metric   mean    std                       raw
+0    PCA  2.0  var_pct  7.780  0.770    $\mathbf{7.78_{0.77}}$
+1    PCA  2.0     mmd2  0.349  0.026  $\mathbf{0.349_{0.026}}$
+>>> df.attrs["citation"][:40]
+'Kleindessner, M., Donini, M., Russell, C'
+"""
+
+import json
+import math
+from functools import cache, lru_cache
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+
+from ._cells import Cell, parse_cell, rounded_equal
+
+__all__ = [
+    "COLUMNS",
+    "ID_COLUMNS",
+    "PAPERS",
+    "Cell",
+    "compare",
+    "parse_cell",
+    "rounded_equal",
+    "table",
+    "tables",
+]
+
+PAPERS = ("kleindessner2023", "dediego2025", "perezsuay2017")
+ID_COLUMNS = ("dataset", "method", "k", "eta", "model", "metric")
+COLUMNS = (*ID_COLUMNS, "mean", "std", "raw")
+_STR_COLUMNS = ("dataset", "method", "model", "metric")
+_NUM_COLUMNS = ("k", "eta")
+_COMPARE_COLUMNS = (
+    *ID_COLUMNS, "paper", "paper_mean", "paper_std", "ours_mean", "ours_std", "difference",
+    "within",
+)
+
+
+@lru_cache(maxsize=1)
+def _metadata():
+    with resources.files(__name__).joinpath("data", "metadata.json").open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _check_paper(paper):
+    if not isinstance(paper, str) or paper not in PAPERS:
+        raise ValueError(f"Unknown paper {paper!r}; valid papers: {list(PAPERS)}.")
+    return _metadata()["papers"][paper]
+
+
+def tables(paper=None):
+    """List the available published tables.
+
+    Parameters
+    ----------
+    paper : str, optional
+        One of ``"kleindessner2023"``, ``"dediego2025"``, ``"perezsuay2017"``; ``None``
+        lists every paper's tables.
+
+    Returns
+    -------
+    list of tuple of (str, str)
+        ``(paper, name)`` pairs, e.g. ``("kleindessner2023", "table1")``, in the order of
+        the papers' numbering.  ``perezsuay2017`` has none (its results are figures).
+
+    Raises
+    ------
+    ValueError
+        If ``paper`` is not one of the keys above.
+
+    Examples
+    --------
+    >>> tables("dediego2025")[:2]
+    [('dediego2025', 'table1'), ('dediego2025', 'table2')]
+    """
+    papers = PAPERS if paper is None else (paper,)
+    out = []
+    for p in papers:
+        out.extend((p, name) for name in _check_paper(p)["tables"])
+    return out
+
+
+def _normalise_name(name):
+    if isinstance(name, (int, np.integer)) and not isinstance(name, bool):
+        return f"table{int(name)}"
+    if isinstance(name, str):
+        return name.strip().lower().replace(" ", "")
+    return name
+
+
+@cache
+def _read(paper, name):
+    meta = _metadata()["papers"][paper]["tables"][name]
+    with resources.files(__name__).joinpath("data", meta["file"]).open(encoding="utf-8") as fh:
+        df = pd.read_csv(fh, dtype=str, keep_default_na=False)
+    if list(df.columns) != list(COLUMNS):
+        raise RuntimeError(f"{meta['file']} has columns {list(df.columns)}, not {list(COLUMNS)}.")
+    return df
+
+
+def _descr(paper, meta, tmeta):
+    lines = [
+        f"{paper} {tmeta['source']}",
+        "",
+        f"Caption: {tmeta['caption']}",
+        f"Cells: {tmeta['statistic']}",
+        "",
+        "Metrics and units:",
+        *(f"  {m}: {u}" for m, u in tmeta["units"].items()),
+        "Identifier columns:",
+        *(f"  {c}: {u}" for c, u in tmeta["identifiers"].items()),
+        f"Bold: {tmeta['bold']['rule']}",
+        "Transcription notes:",
+        *(f"  - {n}" for n in tmeta["notes"]),
+        "",
+        f"Citation: {meta['citation']}",
+    ]
+    return "\n".join(lines)
+
+
+def table(paper, name):
+    r"""One printed table of a paper, as a tidy DataFrame (one row per printed cell).
+
+    Parameters
+    ----------
+    paper : str
+        ``"kleindessner2023"``, ``"dediego2025"`` or ``"perezsuay2017"``.
+    name : str or int
+        ``"table1"``, ``"table2"``, ... as numbered in the paper (``"Table 1"`` and ``1``
+        are accepted too).  :func:`tables` lists the valid pairs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset, method, k, eta, model, metric, mean, std, raw`` (see the module
+        docstring): identifiers are strings with ``""`` where unused, ``k``/``eta``/
+        ``mean``/``std`` are float64 with NaN where unused or not printed.  ``df.attrs``
+        holds ``paper``, ``name``, ``citation`` (full reference), ``caption``, ``descr``
+        (units, identifier meanings, bold rule, transcription notes), ``units`` (metric ->
+        description), ``source`` (where in the paper) and ``bold`` (the bold cells, each as
+        a dict of its non-empty identifiers).  A fresh copy is returned on every call.
+
+    Raises
+    ------
+    ValueError
+        For an unknown paper or table; the message lists the valid ones.
+
+    Examples
+    --------
+    >>> df = table("dediego2025", "table1")
+    >>> row = df[(df.dataset == "Adult Income") & (df.eta == 1.0) & (df.metric == "cov2_s")]
+    >>> row[["mean", "std", "raw"]]
+         mean     std                 raw
+    4  0.0474  0.0238  $0.0474\pm 0.0238$
+    """
+    meta = _check_paper(paper)
+    key = _normalise_name(name)
+    if key not in meta["tables"]:
+        valid = list(meta["tables"])
+        if not valid:
+            raise ValueError(
+                f"{paper} has no published table to load: {meta['notes']} "
+                f"Papers with tables: {[p for p in PAPERS if _metadata()['papers'][p]['tables']]}."
+            )
+        raise ValueError(f"Unknown table {name!r} for {paper}; valid tables: {valid}.")
+    tmeta = meta["tables"][key]
+    df = _read(paper, key).copy()
+    for col in _STR_COLUMNS + ("raw",):
+        df[col] = df[col].astype(str)
+    for col in _NUM_COLUMNS + ("mean", "std"):
+        df[col] = pd.to_numeric(df[col].replace("", np.nan)).astype("float64")
+    df.attrs.update(
+        paper=paper,
+        name=key,
+        citation=meta["citation"],
+        caption=tmeta["caption"],
+        descr=_descr(paper, meta, tmeta),
+        units=dict(tmeta["units"]),
+        source=tmeta["source"],
+        bold=[dict(c) for c in tmeta["bold"]["cells"]],
+    )
+    return df
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def _blank_to_nan(value):
+    if value is None or value is pd.NA or (isinstance(value, str) and not value.strip()):
+        return np.nan
+    return value
+
+
+def _key_values(series, col, frame_name):
+    """Identifier values as comparable strings; "" for empty/NaN."""
+    if col in _NUM_COLUMNS:
+        values = series
+        if not pd.api.types.is_numeric_dtype(values):
+            values = values.astype(object).map(_blank_to_nan)
+        try:
+            values = pd.to_numeric(values)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"Column {col!r} of {frame_name} must be numeric (NaN where unused): {exc}."
+            ) from None
+        return [("" if pd.isna(v) else f"{float(v):.12g}") for v in values]
+    out = []
+    for v in series:
+        if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
+            out.append("")
+        else:
+            out.append(" ".join(str(v).split()))
+    return out
+
+
+def _within(diff, paper_std, ours_mean, raw):
+    if pd.isna(ours_mean):
+        return pd.NA
+    cell = parse_cell(raw)
+    if cell.decimals is None:
+        return pd.NA
+    rounds = rounded_equal(ours_mean, raw)
+    if not math.isnan(paper_std):
+        return bool(abs(diff) <= paper_std * (1 + 1e-9) + 1e-12 or rounds)
+    return rounds
+
+
+def _py(value):
+    """NumPy scalars as plain Python values (for readable messages and reports)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _describe(row, cols):
+    return "{" + ", ".join(f"{c}={row[c]!r}" for c in cols if row[c] != "") + "}"
+
+
+def compare(ours, published, *, on=None, unmatched="raise"):
+    r"""Our numbers side by side with a published table.
+
+    Each published row is matched with the row of ``ours`` that has the same identifiers
+    (by default, the identifier columns that are non-empty in that published row; or the
+    columns in ``on``).  ``k`` and ``eta`` compare as numbers (``2`` equals ``2.0``),
+    strings after trimming whitespace; in ``ours`` NaN/None/"" all mean "unused".
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        Our results: identifier columns (a subset of ``dataset, method, k, eta, model,
+        metric``: those the published table uses), ``mean`` and optionally ``std``.  One
+        row per published cell: aggregate repetitions first (``groupby(...).agg``).
+        Other columns are ignored.
+    published : pandas.DataFrame or tuple of (str, str)
+        A table from :func:`table` (possibly filtered to some rows), or ``(paper, name)``.
+    on : str or list of str, optional
+        Identifier columns to match on for every row, instead of each published row's
+        non-empty ones.
+    unmatched : {"raise", "report"}, default="raise"
+        What to do with rows of ``ours`` that match no published row (a typo in a method
+        name, a metric the paper does not print): ``"raise"`` a ValueError naming them and
+        the published values of the mismatching column, or ``"report"`` them as a list of
+        dicts in ``result.attrs["unmatched_ours"]``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per published row, in its order, with the identifier columns and
+
+        * ``paper``: the printed cell (``raw``);
+        * ``paper_mean``, ``paper_std``: the parsed numbers (NaN when not printed);
+        * ``ours_mean``, ``ours_std``: ours, NaN when no row of ``ours`` matches;
+        * ``difference``: ``ours_mean - paper_mean``;
+        * ``within`` (nullable boolean): True when ``|difference| <= paper_std``, or when
+          ``ours_mean`` rounded to the decimals printed in ``paper`` equals the printed
+          mean (:func:`rounded_equal`; the only test when no std is printed, and also
+          accepted when one is, since the printed mean is itself rounded -- this matters for
+          cells printed as ``0.0 ± 0.0``); ``<NA>`` when either side has no number.
+
+        ``attrs`` carries ``paper``, ``name``, ``citation`` and ``caption`` of the
+        published table and, with ``unmatched="report"``, ``unmatched_ours``.
+
+    Raises
+    ------
+    TypeError
+        If ``ours`` is not a DataFrame or ``published`` neither a DataFrame nor a pair.
+    ValueError
+        If ``ours`` lacks ``mean``, ``on`` names a non-identifier column or one missing from
+        ``ours``, several rows of ``ours`` match one published cell, ``k``/``eta`` of ``ours``
+        are not numeric, or (``unmatched="raise"``) a row of ``ours`` matches nothing.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> pub = table("dediego2025", "table2")
+    >>> ours = pd.DataFrame({"dataset": ["Adult Income", "German Credit"],
+    ...                      "metric": ["disparate_impact"] * 2, "mean": [0.3601, 0.81]})
+    >>> res = compare(ours, pub)
+    >>> res.loc[res.ours_mean.notna(), ["dataset", "paper", "ours_mean", "within"]]
+             dataset   paper  ours_mean  within
+    0   Adult Income  0.3597     0.3601   False
+    3  German Credit  0.7948     0.8100   False
+    >>> bool(compare(ours.assign(mean=[0.35974, 0.7948]), pub).within[0])
+    True
+    """
+    if isinstance(published, tuple) and len(published) == 2:
+        published = table(*published)
+    if not isinstance(published, pd.DataFrame):
+        raise TypeError(
+            "published must be a DataFrame from fairlab.published.table(paper, name) or a "
+            f"(paper, name) pair, got {type(published).__name__}."
+        )
+    missing = [c for c in COLUMNS if c not in published.columns]
+    if missing:
+        raise ValueError(
+            f"published lacks the column(s) {missing}; pass a table from "
+            "fairlab.published.table(paper, name)."
+        )
+    if not isinstance(ours, pd.DataFrame):
+        raise TypeError(
+            f"ours must be a pandas DataFrame with identifier columns and 'mean', got "
+            f"{type(ours).__name__}."
+        )
+    if "mean" not in ours.columns:
+        raise ValueError(
+            f"ours must have a 'mean' column (and optionally 'std'); it has {list(ours.columns)}."
+        )
+    if unmatched not in ("raise", "report"):
+        raise ValueError(f"unmatched must be 'raise' or 'report', got {unmatched!r}.")
+    if on is not None:
+        on = [on] if isinstance(on, str) else list(on)
+        bad = [c for c in on if c not in ID_COLUMNS]
+        if bad or not on:
+            raise ValueError(
+                f"on must name identifier columns among {list(ID_COLUMNS)}, got {on!r}."
+            )
+        absent = [c for c in on if c not in ours.columns]
+        if absent:
+            raise ValueError(f"on names column(s) {absent} that ours does not have.")
+
+    pub = published.reset_index(drop=True)
+    ours = ours.reset_index(drop=True)
+    pub_keys = pd.DataFrame({c: _key_values(pub[c], c, "published") for c in ID_COLUMNS})
+    ours_cols = [c for c in ID_COLUMNS if c in ours.columns]
+    ours_keys = pd.DataFrame(
+        {c: _key_values(ours[c], c, "ours") for c in ours_cols}, index=ours.index
+    )
+    try:
+        ours_mean = pd.to_numeric(ours["mean"]).astype("float64").to_numpy()
+        ours_std = (
+            pd.to_numeric(ours["std"]).astype("float64").to_numpy()
+            if "std" in ours.columns
+            else np.full(len(ours), np.nan)
+        )
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"ours' 'mean' and 'std' columns must be numeric: {exc}.") from None
+
+    n = len(pub)
+    match = np.full(n, -1)
+    used = np.zeros(len(ours), dtype=bool)
+    lacking = set()
+    signatures = {}
+    for i in range(n):
+        cols = tuple(on) if on is not None else tuple(c for c in ID_COLUMNS if pub_keys.at[i, c])
+        signatures.setdefault(cols, []).append(i)
+    for cols, rows in signatures.items():
+        if any(c not in ours_keys.columns for c in cols):
+            lacking.update(c for c in cols if c not in ours_keys.columns)
+            continue
+        index = {}
+        for j, key in enumerate(zip(*(ours_keys[c] for c in cols))):
+            index.setdefault(key, []).append(j)
+        for i in rows:
+            hits = index.get(tuple(pub_keys.at[i, c] for c in cols), [])
+            if len(hits) > 1:
+                raise ValueError(
+                    f"ours has {len(hits)} rows (index {hits}) for the published cell "
+                    f"{_describe(pub_keys.loc[i], cols)}; give one row per cell, e.g. "
+                    f"ours.groupby({list(cols)}, as_index=False).agg(mean=('mean', 'mean'), "
+                    "std=('mean', 'std')), "
+                    "or pass on=[...] with more identifier columns."
+                )
+            if hits:
+                match[i] = hits[0]
+                used[hits[0]] = True
+
+    leftover = np.flatnonzero(~used)
+    report = []
+    if len(leftover):
+        report = [
+            {c: _py(ours.at[j, c]) for c in (*ours_cols, "mean", "std") if c in ours.columns}
+            for j in leftover
+        ]
+        if unmatched == "raise":
+            hints = []
+            if lacking:
+                hints.append(
+                    f"ours lacks column(s) {sorted(lacking)} that published rows match on"
+                )
+            for c in ours_cols:
+                values = set(ours_keys.loc[leftover, c]) - set(pub_keys[c]) - {""}
+                if values:
+                    hints.append(
+                        f"{c} value(s) {sorted(values)} do not occur in the published table "
+                        f"(it has {sorted(set(pub_keys[c]) - {''})[:12]})"
+                    )
+            raise ValueError(
+                f"{len(leftover)} row(s) of ours match no published row, e.g. {report[:5]}"
+                + ("; " + "; ".join(hints) if hints else "")
+                + ". Fix the identifiers, or pass unmatched='report' to list them in "
+                "result.attrs['unmatched_ours']."
+            )
+
+    has = match >= 0
+    take = np.where(has, match, 0)
+    o_mean = np.where(has, ours_mean[take] if len(ours) else np.nan, np.nan)
+    o_std = np.where(has, ours_std[take] if len(ours) else np.nan, np.nan)
+    p_mean = pub["mean"].astype("float64").to_numpy()
+    p_std = pub["std"].astype("float64").to_numpy()
+    diff = o_mean - p_mean
+    raws = pub["raw"].astype(str).tolist()
+    within = [_within(diff[i], p_std[i], o_mean[i], raws[i]) for i in range(n)]
+
+    out = pub[list(ID_COLUMNS)].copy()
+    out["paper"] = pub["raw"].astype(str)
+    out["paper_mean"] = p_mean
+    out["paper_std"] = p_std
+    out["ours_mean"] = o_mean
+    out["ours_std"] = o_std
+    out["difference"] = diff
+    out["within"] = pd.array(within, dtype="boolean")
+    out.attrs = {k: published.attrs[k] for k in ("paper", "name", "citation", "caption")
+                 if k in published.attrs}
+    if unmatched == "report":
+        out.attrs["unmatched_ours"] = report
+    return out
