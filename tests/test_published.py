@@ -329,8 +329,8 @@ def test_spot_checks_dediego2025():
 
 
 def test_perezsuay2017_has_no_table():
-    # Pérez-Suay et al.: "Table 1. Original and processed features for the adult dataset from the UCI
-    # repository." -- only the caption is in the text; the results are Figs. 4-6.
+    # Pérez-Suay et al.: "Table 1. Original and processed features for the adult dataset from
+    # the UCI repository." -- only the caption is in the text; the results are Figs. 4-6.
     with pytest.raises(ValueError, match="perezsuay2017 has no published table"):
         table("perezsuay2017", "table1")
 

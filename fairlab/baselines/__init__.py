@@ -31,8 +31,11 @@ SamadiFairPCA  Samadi et al. (2018)                    equal average reconstruct
 Every estimator takes ``sensitive_features`` as a fit keyword (routed by metadata routing;
 OracleLEACE takes it at transform time as well), falls back to the unconstrained method with a
 warning when it is None, and is imported on first use, so ``import fairlab.baselines`` stays
-cheap.  fairlearn's ``CorrelationRemover`` and reductions are used from fairlearn itself.  FPCA and SamadiFairPCA import cvxpy only when they
-are fitted (``pip install 'fairlab[baselines]'``).
+cheap.  fairlearn's ``CorrelationRemover`` and reductions are used from fairlearn itself;
+``ExponentiatedGradientClassifier`` (module ``reductions``) is only the thin adapter that lets
+fairlearn's ``ExponentiatedGradient`` (Agarwal et al. 2018) take ``sensitive_features`` by
+metadata routing, after a fairlab transformer in a Pipeline.  FPCA and SamadiFairPCA import
+cvxpy only when they are fitted (``pip install 'fairlab[baselines]'``).
 """
 
 import importlib
@@ -46,6 +49,7 @@ _ESTIMATORS = {
     "FPCA": "fpca",
     "MbFPCA": "mbfpca",
     "SamadiFairPCA": "samadi",
+    "ExponentiatedGradientClassifier": "reductions",
 }
 
 __all__ = list(_ESTIMATORS)

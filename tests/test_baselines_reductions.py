@@ -1,0 +1,126 @@
+"""The fairlearn adapter: ExponentiatedGradient with ``sensitive_features`` routed.
+
+The reduction itself is fairlearn's; the tests check that the adapter is exactly it (same
+predictions as calling fairlearn directly), that it composes with a fairlab transformer in a
+Pipeline through metadata routing, that it lowers the demographic-parity gap as its constraint
+says, and fairlab's conventions (fallback with a warning, clear errors, estimator checks).
+"""
+
+import doctest
+import warnings
+
+import numpy as np
+import pytest
+import sklearn
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from fairlab import FairPCA, UnconstrainedFallbackWarning
+from fairlab.baselines import ExponentiatedGradientClassifier
+from fairlab.metrics import demographic_parity_difference
+
+reductions = pytest.importorskip("fairlearn.reductions")
+# fairlearn 0.15 itself still uses a pandas idiom that pandas 3 deprecates
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:fairlearn")
+
+
+def biased_data(seed=0, n=600):
+    rng = np.random.default_rng(seed)
+    s = rng.integers(0, 2, n)
+    X = rng.normal(size=(n, 5)) + 1.5 * s[:, None]
+    y = (X[:, 0] + 0.5 * rng.normal(size=n) > 0.75).astype(int)
+    return X, y, s
+
+
+def test_is_fairlearns_exponentiated_gradient():
+    X, y, s = biased_data()
+    ours = ExponentiatedGradientClassifier(eps=0.02, random_state=3).fit(
+        X, y, sensitive_features=s)
+    theirs = reductions.ExponentiatedGradient(
+        LogisticRegression(), reductions.DemographicParity(), eps=0.02).fit(
+        X, y, sensitive_features=s)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X, random_state=3))
+    np.testing.assert_allclose(ours.predict_proba(X), theirs._pmf_predict(X), rtol=0, atol=0)
+
+
+def test_lowers_the_demographic_parity_gap_to_its_bound():
+    X, y, s = biased_data()
+    unconstrained = LogisticRegression().fit(X, y)
+    fair = ExponentiatedGradientClassifier(eps=0.01, random_state=0).fit(
+        X, y, sensitive_features=s)
+    before = demographic_parity_difference(y, unconstrained.predict(X), sensitive_features=s)
+    # the gap of the randomised classifier Q itself (its expected selection rates)
+    p = fair.predict_proba(X)[:, 1]
+    after = abs(p[s == 1].mean() - p[s == 0].mean())
+    assert before > 0.3
+    assert after <= 0.01 + 0.02  # ε plus fairlearn's stopping tolerance on the training data
+
+
+def test_routes_after_a_fairlab_transformer_in_a_pipeline():
+    X, y, s = biased_data(1)
+    labels = np.where(y == 1, "yes", "no")  # any two labels
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(
+            FairPCA(3).set_fit_request(sensitive_features=True),
+            ExponentiatedGradientClassifier(random_state=0).set_fit_request(
+                sensitive_features=True),
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UnconstrainedFallbackWarning)
+            pipe.fit(X, labels, sensitive_features=s)
+    E = FairPCA(3).fit(X, sensitive_features=s).transform(X)
+    direct = ExponentiatedGradientClassifier(random_state=0).fit(E, labels, sensitive_features=s)
+    np.testing.assert_array_equal(pipe.predict(X), direct.predict(E))
+    assert set(pipe.predict(X)) <= {"yes", "no"}
+    assert list(pipe.classes_) == ["no", "yes"]
+
+
+def test_without_sensitive_features_is_the_base_classifier_and_warns():
+    X, y, _ = biased_data()
+    with pytest.warns(UnconstrainedFallbackWarning, match="LogisticRegression"):
+        est = ExponentiatedGradientClassifier().fit(X, y)
+    np.testing.assert_array_equal(est.predict(X), LogisticRegression().fit(X, y).predict(X))
+
+
+@pytest.mark.parametrize(
+    "kwargs, y, s, error, match",
+    [
+        ({}, np.arange(10) % 3, np.arange(10) % 2, ValueError, "binary"),  # the reduction only
+        ({}, np.arange(10) % 2, np.arange(9) % 2, ValueError, "one group label per row"),
+        ({"constraints": "parity"}, np.arange(10) % 2, np.arange(10) % 2, ValueError,
+         "constraints"),
+        ({"eps": -1.0}, np.arange(10) % 2, np.arange(10) % 2, ValueError, "eps"),
+    ],
+)
+def test_bad_input(kwargs, y, s, error, match):
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(error, match=match):
+        ExponentiatedGradientClassifier(**kwargs).fit(X, y, sensitive_features=s)
+
+
+def test_missing_fairlearn_gives_install_hint(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "fairlearn.reductions", None)
+    X, y, s = biased_data()
+    with pytest.raises(ImportError, match="pip install fairlearn"):
+        ExponentiatedGradientClassifier().fit(X, y, sensitive_features=s)
+
+
+@parametrize_with_checks([ExponentiatedGradientClassifier()],
+                         expected_failed_checks=lambda est: {
+                             "check_non_transformer_estimators_n_iter":
+                                 "the checks fit without sensitive_features: the fallback "
+                                 "runs no exponentiated-gradient iteration (n_iter_ = 0)",
+                         })
+def test_sklearn_estimator_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnconstrainedFallbackWarning)
+        check(estimator)
+
+
+def test_docstring_example():
+    import fairlab.baselines.reductions as module
+
+    assert doctest.testmod(module).failed == 0
