@@ -1,6 +1,6 @@
 r"""Shared plumbing of the baselines (private).
 
-Small and stable on purpose; five pieces:
+Small and stable on purpose; six pieces:
 
 * :func:`validate_fit_input` — ``validate_data`` (float64, finite, at least two rows) and the
   categorical sensitive attribute (:func:`~fairlab._validation.check_groups`, two rows per group),
@@ -23,6 +23,8 @@ Small and stable on purpose; five pieces:
   outputs the k principal coordinates of the erased training data, taken inside range(P)
   (``components_``), so that a later k-dimensional embedding never re-admits a removed
   direction.  Subclasses implement ``_fit_eraser(X, groups)`` and return an :class:`Eraser`;
+* :class:`LinearProjection` — the estimator shell of the fair-PCA baselines (FPCA, MbF-PCA,
+  Samadi et al.): ``transform(x) = (x − mean_) components_ᵀ`` (after a column scaling for FPCA);
 * :class:`Eraser` — that map as a frozen dataclass (L, R, b and orthonormal bases of
   range(I − P) and range(P)^⊥), with the constructors ``orthogonal(Q)`` and ``identity(d)``.
 """
@@ -47,6 +49,7 @@ from .._validation import check_groups, check_n_components, warn_unconstrained
 __all__ = [
     "BaseEraser",
     "Eraser",
+    "LinearProjection",
     "fit_erased_pca",
     "pca_in_complement",
     "validate_eraser_input",
@@ -180,6 +183,38 @@ def fit_erased_pca(estimator, Xc, Xe, fixed, k):
     estimator.explained_variance_ratio_ = variances / total if total > 0 else np.zeros(k)
     estimator.n_components_ = k
     return V
+
+
+class LinearProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Shell of the baselines that end in k orthonormal directions: fit sets ``mean_``,
+    ``components_`` and ``n_components_``; subclasses may override ``_centred(X)``."""
+
+    def _centred(self, X):
+        return X - self.mean_
+
+    def transform(self, X):
+        """Project X: ``(X − mean_) @ components_.T``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_samples, ``n_components_``)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._centred(X) @ self.components_.T
+
+    @property
+    def _n_features_out(self):
+        return self.n_components_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
 
 
 class BaseEraser(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):

@@ -53,19 +53,13 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
-from sklearn.base import (
-    BaseEstimator,
-    ClassNamePrefixFeaturesOutMixin,
-    TransformerMixin,
-    _fit_context,
-)
+from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._linalg import flip_signs
 from .._validation import check_n_components
-from ._common import validate_fit_input
+from ._common import LinearProjection, validate_fit_input
 
 __all__ = ["FPCA"]
 
@@ -168,7 +162,7 @@ def _psd_factor(G):
 # ---------------------------------------------------------------------------------------------
 # The estimator
 # ---------------------------------------------------------------------------------------------
-class FPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class FPCA(LinearProjection):
     r"""Fair PCA of Olfat & Aswani (2019): a semidefinite relaxation with mean and covariance terms.
 
     Solves the SDP of the module docstring over the Fantope 0 ⪯ P ⪯ I, tr P = k: maximise the
@@ -367,32 +361,10 @@ class FPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         XV = Xs @ V
         self.explained_variance_ = np.einsum("ij,ij->j", XV, XV) / (Xs.shape[0] - 1)
 
-    def transform(self, X):
-        """Project X: ``((X − mean_) / scale_) @ components_.T`` (no division if not ``scale``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        X_new : ndarray of shape (n_samples, ``n_components_``)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+    def _centred(self, X):
+        """(X − mean_) / scale_ (no division if not ``scale``): transform projects this."""
         Xs = X - self.mean_
-        if self.scale_ is not None:
-            Xs = Xs / self.scale_
-        return Xs @ self.components_.T
-
-    @property
-    def _n_features_out(self):
-        return self.n_components_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = ["float64"]
-        return tags
+        return Xs if self.scale_ is None else Xs / self.scale_
 
 
 def _population_cov(A):

@@ -53,18 +53,14 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import linalg
 from scipy.spatial.distance import pdist
-from sklearn.base import (
-    BaseEstimator,
-    ClassNamePrefixFeaturesOutMixin,
-    TransformerMixin,
-    _fit_context,
-)
+from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
+from sklearn.utils.validation import check_random_state, validate_data
 
 from .._linalg import flip_signs
 from .._validation import check_groups, check_n_components, warn_unconstrained
+from ._common import LinearProjection
 
 __all__ = ["MbFPCA"]
 
@@ -269,7 +265,7 @@ def _top_eigenvectors(A, k):
 # ---------------------------------------------------------------------------------------------
 # The estimator
 # ---------------------------------------------------------------------------------------------
-class MbFPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class MbFPCA(LinearProjection):
     r"""MMD-based fair PCA on the Stiefel manifold (Lee et al., AAAI 2022).
 
     Finds orthonormal V (d×k, ``components_`` = Vᵀ) maximising the explained variance
@@ -592,27 +588,3 @@ class MbFPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.explained_variance_ratio_ = (
             self.explained_variance_ / total if total > 0 else np.zeros(V.shape[1])
         )
-
-    def transform(self, X):
-        """Project X: ``(X − mean_) @ components_.T``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        X_new : ndarray of shape (n_samples, ``n_components_``)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return (X - self.mean_) @ self.components_.T
-
-    @property
-    def _n_features_out(self):
-        return self.n_components_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = ["float64"]
-        return tags

@@ -55,18 +55,12 @@ from numbers import Integral
 import numpy as np
 from scipy import linalg
 from scipy.optimize import linprog
-from sklearn.base import (
-    BaseEstimator,
-    ClassNamePrefixFeaturesOutMixin,
-    TransformerMixin,
-    _fit_context,
-)
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._linalg import flip_signs
 from .._validation import check_n_components
-from ._common import validate_fit_input
+from ._common import LinearProjection, validate_fit_input
 from .fpca import _SOLVERS, _import_cvxpy, _solve, _top_pca, _two_groups
 
 __all__ = ["SamadiFairPCA"]
@@ -107,7 +101,7 @@ def _best_in_plane(Ua, C, base):
     return v, losses(phi)
 
 
-class SamadiFairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class SamadiFairPCA(LinearProjection):
     r"""Fair PCA of Samadi et al. (2018): a rank-k projection with equal group losses.
 
     Minimises the larger of the two groups' average excess reconstruction errors
@@ -317,30 +311,6 @@ class SamadiFairPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.n_components_ = U.shape[1]
         XU = Xc @ U
         self.explained_variance_ = np.einsum("ij,ij->j", XU, XU) / (Xc.shape[0] - 1)
-
-    def transform(self, X):
-        """Project X: ``(X − mean_) @ components_.T``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        X_new : ndarray of shape (n_samples, ``n_components_``)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return (X - self.mean_) @ self.components_.T
-
-    @property
-    def _n_features_out(self):
-        return self.n_components_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = ["float64"]
-        return tags
 
 
 def _fill(U, C, k):
