@@ -500,10 +500,8 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             lam, V = lam[positive], V[:, positive]
         return lam, V
 
-    def _fit_nystroem(self, X, sensitive_features, k, n_constraints):
-        from .pca import FairPCA  # imported here: fairlab.pca is only needed for Nyström
-
-        n = X.shape[0]
+    def _landmark_indices(self, n):
+        """The sorted rows drawn as Nyström landmarks (the same draw in memory and on dask)."""
         n_landmarks = min(n, _DEFAULT_N_LANDMARKS) if self.n_landmarks is None else self.n_landmarks
         if n_landmarks > n:
             raise ValueError(
@@ -511,7 +509,14 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
                 f"n_landmarks <= {n}."
             )
         rng = check_random_state(as_seed(self.random_state))
-        idx = np.sort(rng.choice(n, size=n_landmarks, replace=False))
+        return np.sort(rng.choice(n, size=n_landmarks, replace=False))
+
+    def _fit_nystroem(self, X, sensitive_features, k, n_constraints):
+        from .pca import FairPCA  # imported here: fairlab.pca is only needed for Nyström
+
+        n = X.shape[0]
+        idx = self._landmark_indices(n)
+        n_landmarks = idx.size
         if self.kernel == "precomputed":
             K_nl = X[:, idx]
             self._landmarks = None
@@ -577,14 +582,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         n, d = X.shape
         if n < 2:
             raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
-        n_landmarks = min(n, _DEFAULT_N_LANDMARKS) if self.n_landmarks is None else self.n_landmarks
-        if n_landmarks > n:
-            raise ValueError(
-                f"n_landmarks={n_landmarks} exceeds the {n} training rows; choose "
-                f"n_landmarks <= {n}."
-            )
-        rng = check_random_state(as_seed(self.random_state))
-        idx = np.sort(rng.choice(n, size=n_landmarks, replace=False))
+        idx = self._landmark_indices(n)
         has_gamma = self.kernel in ("rbf", "poly", "sigmoid")
         by_variance = has_gamma and (self.gamma is None or self.gamma == "scale")
         wanted = [X[idx]] + ([X.var()] if by_variance else [])
