@@ -10,7 +10,7 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
 # Tests that run whole notebooks under papermill have "papermill" in their names.
 NO_PAPERMILL := -k "not papermill"
 
-.PHONY: install book test test-blas test-unit blas-info notebook bench lint clean
+.PHONY: install book test test-blas test-unit blas-info notebook bench reproduce lint clean
 
 install: $(STAMP)
 
@@ -53,6 +53,21 @@ blas-info: $(STAMP)
 notebook: $(STAMP)
 	mkdir -p _build/papermill
 	$(BIN)/papermill --cwd notebooks notebooks/$(NB).ipynb _build/papermill/$(NB).ipynb $(PARAMS)
+
+# Every reproduction chapter at paper scale (Lee et al.'s exact splits from FAIRLAB_DATA, all
+# methods on all data sets, 10 splits), executed by papermill into _build/reproduce/, each writing
+# its tidy results as CSV with the commit, date and machine (_build/reproduce/<chapter>.csv).
+REPRODUCE_11 := -p lee_splits True -p n_splits 10 -p rlace_max_iter 10000 \
+    -y 'slow_datasets: [adult, german, compas]' -y 'mbfpca_datasets: [adult, german, compas]' \
+    -y 'samadi_datasets: [adult, german, compas]' -p synthetic_splits 10 \
+    -y 'synthetic_slow_dims: [20, 60, 100]' -y 'fig7_ks: [2, 5, 10, 20, 50]' \
+    -y 'fig7_methods: [PCA, "MbF-PCA (10^-3)", INLP, RLACE, Fair PCA, Fair Kernel PCA, "Fair PCA-S (0.85)"]'
+reproduce: $(STAMP)
+	test -n "$$FAIRLAB_DATA" || { echo "make reproduce needs FAIRLAB_DATA (Lee et al.'s splits)"; exit 1; }
+	mkdir -p _build/reproduce
+	$(BIN)/papermill --cwd notebooks notebooks/11_reproducing_kleindessner.ipynb \
+	    _build/reproduce/11_reproducing_kleindessner.ipynb $(REPRODUCE_11) \
+	    -p results_csv $(CURDIR)/_build/reproduce/11_reproducing_kleindessner.csv
 
 bench: $(STAMP)
 	set -e; for script in benchmarks/bench_*.py; do $(BIN)/python $$script; done

@@ -157,6 +157,8 @@ OPTION_RUN_SIZES = {
     "03_measuring_fairness": {"n_per_group": 100, "n_splits": 1, "lambdas": [0.0, 1.0]},
     "05_fair_regression_toy": {"n_train": 100, "n_test": 100, "n_mus": 3, "cv_folds": 2},
     "datasets": {"n_synthetic": 100},
+    "11_reproducing_kleindessner": {"datasets": ["compas"], "ks": [2], "synthetic_dims": [20],
+                                    "fig7_ks": [2, 5]},
 }
 
 OPTION_RUNS = [

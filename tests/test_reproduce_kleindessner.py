@@ -1,0 +1,279 @@
+"""Reproduction of Kleindessner et al. (2023) §5.1, Tables 1-3 (chapter 11).
+
+The unit tests need no external data.  ``TestLeeSplits`` runs on Lee et al.'s exact split files
+(``$FAIRLAB_DATA/fair-manifold-pca``) and is skipped, with the reason, when they are absent.
+What it asserts was measured first (see the chapter and ``evaluation.kleindessner_compare``):
+
+* %Var and MMD² of PCA, Fair PCA, Fair PCA-S (0.5) and (0.85) equal the printed mean **and**
+  std, to the authors' decimals, in every cell of Tables 1-3 (48 cells).
+* The downstream SVMs are scikit-learn's libsvm where the paper ran MATLAB's ``fitcsvm``: the
+  same model (Lee et al.'s defaults) but another solver, whose stopping rule leaves a few
+  training points on the other side of the margin.  Most cells are still equal; the ones that
+  are not are listed one by one in ``SVM_EXCEPTIONS`` (each within the paper's std), and the
+  test fails if the list is stale in either direction.
+* The MLP cells are not asserted: the MLP was scikit-learn 1.1.2's in the paper, its random
+  initialisation meets the embedding's columns in whatever order and signs the eigensolver
+  returned, and neither is the same here (the notebook reports how many cells agree anyway).
+"""
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from threadpoolctl import threadpool_limits
+
+from fairlab import evaluation as ev
+from fairlab import published
+
+FOUR = ["PCA", "Fair PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)"]
+SVMS = {k: v for k, v in ev.lee_classifiers().items() if k != "mlp"}
+
+
+# ------------------------------------------------------------------------------ unit tests
+def test_methods_have_the_printed_names_and_settings():
+    methods = ev.kleindessner_methods(2)
+    assert list(methods) == list(ev.KLEINDESSNER_METHODS)
+    pub = published.table("kleindessner2023", "table1")
+    assert set(methods) == set(pub["method"])
+    assert methods["Fair PCA"].get_params()["center"] is False
+    assert methods["Fair PCA-S (0.85)"].get_params()["equalize_covariance"] == 0.85
+    assert methods["FPCA (0.1, 0.01)"].get_params()["delta"] == 0.1
+    assert methods["MbF-PCA (10^-6)"].get_params()["tau"] == 1e-6
+    assert methods["RLACE"].get_params()["max_iter"] == 10_000
+    assert list(ev.kleindessner_methods(10, [ev.SAMADI_METHOD])) == [ev.SAMADI_METHOD]
+    with pytest.raises(ValueError, match="unknown method"):
+        ev.kleindessner_methods(2, ["Fair PCA", "fair pca"])
+    with pytest.raises(ValueError, match="positive integer"):
+        ev.kleindessner_methods(0)
+
+
+@pytest.mark.parametrize("dataset, shape", [
+    ("adult", (1582, 679, 97)), ("german", (700, 300, 57)), ("compas", (1727, 741, 11)),
+])
+def test_default_splits_are_ours_with_lee_sizes_and_ignore_fairlab_data(
+        dataset, shape, monkeypatch, tmp_path):
+    monkeypatch.setenv("FAIRLAB_DATA", str(tmp_path))  # no Lee files there: must not matter
+    splits = ev.kleindessner_splits(dataset, n_splits=2, random_state=3)
+    assert len(splits) == 2
+    sp = splits[0]
+    assert (len(sp.X_train), len(sp.X_test), sp.X_train.shape[1]) == shape
+    assert sp.dataset == dataset
+    # standardised with the training mean and population std, as Lee's files
+    np.testing.assert_allclose(sp.X_train.mean(0), 0, atol=1e-10)
+    sd = sp.X_train.std(0)
+    np.testing.assert_allclose(sd[sd > 0], 1)
+    assert set(np.unique(sp.s_train)) == {0.0, 1.0}
+    assert not np.array_equal(splits[0].X_test, splits[1].X_test)
+    again = ev.kleindessner_splits(dataset, n_splits=1, random_state=3)[0]
+    np.testing.assert_array_equal(again.X_test, sp.X_test)
+
+
+def test_splits_reject_bad_arguments():
+    with pytest.raises(ValueError, match="dataset must be one of"):
+        ev.kleindessner_splits("bank")
+    with pytest.raises(ValueError, match="10 splits"):
+        ev.kleindessner_splits("german", lee_splits=True, n_splits=11)
+    assert ev.kleindessner_splits("German Credit", n_splits=1)[0].dataset == "german"
+
+
+def _small_table(k=(2, 10), methods=("PCA", "Fair PCA", "Fair Kernel PCA"), **kw):
+    splits = ev.kleindessner_splits("german", n_splits=2)
+    return ev.kleindessner_table("german", list(k), list(methods), splits=splits, **kw)
+
+
+def test_table_is_tidy_with_the_published_identifiers():
+    t, scores = _small_table(classifiers={"linear_svm": SVMS["linear_svm"]},
+                             return_scores=True)
+    assert list(t.columns) == ["dataset", "method", "k", "protocol", "model", "metric",
+                               "mean", "std", "n_splits"]
+    pub = published.table("kleindessner2023", "table2")
+    for col in ("dataset", "method", "model", "metric"):
+        assert set(t[col]) <= set(pub[col]), col
+    assert set(t["k"]) == {2, 10} and set(t["n_splits"]) == {2}
+    # published.compare accepts it as is: every row of ours is a printed cell
+    cols = ["dataset", "method", "k", "model", "metric", "mean", "std"]
+    res = published.compare(t[cols], pub[pub.method.isin(["PCA", "Fair PCA", "Fair Kernel PCA"])
+                                          & pub.model.isin(["", "Linear SVM"])])
+    assert res["ours_mean"].notna().sum() == len(t) - 4  # Fair Kernel PCA %Var/MMD² are n/a
+    kpca = t[(t.method == "Fair Kernel PCA") & t.metric.isin(["var_pct", "mmd2"])]
+    assert kpca["mean"].isna().all()
+    assert set(scores["metric"]) == {"var_pct", "mmd2", "fit_seconds", "accuracy_pct",
+                                     "delta_dp"}
+    # std over splits is the population std (np.std, as write_results.py)
+    fair = scores[(scores.method == "Fair PCA") & (scores.k == 2) & (scores.metric == "var_pct")]
+    row = t[(t.method == "Fair PCA") & (t.k == 2) & (t.metric == "var_pct")].iloc[0]
+    assert row["std"] == pytest.approx(np.std(fair["value"]))
+    assert row["mean"] == pytest.approx(np.mean(fair["value"]))
+
+
+def test_both_protocols_share_the_fits_and_differ_in_the_classifiers():
+    t = _small_table(k=[10], methods=["PCA", "Fair PCA"],
+                     classifiers={"kernel_svm": SVMS["kernel_svm"]},
+                     protocols=("train_on_test", "train_test"))
+    on_test = t[t.protocol == "train_on_test"].reset_index(drop=True)
+    proper = t[t.protocol == "train_test"].reset_index(drop=True)
+    rep = on_test.metric.isin(["var_pct", "mmd2"])
+    pd.testing.assert_frame_equal(on_test.loc[rep, ["mean", "std"]],
+                                  proper.loc[rep, ["mean", "std"]])
+    acc = on_test.metric == "accuracy_pct"
+    # train-on-test accuracy is an in-sample fit: higher than the held-out accuracy
+    assert (on_test.loc[acc, "mean"].to_numpy() > proper.loc[acc, "mean"].to_numpy() + 10).all()
+
+
+def test_compare_marks_equal_within_and_differing_cells():
+    pub = published.table("kleindessner2023", "table1")
+    pca = pub[(pub.method == "PCA") & (pub.k == 2)]
+    ours = pca.assign(protocol="train_on_test")[["dataset", "method", "k", "protocol", "model",
+                                                 "metric", "mean", "std"]].copy()
+    ours.loc[ours.metric == "var_pct", "mean"] = 7.784     # rounds to the printed 7.78
+    ours.loc[ours.metric == "mmd2", "std"] = 0.030         # mean equal, std not
+    acc = ours.metric == "accuracy_pct"
+    ours.loc[acc & (ours.model == "Kernel SVM"), "mean"] = 82.50   # within the std 1.09
+    ours.loc[acc & (ours.model == "MLP"), "mean"] = 90.0           # outside
+    res = ev.kleindessner_compare(ours)
+    assert len(res) == 8
+    status = dict(zip(zip(res.model, res.metric), res.status))
+    assert status[("", "var_pct")] == "equal"
+    assert status[("", "mmd2")] == "mean equal"
+    assert status[("Kernel SVM", "accuracy_pct")] == "within std"
+    assert status[("MLP", "accuracy_pct")] == "differs"
+    assert status[("Linear SVM", "delta_dp")] == "equal"
+    wide = ev.kleindessner_side_by_side(res)
+    assert wide.loc[(2, "PCA"), "%Var"] == "7.78 | 7.78 ="
+    assert wide.loc[(2, "PCA"), "MLP %Acc"] == "90.00 | 81.21 ✗"
+    counts = ev.kleindessner_match_counts(res)
+    assert counts.loc["PCA"].to_dict() == {"equal": 5, "mean equal": 1, "within std": 1,
+                                           "differs": 1}
+
+
+def test_compare_picks_table4_for_samadi():
+    pub = published.table("kleindessner2023", "table4")
+    ours = pub.assign(protocol="train_on_test")
+    res = ev.kleindessner_compare(ours)
+    assert len(res) == len(pub) and (res.status == "equal").all()
+
+
+def test_lee_gaussian_splits_use_the_same_indices_in_both_groups():
+    splits = ev.lee_gaussian_splits(20, n_splits=2, n_per_group=30, train_per_group=21)
+    sp = splits[0]
+    assert sp.X_train.shape == (42, 20) and sp.X_test.shape == (18, 20)
+    assert sp.s_train.sum() == 21 and sp.s_test.sum() == 9
+    np.testing.assert_array_equal(sp.y_train, sp.s_train)
+    assert not np.array_equal(splits[0].X_test, splits[1].X_test)
+    with pytest.raises(ValueError, match="train_per_group"):
+        ev.lee_gaussian_splits(20, n_per_group=30, train_per_group=30)
+
+
+def test_runtimes_and_ratios():
+    r = ev.kleindessner_runtimes([{"d": 20, "k": 2}, {"d": 30, "k": 3}], ["Fair PCA", "PCA"],
+                                 n_per_group=40, train_per_group=28)
+    assert list(r.columns) == ["d", "k", "method", "seconds", "seconds_min"]
+    assert len(r) == 4 and (r.seconds > 0).all()
+    ratios = ev.runtime_ratios(r)
+    assert (ratios.loc[ratios.method == "Fair PCA", "ratio"] == 1.0).all()
+    with pytest.raises(ValueError, match="reference"):
+        ev.runtime_ratios(r, reference="INLP")
+    with pytest.raises(ValueError, match="grid"):
+        ev.kleindessner_runtimes([{"d": 20}])
+
+
+def test_reported_runtimes_quote_the_text():
+    rep = ev.kleindessner_reported_runtimes()
+    row = rep[(rep.method == "INLP") & (rep.d == 800)].iloc[0]
+    assert (row.relation, row.seconds) == ("≈", 1270.0)
+    assert set(rep.method) <= set(ev.KLEINDESSNER_METHODS)
+
+
+def test_write_results_csv_adds_provenance(tmp_path):
+    frame = pd.DataFrame({"method": ["Fair PCA"], "mean": [1.0]})
+    path = ev.write_results_csv(frame, tmp_path / "sub" / "r.csv", chapter="11")
+    back = pd.read_csv(path)
+    assert list(back.columns) == ["chapter", "method", "mean", "commit", "date", "machine",
+                                  "fairlab"]
+    assert back.loc[0, "chapter"] == 11 and "cores" in back.loc[0, "machine"]
+
+
+# ------------------------------------------------------------- Lee et al.'s exact splits
+# Kernel/linear SVM cells (mean or std) that differ from the printed ones, measured: libsvm
+# (scikit-learn) vs MATLAB fitcsvm, same model, different solver, so one or two of the 300
+# (German) or 741 (COMPAS) test rows of some split land on the other side.  Every accuracy
+# difference is <= 0.07 points and within the paper's std (asserted); every delta_dp cell and
+# every Adult cell is equal.  83 of the 96 cells equal the paper in mean and std.
+# Format: (dataset, k, method, model, metric, "mean" | "std"); comments: ours / paper.
+SVM_EXCEPTIONS = {
+    ("German Credit", 2, "Fair PCA-S (0.5)", "Kernel SVM", "accuracy_pct", "mean"),  # 72.50 / 72.47
+    ("German Credit", 2, "Fair PCA-S (0.5)", "Kernel SVM", "accuracy_pct", "std"),
+    ("German Credit", 2, "Fair PCA-S (0.85)", "Kernel SVM", "accuracy_pct", "mean"),  # 72.97/72.93
+    ("German Credit", 2, "Fair PCA-S (0.85)", "Kernel SVM", "accuracy_pct", "std"),
+    ("German Credit", 10, "PCA", "Linear SVM", "accuracy_pct", "mean"),  # 74.77 / 74.80
+    ("German Credit", 10, "PCA", "Linear SVM", "accuracy_pct", "std"),
+    ("German Credit", 10, "Fair PCA", "Linear SVM", "accuracy_pct", "mean"),  # 74.07 / 74.10
+    ("German Credit", 10, "Fair PCA", "Linear SVM", "accuracy_pct", "std"),
+    ("German Credit", 10, "Fair PCA-S (0.5)", "Linear SVM", "accuracy_pct", "mean"),  # 71.57/71.60
+    ("German Credit", 10, "Fair PCA-S (0.5)", "Linear SVM", "accuracy_pct", "std"),
+    ("COMPAS", 2, "PCA", "Linear SVM", "accuracy_pct", "mean"),  # 56.68 / 56.69
+    ("COMPAS", 2, "PCA", "Linear SVM", "accuracy_pct", "std"),
+    ("COMPAS", 2, "Fair PCA", "Kernel SVM", "accuracy_pct", "mean"),  # 62.81 / 62.82
+    ("COMPAS", 2, "Fair PCA", "Kernel SVM", "accuracy_pct", "std"),
+    ("COMPAS", 2, "Fair PCA-S (0.5)", "Kernel SVM", "accuracy_pct", "mean"),  # 64.09 / 64.10
+    ("COMPAS", 10, "PCA", "Linear SVM", "accuracy_pct", "mean"),  # 64.84 / 64.78
+    ("COMPAS", 10, "Fair PCA", "Kernel SVM", "accuracy_pct", "mean"),  # 72.31 / 72.32
+    ("COMPAS", 10, "Fair PCA", "Kernel SVM", "accuracy_pct", "std"),
+    ("COMPAS", 10, "Fair PCA", "Linear SVM", "accuracy_pct", "mean"),  # 64.76 / 64.72
+    ("COMPAS", 10, "Fair PCA", "Linear SVM", "accuracy_pct", "std"),
+    ("COMPAS", 10, "Fair PCA-S (0.5)", "Linear SVM", "accuracy_pct", "mean"),  # 64.76 / 64.75
+    ("COMPAS", 10, "Fair PCA-S (0.5)", "Linear SVM", "accuracy_pct", "std"),
+    ("COMPAS", 10, "Fair PCA-S (0.85)", "Linear SVM", "accuracy_pct", "mean"),  # 64.76 / 64.75
+    ("COMPAS", 10, "Fair PCA-S (0.85)", "Linear SVM", "accuracy_pct", "std"),
+}
+
+
+def _lee_available():
+    if not os.environ.get("FAIRLAB_DATA"):
+        return "FAIRLAB_DATA is not set: Lee et al.'s split files are not available"
+    try:
+        from fairlab.datasets import load_lee2022_split
+
+        for name in ("adult", "german", "compas"):
+            load_lee2022_split(name, 9)
+    except (FileNotFoundError, OSError) as err:
+        return f"Lee et al.'s splits are not under FAIRLAB_DATA: {err}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def lee_results():
+    reason = _lee_available()
+    if reason:
+        pytest.skip(reason)
+    frames = []
+    # One BLAS thread: these are many small products; on a busy 2-core machine the default
+    # thread pool made the same work 15x slower (57 s against 3.4 s for Adult, measured).
+    with threadpool_limits(1):
+        for name in ("adult", "german", "compas"):
+            splits = ev.kleindessner_splits(name, lee_splits=True)
+            frames.append(ev.kleindessner_table(name, [2, 10], FOUR, splits=splits,
+                                                classifiers=SVMS))
+    ours = pd.concat(frames, ignore_index=True)
+    return ev.kleindessner_compare(ours)
+
+
+class TestLeeSplits:
+    def test_var_and_mmd2_equal_the_paper_in_every_cell(self, lee_results):
+        rep = lee_results[lee_results.metric.isin(["var_pct", "mmd2"])]
+        assert len(rep) == 3 * 2 * 4 * 2
+        bad = rep[~(rep.mean_equal & rep.std_equal)]
+        assert bad.empty, bad[["dataset", "k", "method", "metric", "paper", "ours_mean",
+                               "ours_std"]].to_string()
+
+    def test_svm_cells_equal_the_paper_except_the_listed_ones(self, lee_results):
+        svm = lee_results[lee_results.model.isin(["Kernel SVM", "Linear SVM"])]
+        assert len(svm) == 3 * 2 * 4 * 4
+        found = set()
+        for r in svm.itertuples():
+            for part, ok in (("mean", r.mean_equal), ("std", r.std_equal)):
+                if not ok:
+                    found.add((r.dataset, int(r.k), r.method, r.model, r.metric, part))
+        assert found == SVM_EXCEPTIONS
+        assert svm.within.all(), "every SVM cell lies within the paper's std"
