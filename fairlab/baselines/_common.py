@@ -43,7 +43,7 @@ from sklearn.base import (
 )
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._linalg import flip_signs, gram, top_eigh
+from .._linalg import as_seed, flip_signs, gram, top_eigh
 from .._validation import check_groups, check_n_components, warn_unconstrained
 
 __all__ = [
@@ -59,6 +59,13 @@ __all__ = [
 _EPS = np.finfo(np.float64).eps
 
 
+def reject_bool_n_components(estimator):
+    """``n_components=True`` passes an Integral check; refuse it by name."""
+    k = estimator.n_components
+    if isinstance(k, (bool, np.bool_)):
+        raise TypeError(f"n_components must be an int or None, got the bool {k!r}.")
+
+
 def validate_fit_input(estimator, X, sensitive_features, *, fallback="PCA"):
     """Validate ``X`` (``reset=True``) and the categorical ``sensitive_features``.
 
@@ -66,6 +73,7 @@ def validate_fit_input(estimator, X, sensitive_features, *, fallback="PCA"):
     :class:`~fairlab._validation.SensitiveGroups` (every group with two rows or more), or
     ``None`` — after warning that ``fallback`` is fitted — when ``sensitive_features`` is None.
     """
+    reject_bool_n_components(estimator)
     X = validate_data(estimator, X, dtype=np.float64, ensure_min_samples=2)
     if sensitive_features is None:
         warn_unconstrained(estimator, fallback)
@@ -103,7 +111,7 @@ def pca_in_complement(Xe, Q, k, *, random_state=None):
     genuine ones, so without the shift a top-k solver could return them).
     """
     n, d = Xe.shape
-    seed = 0 if random_state is None else random_state
+    seed = as_seed(random_state)
     if Q.shape[1]:
         Xe = Xe - (Xe @ Q) @ Q.T  # rounding-level components along the excluded directions
     V = None
@@ -163,10 +171,7 @@ class Eraser:
 
 def validate_eraser_input(estimator, X, sensitive_features):
     """``validate_fit_input`` for an eraser whose ``n_components=None`` means "keep d"."""
-    k = estimator.n_components
-    if isinstance(k, (bool, np.bool_)):
-        raise TypeError(f"n_components must be an int or None, got the bool {k!r}.")
-    fallback = "PCA" if k is not None else "the identity map (no erasure)"
+    fallback = "PCA" if estimator.n_components is not None else "the identity map (no erasure)"
     return validate_fit_input(estimator, X, sensitive_features, fallback=fallback)
 
 

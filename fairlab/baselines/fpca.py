@@ -290,8 +290,6 @@ class FPCA(LinearProjection):
         -------
         self : FPCA
         """
-        if isinstance(self.n_components, (bool, np.bool_)):
-            raise TypeError(f"n_components must be an int, got the bool {self.n_components!r}.")
         X, groups = validate_fit_input(self, X, sensitive_features)
         n, d = X.shape
         self.mean_ = X.mean(axis=0)

@@ -58,9 +58,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_random_state, validate_data
 
-from .._linalg import flip_signs
+from .._linalg import as_seed, flip_signs
 from .._validation import check_groups, check_n_components, warn_unconstrained
-from ._common import LinearProjection
+from ._common import LinearProjection, reject_bool_n_components
 
 __all__ = ["MbFPCA"]
 
@@ -448,13 +448,12 @@ class MbFPCA(LinearProjection):
         -------
         self : MbFPCA
         """
-        if isinstance(self.n_components, (bool, np.bool_)):
-            raise TypeError(f"n_components must be an int, got the bool {self.n_components!r}.")
+        reject_bool_n_components(self)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         n, d = X.shape
         k = check_n_components(self.n_components, min(n, d),
                                bound_text=f"min(n_samples, n_features) = min({n}, {d})")
-        rng = check_random_state(0 if self.random_state is None else self.random_state)
+        rng = check_random_state(as_seed(self.random_state))
         self.mean_ = X.mean(axis=0)
         Xc = X - self.mean_
         A = Xc.T @ Xc / (n - 1)

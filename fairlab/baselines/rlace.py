@@ -44,6 +44,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from threadpoolctl import threadpool_limits
 
+from .._linalg import as_seed
 from ._common import BaseEraser, Eraser
 
 _MIN_IMPROVEMENT = 1e-4  # nats: a smaller rise of the evaluation log-loss is no improvement
@@ -134,7 +135,7 @@ def _evaluate(X, codes, W):
 def rlace(X, groups, rank, *, max_iter, eval_every, batch_size, learning_rate, weight_decay,
           tol, n_iter_no_change, random_state):
     """Run the relaxed game on the (centred) X; returns a dict of the results."""
-    rng = check_random_state(0 if random_state is None else random_state)
+    rng = check_random_state(as_seed(random_state))
     n, d = X.shape
     codes = groups.codes
     Y = groups.one_hot(center=False)
