@@ -43,7 +43,7 @@ def algorithm1_literal(X, z, k):
 
 def floor(X):
     """XᵀX + a full symmetric eigendecomposition: no centring, no constraint."""
-    return linalg.eigh(X.T @ X)
+    return linalg.eigh(X.T @ X, check_finite=False)
 
 
 def make_gaussian(n, d, seed=0):
@@ -104,6 +104,60 @@ def sweep_table(df, key):
     t.columns = [f"{c} [ms]" for c in t.columns]
     t["Fair PCA / PCA(full)"] = t["Fair PCA [ms]"] / t["PCA(full) [ms]"]
     return t
+
+
+# ---------------------------------------------------------------------------------------------
+# Goals (benchmarks/goals.py): ratios against scikit-learn's default solver and the floor
+# ---------------------------------------------------------------------------------------------
+GOAL_SHAPES = [(10**6, 50), (2 * 10**5, 50), (2 * 10**4, 500), (5_000, 3_000), (480, 800),
+               (336, 20)]
+QUICK_SHAPES = [(2 * 10**5, 50), (2 * 10**4, 500), (480, 800), (336, 20)]
+
+
+def make_groups(n, d, n_groups, seed=0):
+    """Gaussian rows whose group means differ (groups of unequal size, labels 0..m−1)."""
+    rng = np.random.default_rng(seed)
+    z = np.minimum(rng.geometric(0.45, size=n) - 1, n_groups - 1)
+    X = rng.standard_normal((n, d))
+    X += rng.normal(size=(n_groups, d))[z]
+    return X, z
+
+
+def peak_fit_memory_mib(X, z, k=10):
+    """Peak memory (MiB) allocated by FairPCA.fit beyond X itself (tracemalloc sees NumPy)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    FairPCA(k).fit(X, sensitive_features=z)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def goals(quick=False, k=10):
+    """FairPCA.fit against PCA(svd_solver="auto").fit and against the floor, same data."""
+    from goals import Goal, best_time
+
+    rows = []
+    for n, d in QUICK_SHAPES if quick else GOAL_SHAPES:
+        for m in (2, 5):
+            X, z = make_groups(n, d, m)
+            repeats = 2 if n * d >= 10**7 else 5
+            ours = best_time(lambda X=X, z=z: FairPCA(k).fit(X, sensitive_features=z),
+                             repeats=repeats)
+            pca = best_time(lambda X=X: PCA(k).fit(X), repeats=repeats)
+            case = f"{n}×{d}, {m} groups"
+            rows.append(Goal('FairPCA.fit / PCA(svd_solver="auto").fit', case, ours, pca, 1.0))
+            if n >= max(10 * d, 10**4):  # tall: the floor is one XᵀX and one eigh
+                low = best_time(lambda X=X: floor(X), repeats=repeats)
+                rows.append(Goal("FairPCA.fit / floor (XᵀX + eigh)", case, ours, low, 1.3))
+            del X
+    n, d = (2 * 10**5, 50) if quick else (10**6, 50)
+    for m in (2, 5):
+        X, z = make_groups(n, d, m)
+        rows.append(Goal("peak memory of FairPCA.fit beyond X (MiB / 64 MiB)",
+                         f"{n}×{d}, {m} groups", peak_fit_memory_mib(X, z), 64.0, 1.0, unit="MiB"))
+    return rows
 
 
 def main(argv=None):

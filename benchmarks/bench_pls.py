@@ -104,6 +104,22 @@ def agreement(D, k):
             float(np.abs(ex.x_weights_ - W).max()), gr.n_iter_)
 
 
+def goals(quick=False):
+    """FairPLS.fit (η = 1, exact) against PLSRegression.fit, same data and k (goal ≤ 1.0)."""
+    from goals import Goal, best_time
+
+    rows = []
+    for d in [100, 500] if quick else [10, 100, 500, 2000]:
+        D = make_data(d)
+        for k in (1, 5):
+            ours = best_time(lambda D=D, k=k: FairPLS(k, eta=1.0).fit(
+                D["X"], D["y"], sensitive_features=D["s"]))
+            pls = best_time(lambda D=D, k=k: PLSRegression(k).fit(D["X"], D["y"]))
+            rows.append(Goal("FairPLS.fit (η = 1) / PLSRegression.fit", f"1000×{d}, k = {k}",
+                             ours, pls, 1.0))
+    return rows
+
+
 def main(quick=False):
     dims = [10, 100, 500] if quick else [10, 50, 100, 200, 500, 1000, 2000]
     repeats = 3 if quick else 5

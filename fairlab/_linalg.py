@@ -23,26 +23,50 @@ from numbers import Integral
 
 import numpy as np
 from scipy import linalg
-from scipy.linalg import blas
+from scipy.linalg import blas, lapack
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import randomized_svd
 
+_SMALL_GRAM = 256  # up to this many columns, AᵀA is small enough for NumPy's BLAS
+
 
 def gram(A):
-    """AᵀA by SciPy's BLAS ``syrk`` (full symmetric result, no copy of a C- or F-ordered A).
+    """AᵀA, exactly symmetric (no copy of a C- or F-ordered A).
 
-    The products that feed an eigensolver go through SciPy's BLAS, the library its LAPACK
+    Products that feed an eigensolver go through SciPy's BLAS ``syrk``, the library its LAPACK
     uses: pip wheels of NumPy and SciPy each bundle their own OpenBLAS, and alternating between
     the two thread pools stalls both (about 15 ms per switch on a 2-core machine, 30× the cost
-    of a 100×100 problem).
+    of a 100×100 problem).  With at most 256 columns the eigenproblem that follows is too small
+    to start SciPy's threads, and NumPy's ``syrk`` (a newer OpenBLAS in current wheels) is up
+    to 2× faster on tall, narrow A (2·10⁵ × 50), the shape of most tabular data.
     """
     A = np.asarray(A, dtype=np.float64)
+    if A.shape[1] <= _SMALL_GRAM:
+        C = A.T @ A
+        C = C + C.T  # exact symmetry whatever kernel NumPy picked (a + b == b + a)
+        C *= 0.5
+        return C
     if A.flags.c_contiguous:  # A is row-major: Aᵀ is a column-major (Fortran) view
         upper = blas.dsyrk(1.0, A.T, trans=0, lower=0)
     else:
         upper = blas.dsyrk(1.0, np.asfortranarray(A), trans=1, lower=0)
-    return np.triu(upper) + np.triu(upper, 1).T
+    return _fill_lower(upper)
+
+
+def _fill_lower(C, block=256):
+    """Copy the upper triangle of the square matrix C onto its lower one, in place.
+
+    Block by block, so that no d × d temporary is made (``np.triu(C) + np.triu(C, 1).T`` makes
+    three, which cost as much as a fifth of the ``syrk`` itself at d = 3 000).
+    """
+    d = C.shape[0]
+    for start in range(0, d, block):
+        stop = min(start + block, d)
+        diagonal = C[start:stop, start:stop]
+        diagonal[...] = np.triu(diagonal) + np.triu(diagonal, 1).T
+        C[stop:, start:stop] = C[start:stop, stop:].T
+    return C
 
 
 def cross(A, B):
@@ -91,13 +115,30 @@ def constraint_basis(A, left_norms, right_norms, n_terms):
     dl = np.where(left_norms > 0, left_norms, 1.0)
     dr = np.where(right_norms > 0, right_norms, 1.0)
     A_hat = A / dl[:, None] / dr[None, :]
-    U, s, _ = linalg.svd(A_hat, full_matrices=False, lapack_driver="gesdd", check_finite=False)
-    rank = int(np.sum(s > n_terms * np.finfo(float).eps * np.sqrt(p * r)))
+    tolerance = n_terms * np.finfo(float).eps * np.sqrt(p * r)
+    if r == 1:  # one constraint (two groups): its singular value is a norm, its basis A/‖A‖
+        if not np.linalg.norm(A_hat) > tolerance:
+            return np.zeros((p, 0))
+        q = A / np.max(np.abs(A))  # scaled first: the norm of A itself may overflow
+        return q / np.linalg.norm(q)
+    # NumPy's LAPACK for the small p × r factorisations (SciPy's wrappers cost more than them)
+    U, s, _ = np.linalg.svd(A_hat, full_matrices=False)
+    rank = int(np.sum(s > tolerance))
     if rank == r:
         basis = A  # full rank: A's own columns are the best-conditioned description of range(A)
     else:
         basis = dl[:, None] * U[:, :rank]  # range(A) = D_F range(Â), truncated
-    return linalg.qr(basis, mode="economic", check_finite=False)[0][:, :rank]
+    return _orthonormal_columns(basis)[:, :rank]
+
+
+def _orthonormal_columns(B):
+    """Q of the thin QR factorisation of B (p × r, p ≥ r) by two direct LAPACK calls."""
+    factor, tau, _, info = lapack.dgeqrf(B)
+    if info == 0:
+        Q, _, info = lapack.dorgqr(factor, tau)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"LAPACK QR factorisation failed (info={info}).")
+    return Q
 
 
 def gram_constraint_factor(M, n_terms, unit):
@@ -195,7 +236,7 @@ def top_eigh(M, k, *, solver="auto", random_state=None):
     if solver == "auto":
         solver = "arpack" if (p > 500 and k < p // 10) else "dense"
     if solver == "dense":
-        w, V = linalg.eigh(M, subset_by_index=[p - k, p - 1], driver="evr", check_finite=False)
+        w, V = dense_top_eigh(M, k, full=False)
     elif solver == "arpack":
         v0 = _rng(random_state).uniform(-1.0, 1.0, p)
         try:
@@ -210,6 +251,28 @@ def top_eigh(M, k, *, solver="auto", random_state=None):
         raise ValueError(f"unknown eigen solver {solver!r}")
     order = np.argsort(w)[::-1]
     return w[order], flip_signs(V[:, order])
+
+
+def dense_top_eigh(M, k, *, full=None):
+    """The k largest eigenpairs of symmetric M (ascending), by one direct LAPACK call.
+
+    ``syevr`` restricted to the k wanted indices, or (``full=True``; ``None``: when k ≥ p/5,
+    where it is faster) the whole divide-and-conquer ``syevd``.  Only the lower triangle is
+    read, as :func:`scipy.linalg.eigh` does; calling LAPACK directly skips that function's
+    argument handling, which costs more than the decomposition of a 20 × 20 matrix.
+    """
+    p = M.shape[0]
+    if full is None:
+        full = 5 * k >= p
+    if full:
+        w, V, info = lapack.dsyevd(M, compute_v=1, lower=1)
+        w, V = w[p - k :], V[:, p - k :]
+    else:
+        w, V, _, _, info = lapack.dsyevr(M, compute_v=1, range="I", il=p - k + 1, iu=p, lower=1)
+        w, V = w[:k], V[:, :k]
+    if info != 0:
+        raise np.linalg.LinAlgError(f"LAPACK symmetric eigensolver failed (info={info}).")
+    return w, V
 
 
 def as_seed(random_state):

@@ -30,6 +30,7 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 
 class UnconstrainedFallbackWarning(UserWarning):
@@ -80,6 +81,26 @@ class SensitiveGroups:
         if center:
             Z -= Z.mean(axis=0)
         return Z
+
+    def indicator(self):
+        """The one-hot matrix Z (n × Σ m_r) as a sparse CSR array: one 1 per attribute per row.
+
+        ``indicator().T @ X`` gives every group's column sums of X in one pass over X.
+        """
+        n, attributes = self.codes.shape
+        offsets = np.cumsum([0, *self.n_groups[:-1]])
+        columns = (self.codes + offsets).reshape(-1)  # sorted within each row
+        return sparse.csr_array(
+            (np.ones(columns.size), columns, np.arange(0, columns.size + 1, attributes)),
+            shape=(n, sum(self.n_groups)),
+        )
+
+    @cached_property
+    def counts(self):
+        """Group sizes n_g of every group of every attribute, stacked as in ``one_hot()``."""
+        return np.concatenate([
+            np.bincount(self.codes[:, r], minlength=m) for r, m in enumerate(self.n_groups)
+        ])
 
     @cached_property
     def independent_columns(self):
@@ -175,7 +196,46 @@ def _as_2d_columns(sensitive_features, n_samples, name):
 
 
 def _is_missing(col):
+    if col.dtype.kind in "biu":  # integers and booleans have no missing value
+        return np.zeros(col.shape[0], dtype=bool)
+    if col.dtype.kind == "f":
+        return np.isnan(col)
     return pd.isna(pd.Series(col, dtype=object if col.dtype.kind == "O" else None)).to_numpy()
+
+
+def _encode(col):
+    """Group labels, codes and counts of one attribute, as ``np.unique`` gives them.
+
+    Group labels are usually small integers (0/1, 0..m−1, or integer-valued floats): their
+    codes are then ``col − min`` looked up in a table of the values present, one O(n) pass
+    instead of an O(n log n) sort.  Labels, codes and counts equal ``np.unique(col,
+    return_inverse=True, return_counts=True)``'s.
+    """
+    n = col.shape[0]
+    if n == 0 or col.dtype.kind not in "biuf":
+        return np.unique(col, return_inverse=True, return_counts=True)
+    if col.dtype.kind == "f":
+        fits = np.all(np.abs(col) < 2.0**52) and np.array_equal(np.floor(col), col)
+        values = col.astype(np.int64) if fits else None
+    else:
+        values = col.view(np.uint8) if col.dtype.kind == "b" else col
+        fits = int(values.max()) <= np.iinfo(np.intp).max
+    if not fits:
+        return np.unique(col, return_inverse=True, return_counts=True)
+    low, high = int(values.min()), int(values.max())
+    if high - low > max(n, 1024):  # a table larger than the column: sorting is cheaper
+        return np.unique(col, return_inverse=True, return_counts=True)
+    offsets = values.astype(np.intp) - low
+    counts = np.bincount(offsets)
+    present = np.flatnonzero(counts)
+    row_of = np.empty(counts.size, dtype=np.intp)
+    row_of[offsets] = np.arange(n)  # some row holding each value (which one does not matter)
+    labels = col[row_of[present]]
+    if present.size == counts.size:  # every value between min and max occurs
+        return labels, offsets, counts
+    code_of = np.zeros(counts.size, dtype=np.intp)
+    code_of[present] = np.arange(present.size)
+    return labels, code_of[offsets], counts[present]
 
 
 def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensitive_features"):
@@ -207,7 +267,7 @@ def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensi
             )
         if col.dtype.kind == "f" and not np.isfinite(col).all():
             raise ValueError(f"{name} contains infinite values in attribute {r}.")
-        labels, inverse, counts = np.unique(col, return_inverse=True, return_counts=True)
+        labels, inverse, counts = _encode(col)
         if len(labels) < 2:
             raise ValueError(
                 f"{name} attribute {r} has a single group ({labels[0]!r}); a fairness constraint "

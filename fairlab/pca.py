@@ -46,7 +46,7 @@ Implementation notes (why it is exact, and costs what PCA costs)
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import linalg
+from scipy import linalg, sparse
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -54,6 +54,7 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.extmath import randomized_svd
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import (
     assert_all_finite,
@@ -66,6 +67,7 @@ from ._linalg import (
     complement_basis,
     constraint_basis,
     cross,
+    dense_top_eigh,
     flip_signs,
     gram,
     top_eigh,
@@ -92,31 +94,46 @@ _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centre
 # ---------------------------------------------------------------------------------------------
 # Small numerical kernels
 # ---------------------------------------------------------------------------------------------
-def _moments(X, contrasts, *, center, scatter):
+def _moments(X, groups, *, center, scatter):
     """One pass over X: its mean, the constraint matrix XᵀZ̃, and, if ``scatter``, C.
 
-    ``contrasts`` is Z̃ (n × r, centred indicator columns of full rank, or None).  The scatter
-    matrix is C = Σᵢ(xᵢ − μ)(xᵢ − μ)ᵀ (``center=True``) or XᵀX (``center=False``).  Rows are
-    read as they are when ‖μ‖² ≤ tr Cov(X) (checked on the first block of rows: one BLAS
+    Z̃ holds the ``groups.independent_columns`` of the centred one-hot matrix (n × r, full rank
+    by construction; ``groups=None``: no constraint).  The scatter matrix is
+    C = Σᵢ(xᵢ − μ)(xᵢ − μ)ᵀ (``center=True``) or XᵀX (``center=False``).  XᵀZ̃ is never formed
+    as a product with an n × r matrix: the group column sums G = ZᵀX come from the sparse
+    one-hot Z (one pass, one addition per row and feature), and column g of XᵀZ̃ is
+    G_g − (n_g/n)·Σᵢxᵢ, since z̃_g = z_g − n_g/n.
+
+    Rows are read as they are when ‖μ‖² ≤ tr Cov(X) (checked on the first block of rows: one
     ``syrk``, no copy); data farther from the origin are read in row blocks shifted by c, the
-    mean of the first rows, so that no product cancels catastrophically: with δ = μ − c small,
-    Σ(x − c)(x − c)ᵀ − nδδᵀ is the centred C, XᵀX = centred C + nμμᵀ, and
+    mean of the first rows, so that no difference cancels catastrophically: with δ = μ − c
+    small, Σ(x − c)(x − c)ᵀ − nδδᵀ is the centred C, XᵀX = centred C + nμμᵀ, and
     Z̃ᵀ(X − c) = Z̃ᵀX since the columns of Z̃ sum to zero.
 
-    Returns the mean, XᵀZ̃ (d × r or None), the column norms of the rows as read (the scale of
-    the rounding error of XᵀZ̃, for :func:`~fairlab._linalg.constraint_basis`) and C or None.
+    Returns the mean, XᵀZ̃ (d × r or None), the column norms of the rows as read and of Z̃ (the
+    scales of the rounding error of XᵀZ̃, for :func:`~fairlab._linalg.constraint_basis`; None
+    without groups) and C or None.
     """
     n, d = X.shape
     head = X[:1024]  # enough rows to compare the mean with the spread, cheaply
     c = head.mean(axis=0)
-    if c @ c <= head.var(axis=0).sum():
+    spread = head - c
+    if c @ c * head.shape[0] <= np.vdot(spread, spread):  # ‖c‖² ≤ tr Cov of the first rows
         c = np.zeros(d)
         blocks = [X]  # no shift needed: the whole matrix at once, no copy
     else:
         blocks = (X[i : i + _BLOCK_ROWS] - c for i in range(0, n, _BLOCK_ROWS))
-    # W = [Z̃, 1]: one product gives the constraint and the column sums of the rows as read.
-    W = np.ones((n, 1)) if contrasts is None else np.hstack([contrasts, np.ones((n, 1))])
-    S = np.zeros((W.shape[1], d))
+    # Z = one-hot of every attribute (an all-ones column without groups): ZᵀB gives the group
+    # sums, and those of the first attribute add up to the column sums.  Sparse for many rows
+    # (a pass over X, single-threaded); dense below one block, where sparse bookkeeping costs
+    # more than the product.
+    if groups is None:
+        Z = _ones_indicator(n)
+        first = 1
+    else:
+        Z = groups.one_hot(center=False) if n <= _BLOCK_ROWS else groups.indicator()
+        first = groups.n_groups[0]
+    G = np.zeros((Z.shape[1], d))
     C = np.zeros((d, d)) if scatter else None
     squares = np.zeros(d)
     start = 0
@@ -125,18 +142,33 @@ def _moments(X, contrasts, *, center, scatter):
             C += gram(B)
         else:
             squares += np.einsum("ij,ij->j", B, B)
-        S += cross(W[start : start + B.shape[0]], B)
+        rows = Z if B.shape[0] == n else Z[start : start + B.shape[0]]
+        G += rows.T @ B
         start += B.shape[0]
     if scatter:
         squares = np.diag(C).copy()
-    delta = S[-1] / n
+    total = G[:first].sum(axis=0)
+    delta = total / n
     mean = c + delta
     if scatter:
         C -= n * np.outer(delta, delta)  # centred scatter matrix
         if not center:
             C += n * np.outer(mean, mean)  # XᵀX; exact no-op when nothing was shifted
-    XtZ = None if contrasts is None else S[:-1].T
-    return mean, XtZ, np.sqrt(squares), C
+    if groups is None:
+        return mean, None, np.sqrt(squares), None, C
+    keep = groups.independent_columns
+    counts = groups.counts[keep].astype(np.float64)
+    XtZ = (G[keep] - np.outer(counts / n, total)).T
+    z_norms = np.sqrt(np.maximum(counts - counts**2 / n, 0.0))
+    return mean, XtZ, np.sqrt(squares), z_norms, C
+
+
+def _ones_indicator(n):
+    """An all-ones n × 1 column (dense below one block of rows, else sparse)."""
+    if n <= _BLOCK_ROWS:
+        return np.ones((n, 1))
+    return sparse.csr_array((np.ones(n), np.zeros(n, dtype=np.intp), np.arange(n + 1)),
+                            shape=(n, 1))
 
 
 def _deflate(C, Q, shift=True):
@@ -189,9 +221,9 @@ def _top_eigh(M, k, solver, random_state):
     p = M.shape[0]
     if solver == "auto":
         solver = "arpack" if (p >= 1000 and k <= p // 100) else "dense"
-    if solver == "dense" and 5 * k >= p:
-        w, V = linalg.eigh(M, driver="evd", check_finite=False)
-        return w[::-1][:k], flip_signs(V[:, ::-1][:, :k])
+    if solver == "dense":
+        w, V = dense_top_eigh(M, k)
+        return w[::-1], flip_signs(V[:, ::-1])
     return top_eigh(M, k, solver=solver, random_state=random_state)
 
 
@@ -297,7 +329,7 @@ class _Rows:
         self.n, self.d = X.shape
 
     def scatter(self, center):
-        return _moments(self.X, None, center=center, scatter=True)[3]
+        return _moments(self.X, None, center=center, scatter=True)[4]
 
     def gap_source(self):
         return _RowGroups(self.X, self.groups)
@@ -392,7 +424,10 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     svd_solver : {"auto", "full", "arpack", "randomized"}, default="auto"
         Top-k symmetric eigensolver: ``"full"`` = LAPACK ``syevr`` on k indices, ``"arpack"`` =
         Lanczos, ``"randomized"`` = Halko et al. (approximate; it cannot tell zero-variance
-        directions apart, so use another solver when k exceeds the rank of X).  ``"auto"``
+        directions apart, so use another solver when k exceeds the rank of X).  In memory,
+        ``"randomized"`` runs scikit-learn's randomized SVD on the centred rows with the
+        constrained directions projected out, as ``PCA(svd_solver="randomized")`` does on the
+        centred rows, without forming the d×d scatter matrix.  ``"auto"``
         uses ARPACK when the matrix has size p >= 1000 and k <= p/100, else ``"full"``
         (which switches to a full divide-and-conquer decomposition when k >= p/5).
         Whether the d×d scatter matrix or the n×n Gram matrix (d > n) is decomposed is
@@ -663,17 +698,19 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         #   Z̃ = centred one-hot indicators of every group of every attribute     (n × Σ m_r)
         #   R = orthonormal basis of null(Z̃ᵀX);  Λ = top-k eigvecs of RᵀCR;  U = RΛ
         # Z̃ is replaced by its n_constraints independent columns (same constraint, full rank by
-        # construction), and we keep the complement of R, Q = basis of range(XᵀZ̃), taking the
-        # top-k eigenvectors of C deflated by Q: the same U, without the d×d R.
-        Zc = None if groups is None else groups.contrasts()
+        # construction; never formed, see _moments), and we keep the complement of R,
+        # Q = basis of range(XᵀZ̃), taking the top-k eigenvectors of C deflated by Q: the same
+        # U, without the d×d R.
         maybe_equalized = groups is not None and self.equalize_covariance is not None
-        primal = d <= n and not maybe_equalized  # else the scatter matrix may not be needed
+        # the scatter matrix is not needed by the dual, Fair PCA-S or the randomized solver
+        primal = d <= n and not maybe_equalized and self.svd_solver != "randomized"
         with np.errstate(invalid="ignore", over="ignore"):  # NaN/inf in X: checked just below
-            mean, XtZ, col_norms, C = _moments(X, Zc, center=self.center, scatter=primal)
+            mean, XtZ, col_norms, z_norms, C = _moments(
+                X, groups, center=self.center, scatter=primal
+            )
         if not np.all(np.isfinite(mean)):  # X holds NaN/inf, or its column sums overflow
             assert_all_finite(X, input_name="X")
             raise ValueError("X is too large: its column sums overflow float64; rescale X.")
-        z_norms = None if groups is None else np.linalg.norm(Zc, axis=0)
         return self._solve(_Rows(X, groups), k, mean, XtZ, col_norms, z_norms, C)
 
     # -- dask arrays and streams: the same solution from accumulated sums -------------------
@@ -786,6 +823,8 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         n, d = data.n, data.d
         solver = {"auto": "auto", "full": "dense"}.get(self.svd_solver, self.svd_solver)
         seed = as_seed(self.random_state)
+        if solver == "randomized" and data.X is not None:
+            return self._fit_randomized(data.X, Q, k, seed)
         if C is None and d > n and data.X is not None:
             # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
             Xc = data.X - self.mean_
@@ -805,6 +844,22 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         C = _deflate(C, Q, shift=solver != "randomized")
         w, U = _top_eigh(C, k, solver, seed)
         return U, w, total
+
+    def _fit_randomized(self, X, Q, k, seed):
+        """Halko et al.'s randomized SVD of the projected rows A = (X − μ)P, P = I − QQᵀ.
+
+        The algorithm and the settings of ``PCA(svd_solver="randomized")`` (10 oversamples,
+        ``n_iter="auto"``), applied to the rows with the constrained directions removed: the top
+        right singular vectors of A are the top eigenvectors of PCP.  Approximate, like
+        scikit-learn's; it never forms the d × d scatter matrix, so it costs O(n·d·k).
+        """
+        A = X - self.mean_
+        total = float(np.vdot(A, A)) if self.center else None
+        if Q.shape[1]:
+            A -= (A @ Q) @ Q.T
+        _, s, Vt = randomized_svd(A, k, n_oversamples=10, n_iter="auto", flip_sign=False,
+                                  random_state=seed)
+        return Vt.T, s**2, total
 
     # -- Fair PCA-S (§3.6) ----------------------------------------------------------------
     def _n_covariance_directions(self, k, d):
