@@ -9,8 +9,15 @@ KERNEL ?= Sandybridge
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Tests that run whole notebooks under papermill have "papermill" in their names.
 NO_PAPERMILL := -k "not papermill"
+# make test / test-blas run one pytest worker per core (pytest-xdist; --dist loadscope keeps a
+# notebook's cells, and a module's tests, in one worker), each with single-threaded BLAS so the
+# workers do not oversubscribe the cores.  PARALLEL= runs serially; test-unit is serial with
+# the BLAS's own thread count, so multithreaded BLAS is tested too.
+PARALLEL ?= -n auto --dist loadscope
+ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-.PHONY: install book test test-blas test-unit blas-info notebook bench reproduce lint clean
+.PHONY: install book test test-blas test-unit blas-info notebook bench bench-quick bench-all \
+	reproduce lint clean
 
 install: $(STAMP)
 
@@ -27,7 +34,7 @@ book: $(STAMP)
 
 # Unit and property tests, then every notebook re-executed and compared with its stored outputs.
 test: $(STAMP)
-	$(BIN)/python -m pytest $(NBVAL) tests notebooks
+	$(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) $(NBVAL) tests notebooks
 
 # The same numerical checks under another OpenBLAS kernel: make test-blas KERNEL=Sandybridge
 # (Sandybridge needs AVX; Nehalem SSE4.2; ARMV8 on 64-bit ARM). OpenBLAS does not check that the
@@ -36,8 +43,8 @@ test: $(STAMP)
 # papermill runs.
 test-blas: $(STAMP)
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -c "$$BLAS_INFO" $(KERNEL)
-	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -m pytest $(NBVAL) tests notebooks \
-	    --ignore=tests/test_book.py $(NO_PAPERMILL)
+	OPENBLAS_CORETYPE=$(KERNEL) $(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) $(NBVAL) \
+	    tests notebooks --ignore=tests/test_book.py $(NO_PAPERMILL)
 
 # Unit and property tests only, no notebook executed; for another Python, e.g.
 # make test-unit PYTHON=python3.13 VENV=_build/venv-py3.13
@@ -68,8 +75,32 @@ reproduce: $(STAMP)
 	$(BIN)/papermill --cwd notebooks notebooks/11_reproducing_kleindessner.ipynb \
 	    _build/reproduce/11_reproducing_kleindessner.ipynb $(REPRODUCE_11) \
 	    -p results_csv $(CURDIR)/_build/reproduce/11_reproducing_kleindessner.csv
+	$(BIN)/papermill --cwd notebooks notebooks/12_reproducing_perez_suay.ipynb \
+	    _build/reproduce/12_reproducing_perez_suay.ipynb $(REPRODUCE_12) \
+	    -p results_csv $(CURDIR)/_build/reproduce/12_reproducing_perez_suay.csv
+	$(BIN)/papermill --cwd notebooks notebooks/13_reproducing_de_diego.ipynb \
+	    _build/reproduce/13_reproducing_de_diego.ipynb $(REPRODUCE_13) \
+	    -p results_csv $(CURDIR)/_build/reproduce/13_reproducing_de_diego.csv
 
+# Pérez-Suay et al. at paper scale: 25 repetitions, a9a 5000 + 5000 rows and the whole test file
+# (all grids are the paper's by default; estimated 15-20 h on one core, most of it Figs. 4 and 6).
+REPRODUCE_12 := -p n_repetitions 25 -p adult_train 5000 -p adult_val 5000 -p adult_test 16281 \
+    -y 'dr_components: [1, 2, 3, 5, 10, 20, 50, 100]'
+
+# De-Diego et al. at paper scale: every row of the six data sets, 7-fold CV (about 10 min on 2 cores).
+REPRODUCE_13 := -p lawschool True -y 'max_rows_a: null' -y 'max_rows_b: null' -p n_folds 7 -p n_splits 3 \
+    -y 'etas_b: [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]'
+
+# One table of runtime ratios against each goal (scikit-learn's default solvers, the floor).
+# bench-quick: reduced shapes, fails only on a ratio over twice its goal (CI runs it);
+# bench-all: every benchmark script's own detailed tables.
 bench: $(STAMP)
+	$(BIN)/python benchmarks/goals.py
+
+bench-quick: $(STAMP)
+	$(BIN)/python benchmarks/goals.py --quick
+
+bench-all: $(STAMP)
 	set -e; for script in benchmarks/bench_*.py; do $(BIN)/python $$script; done
 
 lint: $(STAMP)

@@ -11,6 +11,8 @@ With selection rate r_g = P(Ŷ = 1 | G = g) and true/false positive rates TPR_g,
   (Kleindessner et al., Δ_EO of §5.2);
 * :func:`equalized_odds_difference` — max(ΔTPR, ΔFPR) (Kleindessner et al. App. C);
 * :func:`disparate_impact` — r_unpriv / r_priv (De-Diego et al. §5, DI);
+* :func:`disparate_impact_ci` — DI with its asymptotic (delta-method) confidence interval
+  (Besse et al. 2022; De-Diego et al. Table 2);
 * :func:`equal_opportunity_ratio` — TPR_unpriv / TPR_priv (De-Diego et al. Fig. 4, EOpp);
 * :func:`ks_distance` — sup_t ``|F_a(t) − F_b(t)|`` (De-Diego et al. Table 5).
 
@@ -60,6 +62,7 @@ Every function returns a Python ``float``.
 """
 
 from itertools import combinations
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -73,6 +76,7 @@ __all__ = [
     "cov2",
     "demographic_parity_difference",
     "disparate_impact",
+    "disparate_impact_ci",
     "equal_opportunity_difference",
     "equal_opportunity_ratio",
     "equalized_odds_difference",
@@ -469,6 +473,74 @@ def disparate_impact(y_true, y_pred, *, sensitive_features, privileged_group=Non
     return _ratio(hits / counts, labels, privileged_group)
 
 
+def disparate_impact_ci(y_true, y_pred, *, sensitive_features, privileged_group=None,
+                        pos_label=1, confidence=0.95):
+    r"""Disparate impact with its asymptotic confidence interval (Besse et al., 2022).
+
+    With two groups, n_j rows in group j (j = 1 the privileged group), selection rates
+    π̂_j = P̂(Ŷ = pos_label | S = j) and DI_n = π̂_0 / π̂_1 (:func:`disparate_impact`), Besse
+    et al. (2022, "A survey of bias in machine learning through the prism of statistical
+    parity", §3) show by the delta method that √n (DI_n − DI) is asymptotically normal.  Applied
+    to the multinomial frequencies of the four cells (Ŷ, S) the asymptotic variance is
+
+    .. math::
+
+        \widehat{\mathrm{Var}}(\mathrm{DI}_n)
+        = \frac{\hat\pi_0(1-\hat\pi_0)}{n_0\,\hat\pi_1^2}
+        + \frac{\hat\pi_0^2\,\hat\pi_1(1-\hat\pi_1)}{n_1\,\hat\pi_1^4}
+        = \mathrm{DI}_n^2\Bigl(\frac{1-\hat\pi_0}{n_0\hat\pi_0}
+        + \frac{1-\hat\pi_1}{n_1\hat\pi_1}\Bigr),
+
+    (the covariance of π̂_0 and π̂_1 vanishes asymptotically), and the interval is
+    DI_n ± z_{(1+c)/2} · sqrt(Var), symmetric around DI_n, as printed in De-Diego et al.'s
+    Table 2 (Adult: 0.3597 [0.3428, 0.3765]; this function gives that interval from the labels).
+
+    Parameters
+    ----------
+    y_true, y_pred, sensitive_features, pos_label, privileged_group
+        As in :func:`disparate_impact`; ``sensitive_features`` must define exactly two groups.
+        ``privileged_group=None``: the group with the larger selection rate.
+    confidence : float in (0, 1), default=0.95
+
+    Returns
+    -------
+    tuple of float
+        ``(di, low, high)``.  When the privileged rate is 0 the variance is undefined and the
+        bounds are NaN.
+    """
+    from scipy.stats import norm
+
+    if not (isinstance(confidence, Real) and 0 < confidence < 1):
+        raise ValueError(f"confidence must be a number in (0, 1); got {confidence!r}.")
+    _, y_pred, ids, labels = _prediction_inputs(
+        y_true, y_pred, sensitive_features, need_true=False, pos_label=pos_label
+    )
+    if len(labels) != 2:
+        raise ValueError(
+            f"sensitive_features must define exactly two groups for disparate_impact_ci; got "
+            f"{len(labels)} ({labels}). Binarise the attribute (privileged vs the rest)."
+        )
+    hits, counts = _rates(y_pred == pos_label, ids, 2)
+    rates = hits / counts
+    if privileged_group is None:
+        priv = int(np.argmax(rates))
+    else:
+        match = [i for i, g in enumerate(labels) if g == privileged_group]
+        if not match:
+            raise ValueError(
+                f"privileged_group={privileged_group!r} is not one of the groups {labels}."
+            )
+        priv = match[0]
+    p1, n1 = rates[priv], counts[priv]
+    p0, n0 = rates[1 - priv], counts[1 - priv]
+    di = _ratio(rates, labels, labels[priv])
+    if p1 == 0:
+        return di, float("nan"), float("nan")
+    var = p0 * (1 - p0) / (n0 * p1**2) + p0**2 * p1 * (1 - p1) / (n1 * p1**4)
+    half = float(norm.ppf(0.5 + confidence / 2) * np.sqrt(var))
+    return di, di - half, di + half
+
+
 def equal_opportunity_ratio(y_true, y_pred, *, sensitive_features, privileged_group=None,
                             pos_label=1):
     """Equal opportunity ratio EOpp = TPR_unprivileged / TPR_privileged (De-Diego et al., Fig. 4).
@@ -632,7 +704,7 @@ def _cov2(T, S):
     return float(np.sum(C**2))
 
 
-def cov2(scores, sensitive, *, sensitive_type="auto"):
+def cov2(scores, sensitive, *, sensitive_type="auto", standardize=False, reduce="sum"):
     r"""Squared cross-covariance Cov²(T, S) = ‖(1/n) T̃ᵀ S̃‖²_F of De-Diego et al. (eq. (4), Table 1).
 
     T (n × k) are the component scores r(X), S (n × q) the encoded sensitive attribute (or the
@@ -672,6 +744,18 @@ def cov2(scores, sensitive, *, sensitive_type="auto"):
         categorical columns are group labels.  ``"categorical"``: every column is group labels.
         ``"continuous"``: every column is used as numbers (e.g. an integer-valued target or an
         age in years); strings raise ``TypeError``.
+    standardize : {False, "scores", "sensitive", True}, default=False
+        Which side is divided by its population standard deviation (ddof=0; a constant column
+        is left as it is) before the covariances are taken.  ``False``: neither (the formula
+        above, the value of the printed definition C = T̃ᵀS̃/n).  ``"scores"``: each component
+        t_a has unit variance.  ``"sensitive"``: each column of the encoded second argument
+        (for two groups: the 0/1 indicator) has unit variance.  ``True``: both, so that
+        Cov² = Σ_{a,b} corr²(t_a, s_b), the sum of squared correlations, invariant to the scale
+        of either side.  De-Diego et al. do not say which scaling their Table 1 uses; the
+        chapter "Reproducing De-Diego et al." compares these options with the printed cells.
+    reduce : {"sum", "mean"}, default="sum"
+        ``"sum"``: Σ_{a,b} C_ab² (the Frobenius norm squared).  ``"mean"``: that sum divided by
+        the number of entries k·q (the average over components and columns).
 
     Returns
     -------
@@ -688,11 +772,33 @@ def cov2(scores, sensitive, *, sensitive_type="auto"):
     0.25
     >>> cov2([1, 2, 3, 4], [-1, -1, 1, 1], sensitive_type="continuous")   # −1/+1 as numbers: 4×
     1.0
+    >>> round(cov2([1, 2, 3, 4], [0, 0, 1, 1], standardize=True), 4)   # corr² = 0.8
+    0.8
+    >>> cov2([[1, 0], [2, 0], [3, 0], [4, 0]], [0, 0, 1, 1], reduce="mean")   # (0.25 + 0) / 2
+    0.125
     """
+    if standardize not in (False, True, "scores", "sensitive"):
+        raise ValueError(
+            f"standardize must be False, True, 'scores' or 'sensitive'; got {standardize!r}."
+        )
+    if reduce not in ("sum", "mean"):
+        raise ValueError(f"reduce must be 'sum' or 'mean'; got {reduce!r}.")
     T = _as_matrix(scores, "scores")
     S = _sensitive_matrix(sensitive, "sensitive", sensitive_type)
     _check_length(T.shape[0], S.shape[0], "sensitive")
-    return _cov2(T, S)
+    if standardize in (True, "scores"):
+        T = _unit_variance(T)
+    if standardize in (True, "sensitive"):
+        S = _unit_variance(S)
+    value = _cov2(T, S)
+    return value / (T.shape[1] * S.shape[1]) if reduce == "mean" else value
+
+
+def _unit_variance(A):
+    """Columns divided by their population std (ddof=0); constant columns left as they are."""
+    std = A.std(axis=0)
+    std[std == 0] = 1.0
+    return A / std
 
 
 def lee_bandwidth(X_train, n_components):

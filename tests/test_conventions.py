@@ -159,6 +159,13 @@ OPTION_RUN_SIZES = {
     "datasets": {"n_synthetic": 100},
     "11_reproducing_kleindessner": {"datasets": ["compas"], "ks": [2], "synthetic_dims": [20],
                                     "fig7_ks": [2, 5]},
+    "12_reproducing_perez_suay": {"n_repetitions": 1, "adult_train": 60, "adult_val": 60,
+                                  "adult_test": 300, "cmc_train": 100, "cmc_val": 100,
+                                  "cmc_test": 100, "n_mus": 5, "n_alphas": 3, "n_sigmas": 3,
+                                  "n_sigmas_s": 3, "n_sigmas_dr": 3, "dr_components": [1, 2]},
+    "13_reproducing_de_diego": {"datasets": ["german", "compas", "communities"], "max_rows_a": 300,
+                                "max_rows_b": 300, "n_splits": 2, "n_folds": 2,
+                                "etas_a": [0.0, 10.0], "etas_b": [0.0, 1.0]},
 }
 
 OPTION_RUNS = [

@@ -1,0 +1,363 @@
+"""Reproduction of Pérez-Suay et al. (2017) §4, Figs. 4-6 (chapter 12).
+
+Small sizes only (a few dozen training rows, reduced grids): the protocol, the encodings of S,
+the μ paths, the HSIC measures and the conclusion checks are asserted, not the paper's curves
+(the paper prints none of its numbers; ``fairlab.published`` has no table of it).
+"""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from fairlab import FairKernelRegression, FairLinearRegression, metrics, published  # noqa: E402
+from fairlab import evaluation as ev  # noqa: E402
+
+SMALL_GRIDS = {"alpha": np.logspace(-2, 2, 3), "sigma": np.logspace(0, 2, 3),
+               "sigma_s": np.logspace(-1, 2, 4), "mu": np.logspace(-7, 3, 6)}
+
+
+@pytest.fixture(scope="module")
+def adult():
+    return ev.perez_suay_splits("adult", n_repetitions=2, n_train=60, n_val=60, n_test=300)
+
+
+@pytest.fixture(scope="module")
+def cmc():
+    return ev.perez_suay_splits("cmc", n_repetitions=1, n_train=80, n_val=80, n_test=120)
+
+
+@pytest.fixture(scope="module")
+def adult_regression(adult):
+    return ev.perez_suay_regression(adult, ["sex", "sex+race"], grids=SMALL_GRIDS)
+
+
+# ------------------------------------------------------------------------------ splits
+def test_no_published_tables_for_this_paper():
+    assert published.tables("perezsuay2017") == []
+
+
+def test_splits_have_the_paper_sizes_and_labels():
+    splits = ev.perez_suay_splits("cmc", n_repetitions=2)
+    sp = splits[0]
+    assert (len(sp.y_train), len(sp.y_val), len(sp.y_test)) == ev.PEREZ_SUAY_SIZES["cmc"]
+    assert sp.X_train.shape[1] == 9 and set(np.unique(sp.y_train)) == {-1.0, 1.0}
+    # the three parts of one repetition are disjoint rows of the 1473 (sizes add up)
+    rows = np.vstack([sp.X_train, sp.X_val, sp.X_test])
+    assert len(rows) == 1473
+    assert not np.array_equal(splits[0].X_train, splits[1].X_train)
+    again = ev.perez_suay_splits("cmc", n_repetitions=1)[0]
+    np.testing.assert_array_equal(again.X_train, sp.X_train)
+
+
+def test_a9a_test_subset_is_shared_by_the_repetitions(adult):
+    assert adult[0].X_train.shape == (60, 123) and adult[0].X_test.shape == (300, 123)
+    np.testing.assert_array_equal(adult[0].X_test, adult[1].X_test)
+    assert not np.array_equal(adult[0].X_train, adult[1].X_train)
+    assert adult[0].dataset == "adult" and adult[1].repetition == 1
+    # f72/f73 (0-based 71, 72) are the one-hot sex block: exactly one of them is set
+    np.testing.assert_array_equal(adult[0].X_train[:, 71] + adult[0].X_train[:, 72], 1.0)
+    race = adult[0].X_train[:, 66:71]
+    np.testing.assert_array_equal(race.sum(axis=1), 1.0)
+
+
+def test_splits_reject_bad_arguments():
+    with pytest.raises(ValueError, match="dataset must be"):
+        ev.perez_suay_splits("german")
+    with pytest.raises(ValueError, match="n_repetitions"):
+        ev.perez_suay_splits("cmc", n_repetitions=0)
+    with pytest.raises(ValueError, match="CMC has 1473 rows"):
+        ev.perez_suay_splits("cmc", n_train=1000, n_val=500)
+    with pytest.raises(ValueError, match="n_test"):
+        ev.perez_suay_splits("a9a", n_repetitions=1, n_test=-3)
+    assert ev.perez_suay_splits("a9a", n_repetitions=1, n_train=5, n_val=5,
+                                n_test=5)[0].dataset == "adult"
+
+
+# ------------------------------------------------------------------------------ S and HSIC
+def test_inputs_drop_the_sensitive_columns_and_encode_s(cmc, adult):
+    cols = ev.PEREZ_SUAY_SENSITIVE["cmc"]["wife_education"]
+    Xs, S = ev._ps_inputs(cmc[0], cols, "without S", "columns")
+    assert Xs["train"].shape[1] == 8 and S["train"].shape == (80, 1)
+    np.testing.assert_array_equal(S["train"][:, 0], cmc[0].X_train[:, 1])
+    _, S1 = ev._ps_inputs(cmc[0], cols, "with S", "one-hot")
+    values = np.unique(np.concatenate([cmc[0][f"X_{p}"][:, 1] for p in ("train", "val",
+                                                                         "test")]))
+    assert S1["train"].shape == (80, len(values)) and len(values) > 2
+    np.testing.assert_array_equal(S1["train"].sum(axis=1), 1.0)
+    # a binary column stays as it is; a9a's one-hot blocks are unchanged by "one-hot"
+    _, Sm = ev._ps_inputs(cmc[0], ev.PEREZ_SUAY_SENSITIVE["cmc"]["media_exposure"], "with S",
+                          "one-hot")
+    assert Sm["train"].shape[1] == 1
+    cols = ev.PEREZ_SUAY_SENSITIVE["adult"]["sex+race"]
+    Xa, Sa = ev._ps_inputs(adult[0], cols, "without S", "one-hot")
+    assert Sa["test"].shape == (300, 7) and Xa["test"].shape == (300, 116)
+
+
+def test_grouped_rbf_hsic_equals_the_dense_estimator():
+    rng = np.random.default_rng(0)
+    S = rng.integers(0, 3, size=(80, 2)).astype(float)
+    f = rng.normal(size=(80, 3))
+    for gamma in (0.1, 2.0):
+        ours = ev._ps_hsic_rbf(f, S, gamma)
+        dense = [metrics.hsic(f[:, j], S, kernel_y="rbf", gamma_y=gamma,
+                              sensitive_type="continuous") for j in range(3)]
+        np.testing.assert_allclose(ours, dense, rtol=1e-10)
+    # linear measure: (1/n²)‖S̃ᵀf̃‖², the reference code's trace form
+    H = np.eye(80) - 1 / 80
+    ref = np.trace(H @ S @ S.T @ H @ np.outer(f[:, 0], f[:, 0])) / 80**2
+    assert ev._ps_linear_hsic(f[:, 0], S)[0] == pytest.approx(ref, rel=1e-10)
+
+
+# ------------------------------------------------------------------------------ regression
+def test_regression_rows_and_protocol(adult_regression, adult):
+    r = adult_regression
+    assert list(r.columns) == ["dataset", "sensitive", "variant", "method", "repetition", "mu",
+                               "error", "hsic", "hsic_model", "alpha", "sigma", "sigma_s",
+                               "seconds"]
+    n_mu = len(SMALL_GRIDS["mu"])
+    # 2 reps × 2 sensitive × 2 variants × (LR + KRR + 2 paths)
+    assert len(r) == 2 * 2 * 2 * (2 + 2 * n_mu)
+    fkr = r[r.method == "FKR"]
+    assert set(fkr.mu) == set(SMALL_GRIDS["mu"])
+    assert set(r.loc[r.method.isin(["LR", "KRR"]), "mu"]) == {0.0}
+    assert set(fkr.alpha) <= set(SMALL_GRIDS["alpha"])
+    assert set(fkr.sigma) <= set(SMALL_GRIDS["sigma"])
+    assert set(fkr.sigma_s) <= set(SMALL_GRIDS["sigma_s"])
+    assert r[r.method.isin(["LR", "FLR"])].sigma.isna().all()
+    assert r.error.between(0, 1).all() and (r.hsic >= 0).all()
+    # the "with S" hyper-parameters do not depend on S: shared by both panels
+    w = r[(r.variant == "with S") & (r.method == "KRR")].groupby("repetition")
+    assert (w.alpha.nunique() == 1).all() and (w.sigma.nunique() == 1).all()
+    # a large μ removes most of the dependence (FKR and FLR, mean over reps)
+    for method in ("FLR", "FKR"):
+        m = r[(r.method == method) & (r.variant == "with S")].groupby(["sensitive", "mu"])
+        h = m.hsic.mean().unstack()
+        assert (h.iloc[:, -1] < 0.2 * h.iloc[:, 0]).all(), method
+
+
+def test_path_rows_equal_refitting_at_that_mu(adult_regression, adult):
+    r = adult_regression
+    sp = adult[0]
+    cols = ev.PEREZ_SUAY_SENSITIVE["adult"]["sex"]
+    Xs, S = ev._ps_inputs(sp, cols, "with S", "columns")
+    n = len(sp.y_train)
+    for method in ("FLR", "FKR"):
+        row = r[(r.method == method) & (r.sensitive == "sex") & (r.variant == "with S")
+                & (r.repetition == 0)].iloc[3]
+        if method == "FLR":
+            model = FairLinearRegression(alpha=row.alpha, mu=n**2 * row.mu)
+        else:
+            model = FairKernelRegression(alpha=row.alpha, mu=n**2 * row.mu,
+                                         gamma=1 / (2 * row.sigma**2),
+                                         sensitive_gamma=1 / (2 * row.sigma_s**2))
+        f = model.fit(Xs["train"], sp.y_train, sensitive_features=S["train"]).predict(
+            Xs["test"])
+        assert row.error == pytest.approx(np.mean(np.where(f >= 0, 1, -1) != sp.y_test))
+        assert row.hsic == pytest.approx(
+            metrics.hsic(f, S["test"], sensitive_type="continuous"), rel=1e-6)
+        if method == "FKR":
+            assert row.hsic_model == pytest.approx(metrics.hsic(
+                f, S["test"], kernel_y="rbf", gamma_y=1 / (2 * row.sigma_s**2),
+                sensitive_type="continuous"), rel=1e-6)
+
+
+def test_sigma_s_maximises_the_dependence_of_krr(adult_regression, adult):
+    r = adult_regression
+    row = r[(r.method == "KRR") & (r.sensitive == "sex+race") & (r.variant == "with S")
+            & (r.repetition == 1)].iloc[0]
+    sp = adult[1]
+    Xs, S = ev._ps_inputs(sp, ev.PEREZ_SUAY_SENSITIVE["adult"]["sex+race"], "with S",
+                          "columns")
+    krr = FairKernelRegression(alpha=row.alpha, gamma=1 / (2 * row.sigma**2))
+    with pytest.warns(UserWarning):
+        f = krr.fit(Xs["train"], sp.y_train).predict(Xs["train"])
+    dep = [metrics.hsic(f, S["train"], kernel_y="rbf", gamma_y=1 / (2 * s**2),
+                        sensitive_type="continuous") for s in SMALL_GRIDS["sigma_s"]]
+    assert row.sigma_s == SMALL_GRIDS["sigma_s"][int(np.argmax(dep))]
+
+
+def test_regression_on_cmc_encodings_and_bad_arguments(cmc):
+    grids = {**SMALL_GRIDS, "mu": [1e-7, 1e3]}
+    cols = ev.perez_suay_regression(cmc, "n_children", methods=("LR", "FLR"), grids=grids,
+                                    variants=("with S",))
+    hot = ev.perez_suay_regression(cmc, "n_children", methods=("LR", "FLR"), grids=grids,
+                                   variants=("with S",), sensitive_encoding="one-hot")
+    assert set(cols.method) == {"LR", "FLR"} and len(cols) == 3
+    # the number of children as a number or as 0/1 indicators: other penalties, other paths
+    assert not np.allclose(cols.hsic, hot.hsic)
+    with pytest.raises(ValueError, match="sensitive must be among"):
+        ev.perez_suay_regression(cmc, "sex")
+    with pytest.raises(ValueError, match="variants must be among"):
+        ev.perez_suay_regression(cmc, "n_children", variants=("with s",))
+    with pytest.raises(ValueError, match="methods must be among"):
+        ev.perez_suay_regression(cmc, "n_children", methods=("SVM",))
+    with pytest.raises(ValueError, match="sensitive_encoding"):
+        ev.perez_suay_regression(cmc, "n_children", sensitive_encoding="ordinal")
+    with pytest.raises(ValueError, match="grids has unknown keys"):
+        ev.perez_suay_regression(cmc, "n_children", grids={"lambda": [1.0]})
+    with pytest.raises(ValueError, match="non-empty"):
+        ev.perez_suay_regression([], "n_children")
+
+
+# ------------------------------------------------------------------------------ Fig. 6
+@pytest.fixture(scope="module")
+def adult_dr(adult):
+    return ev.perez_suay_dimensionality_reduction(adult, ["sex", "sex+race"],
+                                                  n_components=(1, 3, 200),
+                                                  sigmas=np.logspace(-1, 2, 4))
+
+
+def test_dimensionality_reduction_rows(adult_dr):
+    d = adult_dr
+    assert list(d.columns) == ["dataset", "sensitive", "variant", "method", "repetition",
+                               "n_components", "error", "hsic", "sigma", "seconds"]
+    pca = d[(d.method == "PCA") & (d.variant == "with S")]
+    assert set(pca.n_components) == {1, 3}            # 200 > min(n, d) = 60: dropped
+    fdr = d[d.method == "FDR"]
+    assert set(fdr.loc[fdr.sensitive == "sex", "n_components"]) == {2}       # q = 2
+    assert set(fdr.loc[fdr.sensitive == "sex+race", "n_components"]) == {7}  # q = 7
+    assert d.loc[d.method.isin(["KPCA", "KFDR"]), "sigma"].notna().all()
+    assert d.loc[d.method.isin(["PCA", "FDR"]), "sigma"].isna().all()
+    # the fair directions are (nearly) uncorrelated with sex on the training rows, hence far
+    # less dependent on the test rows than PCA's
+    s = ev.perez_suay_summary(d)
+    sex = s[(s.sensitive == "sex") & (s.variant == "with S")].set_index(["method",
+                                                                          "n_components"])
+    assert sex.loc[("FDR", 2), "hsic_mean"] < 0.1 * sex.loc[("PCA", 3), "hsic_mean"]
+    assert d.error.between(0, 1).all()
+
+
+def test_dimensionality_reduction_sigma_and_arguments(adult):
+    sigmas = np.logspace(-1, 2, 4)
+    d = ev.perez_suay_dimensionality_reduction(adult[:1], "sex", methods=("KPCA",),
+                                               variants=("with S",), n_components=[2],
+                                               sigmas=sigmas)
+    sp = adult[0]
+    S = sp.X_train[:, 71:73]
+    dep = [metrics.hsic(sp.X_train, S, kernel="rbf", gamma=1 / (2 * s**2),
+                        sensitive_type="continuous") for s in sigmas]
+    assert d.sigma.iloc[0] == sigmas[int(np.argmax(dep))]
+    with pytest.raises(ValueError, match="methods must be among"):
+        ev.perez_suay_dimensionality_reduction(adult, "sex", methods=("LDA",))
+    with pytest.raises(ValueError, match="n_components"):
+        ev.perez_suay_dimensionality_reduction(adult, "sex", n_components=[0])
+    with pytest.raises(ValueError, match="ridge"):
+        ev.perez_suay_dimensionality_reduction(adult, "sex", ridge=-1.0)
+
+
+# ------------------------------------------------------------------------------ summary, plot
+def test_summary_is_mean_and_population_std(adult_regression):
+    s = ev.perez_suay_summary(adult_regression)
+    r = adult_regression
+    one = r[(r.method == "FKR") & (r.sensitive == "sex") & (r.variant == "without S")
+            & (r.mu == SMALL_GRIDS["mu"][2])]
+    row = s[(s.label == "FKR\\S") & (s.sensitive == "sex") & (s.mu == SMALL_GRIDS["mu"][2])]
+    assert row.error_mean.item() == pytest.approx(one.error.mean())
+    assert row.hsic_std.item() == pytest.approx(np.std(one.hsic))
+    assert set(s.n_repetitions) == {2}
+    assert {"LR", "LR\\S", "FLR", "FLR\\S", "KRR", "KRR\\S", "FKR", "FKR\\S"} == set(s.label)
+    with pytest.raises(ValueError, match="perez_suay_regression"):
+        ev.perez_suay_summary(pd.DataFrame({"x": [1]}))
+
+
+def test_plot_draws_one_log_panel_per_sensitive_choice(adult_regression, adult_dr):
+    axes = ev.perez_suay_plot(adult_regression)
+    assert len(axes) == 2 and all(ax.get_yscale() == "log" for ax in axes)
+    assert [ax.get_title() for ax in axes] == ["sex", "sex+race"]
+    labels = {t.get_text() for t in axes[0].get_legend().get_texts()}
+    assert labels == {"LR", "LR\\S", "FLR", "FLR\\S", "KRR", "KRR\\S", "FKR", "FKR\\S"}
+    line = next(ln for ln in axes[0].get_lines() if ln.get_label() == "FKR")
+    assert len(line.get_xdata()) == len(SMALL_GRIDS["mu"])
+    plt.close("all")
+    axes = ev.perez_suay_plot(adult_dr, sensitive="sex+race", hsic="hsic", std=False)
+    assert len(axes) == 1 and axes[0].get_xlabel() == "test classification error (%)"
+    plt.close("all")
+    with pytest.raises(ValueError, match="hsic must be"):
+        ev.perez_suay_plot(adult_dr, hsic="hsic_model")
+    with pytest.raises(ValueError, match="not in results"):
+        ev.perez_suay_plot(adult_regression, sensitive="race")
+
+
+# ------------------------------------------------------------------------------ checks
+def _toy_regression(fkr_error, fkr_hsic, without_s_extra=0.0, dataset="cmc",
+                    sensitive="n_children"):
+    """A hand-made result frame: FLR path error 0.32 → 0.33, HSIC 1e-2 → 1e-4."""
+    mus = np.logspace(-7, 3, 5)
+    rows = []
+    paths = {"FLR": (np.linspace(0.32, 0.33, 5), np.logspace(-2, -4, 5)),
+             "FKR": (np.asarray(fkr_error), np.asarray(fkr_hsic))}
+    for variant, extra in (("with S", 0.0), ("without S", without_s_extra)):
+        for method, (e, h) in paths.items():
+            unfair = {"FLR": "LR", "FKR": "KRR"}[method]
+            rows.append({"dataset": dataset, "sensitive": sensitive, "variant": variant,
+                         "method": unfair, "repetition": 0, "mu": 0.0, "error": e[0] + extra,
+                         "hsic": h[0]})
+            rows += [{"dataset": dataset, "sensitive": sensitive, "variant": variant,
+                      "method": method, "repetition": 0, "mu": m, "error": ei + extra,
+                      "hsic": hi} for m, ei, hi in zip(mus, e, h)]
+    return pd.DataFrame(rows)
+
+
+def test_checks_detect_each_cmc_conclusion_holding_or_not():
+    good = _toy_regression(np.linspace(0.28, 0.31, 5), np.logspace(-2.5, -6, 5),
+                           without_s_extra=0.01)
+    c = ev.perez_suay_checks(good).set_index("conclusion")
+    assert len(c) == 3 and c.holds.all(), c.measured.tolist()
+    assert (c.figure == "Fig. 5").all()
+    # FKR worse than FLR at one μ, no gain from keeping S, +8 points at the fair end
+    bad = _toy_regression([0.28, 0.29, 0.34, 0.33, 0.36], np.logspace(-2.5, -6, 5))
+    c = ev.perez_suay_checks(bad)
+    assert not c.holds.any(), c.measured.tolist()
+    assert "FKR better at 2/5 μ" in c.measured.iloc[0]
+    assert "+8.0 pt" in c.measured.iloc[2]
+
+
+def test_checks_detect_the_adult_conclusions():
+    rows = _toy_regression(np.linspace(0.16, 0.165, 5), np.logspace(-2, -7, 5),
+                           without_s_extra=0.002, dataset="adult", sensitive="sex")
+    c = ev.perez_suay_checks(rows)
+    assert len(c) == 5 and (c.figure == "Fig. 4").all()
+    assert c.holds.all(), c.measured.tolist()
+    # the other measure is read from hsic_model: here FKR does not lower it at all
+    other = rows.assign(hsic_model=rows.hsic)
+    other.loc[other.method == "FKR", "hsic_model"] = 1e-2
+    c2 = ev.perez_suay_checks(other, hsic="hsic_model")
+    assert c2.holds.tolist() == [False, False, False, True, True], c2.measured.tolist()
+    pd.testing.assert_frame_equal(ev.perez_suay_checks(rows.assign(hsic_model=rows.hsic),
+                                                       hsic="hsic_model"), c)
+    with pytest.raises(ValueError, match="hsic must be"):
+        ev.perez_suay_checks(rows, hsic="rbf")
+    # FLR\S far from FLR: the "no impact in the linear case" check must fail
+    shifted = rows.copy()
+    lin = shifted.method.isin(["LR", "FLR"]) & (shifted.variant == "without S")
+    shifted.loc[lin, "error"] += 0.03
+    c = ev.perez_suay_checks(shifted).set_index("conclusion")
+    assert c.holds.sum() == 4
+    assert not c.loc[c.index.str.startswith("linear case"), "holds"].item()
+
+
+def test_checks_on_dimensionality_reduction_results(adult_dr):
+    c = ev.perez_suay_checks(dimensionality_reduction=adult_dr)
+    assert set(c.panel) == {"sex", "sex+race"} and (c.figure == "Fig. 6").all()
+    assert len(c) == 7  # 4 for sex (incl. KFDR vs FDR), 3 for sex+race
+    assert c.measured.str.len().min() > 10 and c.holds.dtype == bool
+    with pytest.raises(ValueError, match="pass regression"):
+        ev.perez_suay_checks()
+
+
+def test_hsic_formatting_floors_rounding_noise():
+    assert ev._ps_fmt(3.14159e-3) == "3.1e-03"
+    assert ev._ps_fmt(1e-14) == "<1e-10"
+
+
+def test_kernel_dr_falls_back_to_the_rank_of_the_kernel():
+    rng = np.random.default_rng(0)
+    X = np.repeat(rng.normal(size=(5, 3)), 8, axis=0)  # 5 distinct rows: rank(K̃) ≤ 4
+    model = ev._ps_kernel_dr(X, 10, 0.5, None, 1e-7)
+    assert model.n_components_ == len(model.eigenvalues_kernel_) <= 4
+    assert ev._ps_kernel_dr(X, 2, 0.5, None, 1e-7).n_components_ == 2
