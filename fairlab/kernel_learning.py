@@ -54,6 +54,8 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
+from scipy.linalg import lapack
+from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -74,6 +76,7 @@ from ._linalg import (
     complement_basis,
     constraint_basis,
     flip_signs,
+    gram_constraint_factor,
     n_distinct_rows,
     top_eigh,
 )
@@ -141,6 +144,140 @@ def _sensitive_factor(S_tilde, kernel, gamma, independent=None):
     Ks = center_gram(_gram(S_tilde, None, kernel, gamma_))
     w, U = centred_gram_factor(Ks, n_distinct_rows(S_tilde))
     return U * np.sqrt(w), gamma_
+
+
+def _pivoted_cholesky(column, diag, max_rank):
+    """L (n × r) with K ≈ LLᵀ for a PSD K known by its diagonal and its columns, or None.
+
+    Greedy (largest residual diagonal) pivoted Cholesky, stopped when the trace of the PSD
+    residual E = K − LLᵀ is at most n·eps·λ̂, with λ̂ ≤ λ_max(K) the Rayleigh bound
+    ‖K e_p‖²/K_pp of the first pivot: then ‖E‖₂ ≤ tr(E) ≤ n·eps·λ_max, the rounding level of
+    an n×n Gram matrix (below it the kernel is zero to rounding, as in
+    :func:`~fairlab._linalg.centred_gram_factor`).  Repeated rows give zero residuals at once,
+    so r ≤ the number of distinct rows.  Returns None when more than ``max_rank`` columns
+    would be needed (a kernel that is not low-rank to rounding).
+    """
+    n = diag.size
+    d = np.array(diag, dtype=np.float64)
+    rows = np.empty((max(max_rank, 0), n))
+    tol = None
+    for j in range(max_rank + 1):
+        residual = float(np.sum(np.clip(d, 0.0, None)))
+        if tol is not None and residual <= tol:
+            return rows[:j].T
+        if j == max_rank:
+            return None
+        p = int(np.argmax(d))
+        if d[p] <= 0.0:
+            return rows[:j].T
+        col = np.asarray(column(p), dtype=np.float64).ravel()
+        if tol is None:
+            tol = n * np.finfo(float).eps * float(col @ col) / max(float(col[p]), 1e-300)
+        if j:
+            col = col - rows[:j, p] @ rows[:j]
+        rows[j] = col / np.sqrt(d[p])
+        d -= rows[j] ** 2
+        d[p] = 0.0
+    return rows[:max_rank].T
+
+
+def _kernel_diagonal(S, kernel, gamma):
+    """k(s_i, s_i) for every row, without the n×n matrix (None for a callable kernel)."""
+    if kernel in ("rbf",):
+        return np.ones(S.shape[0])
+    if kernel == "cosine":
+        return (np.linalg.norm(S, axis=1) > 0).astype(float)
+    if kernel in ("linear", "poly"):
+        sq = np.einsum("ij,ij->i", S, S)
+        return sq if kernel == "linear" else (gamma * sq + 1.0) ** 3
+    return None  # sigmoid (not PSD) or a callable: no factor
+
+
+def _low_rank_sensitive_factor(S, kernel, gamma, max_rank):
+    """Ψ (n × r) with ΨΨᵀ = K̃_S = H K_S H up to its rounding level, or None.
+
+    Linear kernel: Ψ = S̃ exactly.  Otherwise the pivoted Cholesky factor L of K_S
+    (:func:`_pivoted_cholesky`, columns k(S, s_p) computed on demand, never the n×n matrix),
+    centred: Ψ = HL, so ΨΨᵀ = H(K_S − E)H with ‖HEH‖₂ ≤ ‖E‖₂ ≤ n·eps·λ_max(K_S).  None when
+    the numerical rank exceeds ``max_rank`` (or for a callable kernel), and the caller solves
+    densely.
+    """
+    if kernel == "linear":
+        return S - S.mean(axis=0)
+    diag = _kernel_diagonal(S, kernel, gamma)
+    if diag is None or max_rank < 1:
+        return None
+    if kernel == "rbf":  # one column without pairwise_kernels' per-call validation
+        def column(p):
+            return np.exp(-gamma * np.einsum("ij,ij->i", S - S[p], S - S[p]))
+    elif kernel == "poly":
+        def column(p):
+            return (gamma * (S @ S[p]) + 1.0) ** 3
+    else:
+        def column(p):
+            return _gram(S, S[p : p + 1], kernel, gamma)
+    L = _pivoted_cholesky(column, diag, max_rank)
+    if L is None:
+        return None
+    return L - L.mean(axis=0)
+
+
+def _g_lanczos(kt, g, n, k, v0, max_basis, k_max=0.0, check_every=5):
+    """Top-k eigenpairs of T = K̃G (K̃, G symmetric PSD) by Lanczos in the G semi-inner product.
+
+    T is self-adjoint for ⟨x, y⟩ = xᵀGy.  The basis Q (QᵀGQ = I) is extended by T applied to
+    its newest vector, fully re-orthogonalised twice against all of Q in that inner product;
+    keeping GQ, TQ and GTQ makes the re-orthogonalisation, the Rayleigh–Ritz step
+    H = (GQ)ᵀ(TQ) and the residuals free of further products: two products (one with K̃, one
+    with G) per step.  Ritz pairs are accepted when every G-norm residual
+    ‖Tw − νw‖_G ≤ tol·ν₁·c (w = Qy, ‖w‖_G = 1) with tol = 20·n·eps, the rounding level of a
+    product with an n×n matrix (a residual cannot be computed more accurately), and
+    c = max(1, ``k_max``/√ν₁) ≥ max|K|/‖K̃‖ the cancellation of the centring (products with K̃
+    carry errors of the size of K's entries, ``k_max``).  Returns (ν descending, W (n × k))
+    or None (no convergence within ``max_basis`` vectors, or fewer than k of them).
+    """
+    Q = np.empty((max_basis, n))
+    GQ = np.empty((max_basis, n))
+    TQ = np.empty((max_basis, n))
+    GTQ = np.empty((max_basis, n))
+    r = kt(g(v0))  # start in range(T)
+    gr = g(r)
+    m, scale = 0, None
+    tol = 20.0 * n * np.finfo(float).eps
+
+    def ritz():
+        H = GQ[:m] @ TQ[:m].T
+        nu, Y = linalg.eigh((H + H.T) / 2, check_finite=False)
+        nu, Y = nu[::-1][:k], Y[:, ::-1][:, :k]
+        R = Y.T @ TQ[:m] - nu[:, None] * (Y.T @ Q[:m])
+        GR = Y.T @ GTQ[:m] - nu[:, None] * (Y.T @ GQ[:m])
+        res = np.sqrt(np.abs(np.einsum("ij,ij->i", R, GR)))
+        if nu[0] > 0 and np.all(res <= tol * nu[0] * max(1.0, k_max / np.sqrt(nu[0]))):
+            return nu, (Y.T @ Q[:m]).T
+        return None
+
+    while m < max_basis:
+        for _ in range(2):  # classical Gram–Schmidt, twice
+            if m:
+                c = GQ[:m] @ r
+                r = r - c @ Q[:m]
+                gr = gr - c @ GQ[:m]
+        beta2 = float(r @ gr)
+        if scale is None:
+            scale = beta2
+        if not beta2 > 1e-28 * scale:  # an invariant subspace: its Ritz pairs are final
+            break
+        b = np.sqrt(beta2)
+        Q[m], GQ[m] = r / b, gr / b
+        TQ[m] = kt(GQ[m])
+        GTQ[m] = g(TQ[m])
+        r, gr = TQ[m], GTQ[m]
+        m += 1
+        if m >= k + 2 and m % check_every == 0:
+            found = ritz()
+            if found is not None:
+                return found
+    return ritz() if m >= k else None
 
 
 def _fdr_constraint(G, independent, left_norms, psi_norms, n):
@@ -613,9 +750,19 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
     inequality fails on random instances (the tests exhibit one).  What does hold for KRR and
     FKR alike is the RKHS bound λ‖f‖²_H = λ·tr(ΛᵀK̃Λ) ≤ ‖Ỹ‖²_F (compare the loss with Λ = 0).
 
-    *Path.*  With K̃ = UΣUᵀ, D = Σ + λI, ω = (Σ/D)^{1/2}, G = UᵀK̃_SU and ωGω = EΔEᵀ, the
-    push-through identity gives Λ(t) = U[D⁻¹c − D⁻¹GωE·diag(t/(1 + tδ))·Eᵀωc] with c = UᵀỸ:
-    three n×n eigen/matrix products for the whole μ grid (:meth:`fit_path`).
+    *Solver.*  K̃_S is low-rank to rounding whenever S has few distinct rows (categorical S),
+    few columns (a linear sensitive kernel: K̃_S = S̃S̃ᵀ) or a smooth kernel on few columns:
+    a pivoted Cholesky factor K̃_S ≈ ΨΨᵀ (r ≪ n columns, computed from r kernel columns) is
+    stopped at the rounding level of an n×n Gram matrix, ‖K̃_S − ΨΨᵀ‖₂ ≤ n·eps·‖K_S‖₂.  Then
+    one Cholesky factorisation A = K̃ + λI = LLᵀ (as scikit-learn's KernelRidge) and Woodbury's
+    formula on the rank-r term, with K̃A⁻¹ = I − λA⁻¹, give
+
+        Λ(t) = Λ₀ − A⁻¹Ψ·E diag(t/(1 + tδ)) Eᵀ·Ψᵀ(Ỹ − λΛ₀),  Λ₀ = A⁻¹Ỹ,  t = μ/n²,
+
+    with ΨᵀK̃A⁻¹Ψ = ΨᵀΨ − λ(L⁻¹Ψ)ᵀ(L⁻¹Ψ) = EΔEᵀ (r × r): O(n³/3 + n²r) instead of the dense
+    product and LU solve of eq. (3), with a backward error at the rounding level.  ``fit``
+    and :meth:`fit_path` share this formula, so a whole μ grid costs one fit.  Otherwise (K̃_S
+    not low-rank, or an indefinite kernel) eq. (3) is solved densely by LU, once per μ.
 
     *Reference code.*  IPL-UV/FKL uses uncentred K and the penalty μ·HK_QH·K without the
     1/n²; its μ grid logspace(−7, 3, 25) corresponds to ``mu = n**2 * logspace(−7, 3, 25)``.
@@ -671,15 +818,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         self : FairKernelRegression
         """
         state = self._prepare(X, y, sensitive_features)
-        n = state["n"]
-        Kc, Yc, Ks = state["Kc"], state["Yc"], state["Ks"]
-        M = Kc + self.alpha * np.eye(n)
-        if Ks is None or self.mu == 0:
-            Lam = linalg.solve(M, Yc, assume_a="pos", check_finite=False)
-        else:
-            # eq. (3), product order K̃_S K̃ (see Notes): a non-symmetric system, LU
-            Lam = linalg.solve(M + (self.mu / n**2) * (Ks @ Kc), Yc, check_finite=False)
-        return self._set_state(state, Lam)
+        return self._set_state(state, self._path_coefs(state, np.array([float(self.mu)]))[0])
 
     def _prepare(self, X, y, sensitive_features):
         reject_dask(self, X, y, sensitive_features,
@@ -693,42 +832,94 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         K = _gram(X, None, self.kernel, gamma_)
         col_means = K.mean(axis=0)
         all_mean = float(col_means.mean())
-        Kc = center_gram(K)
-        Ks, sgamma_ = None, None
+        S, sgamma_ = None, None
         if sensitive_features is None:
             warn_unconstrained(self, "kernel ridge regression")
         else:
             S = check_continuous_sensitive(sensitive_features, n)
             if not callable(self.sensitive_kernel):
                 sgamma_ = resolve_gamma(S, self.sensitive_gamma)
-            Ks = center_gram(_gram(S, None, self.sensitive_kernel, sgamma_))
         return {
-            "X": X, "n": n, "Kc": Kc, "Ks": Ks, "Yc": Y - y_mean, "y_mean": y_mean,
+            "X": X, "n": n, "K": K, "S": S, "Yc": Y - y_mean, "y_mean": y_mean,
             "y_1d": y.ndim == 1, "col_means": col_means, "all_mean": all_mean,
             "gamma_": gamma_, "sensitive_gamma_": sgamma_,
             "n_features_in_": self.n_features_in_,
             "feature_names_in_": getattr(self, "feature_names_in_", None),
         }
 
+    def _centred_kernel(self, state):
+        """K̃ = HKH, in place of the state's K (its column means for both sides: K is symmetric)."""
+        K, means = state.pop("K"), state["col_means"]
+        K -= means[None, :]
+        K -= (means - state["all_mean"])[:, None]
+        return K
+
     def _path_coefs(self, state, mus):
-        n, Kc, Ks, Yc = state["n"], state["Kc"], state["Ks"], state["Yc"]
-        sigma, U = linalg.eigh(Kc)
-        sigma = np.clip(sigma, 0.0, None)  # K̃ is PSD; remove rounding noise
-        D = sigma + self.alpha
-        c = U.T @ Yc
-        beta0 = c / D[:, None]  # kernel ridge in the eigenbasis
-        if Ks is None:
-            return [U @ beta0 for _ in mus]
-        omega = np.sqrt(sigma / D)
-        G = U.T @ Ks @ U
-        R = omega[:, None] * G * omega[None, :]
-        delta, E = linalg.eigh((R + R.T) / 2)
-        delta = np.clip(delta, 0.0, None)
-        P = U @ (((G * omega[None, :]) @ E) / D[:, None])  # U D⁻¹ G ω E
-        h = E.T @ (omega[:, None] * c)
-        Lam0 = U @ beta0
-        return [Lam0 - P @ (((mu / n**2) / (1.0 + (mu / n**2) * delta))[:, None] * h)
+        """Λ(μ) for every μ: one Cholesky factorisation of K̃ + λI (see the class Notes).
+
+        With K̃_S = ΨΨᵀ of rank r ≪ n (:func:`_low_rank_sensitive_factor`), A = K̃ + λI = LLᵀ and
+        the identity K̃A⁻¹ = I − λA⁻¹, Woodbury's formula on the rank-r term tΨ(K̃Ψ)ᵀ gives
+
+            Λ(t) = Λ₀ − A⁻¹Ψ·E diag(t/(1 + tδ)) Eᵀ·Ψᵀ(Ỹ − λΛ₀),   Λ₀ = A⁻¹Ỹ,
+
+        with ΨᵀK̃A⁻¹Ψ = ΨᵀΨ − λ(L⁻¹Ψ)ᵀ(L⁻¹Ψ) = EΔEᵀ (r × r, symmetric PSD).  Otherwise the
+        dense route: an LU solve of eq. (3) per μ (:meth:`_dense_path`).
+        """
+        n, Yc, S = state["n"], state["Yc"], state["S"]
+        lam = float(self.alpha)
+        if S is None or not np.any(mus > 0):
+            Psi = None
+        else:
+            Psi = _low_rank_sensitive_factor(S, self.sensitive_kernel,
+                                             state["sensitive_gamma_"], n // 4)
+            if Psi is None:
+                return self._dense_path(state, mus)
+        A = self._centred_kernel(state)
+        A.flat[:: n + 1] += lam
+        # A is C-ordered and symmetric: its transpose is the same matrix in Fortran order,
+        # which LAPACK factorises in place.  A kernel not known to be PSD keeps a copy for LU.
+        psd = self.kernel in ("rbf", "linear", "poly", "cosine")
+        L, info = lapack.dpotrf(A.T, lower=1, overwrite_a=int(psd), clean=0)
+        if info != 0:
+            if psd:
+                raise linalg.LinAlgError(
+                    f"K̃ + alpha·I is not positive definite to working precision (LAPACK info "
+                    f"{info}): alpha={lam} is below the rounding level of the kernel matrix; "
+                    "increase alpha."
+                )
+            state["Kc"] = A  # an indefinite kernel: eq. (3) by LU
+            return self._dense_path(state, mus)
+        Lam0 = lapack.dpotrs(L, Yc, lower=1)[0]
+        if Psi is None:
+            return [Lam0 for _ in mus]
+        X = linalg.solve_triangular(L, Psi, lower=True, check_finite=False)  # L⁻¹Ψ
+        AiPsi = linalg.solve_triangular(L, X, lower=True, trans="T", check_finite=False)
+        P = Psi.T @ Psi - lam * (X.T @ X)
+        delta, E = linalg.eigh((P + P.T) / 2, check_finite=False)
+        delta = np.clip(delta, 0.0, None)  # ΨᵀK̃A⁻¹Ψ is PSD; remove rounding noise
+        Q = AiPsi @ E
+        h = E.T @ (Psi.T @ (Yc - lam * Lam0))
+        return [Lam0 - Q @ (((mu / n**2) / (1.0 + (mu / n**2) * delta))[:, None] * h)
                 for mu in mus]
+
+    def _dense_path(self, state, mus):
+        """Dense fallback (K̃_S not low-rank to rounding): eq. (3) by LU, once per μ."""
+        n, Yc, S = state["n"], state["Yc"], state["S"]
+        if "Kc" in state:  # K̃ + λI already (indefinite kernel)
+            Kc = state.pop("Kc")
+            Kc.flat[:: n + 1] -= self.alpha
+        else:
+            Kc = self._centred_kernel(state)
+        KsKc = None
+        if S is not None and np.any(mus > 0):
+            KsKc = center_gram(_gram(S, None, self.sensitive_kernel,
+                                     state["sensitive_gamma_"])) @ Kc
+        out = []
+        for mu in mus:
+            M = Kc + (mu / n**2) * KsKc if KsKc is not None and mu > 0 else Kc.copy()
+            M.flat[:: n + 1] += self.alpha
+            out.append(linalg.solve(M, Yc, overwrite_a=True, check_finite=False))
+        return out
 
     def _set_state(self, state, Lam):
         self.n_features_in_ = state["n_features_in_"]
@@ -947,13 +1138,20 @@ class KernelFairDR(_FDRBase):
     sensitive_gamma : float > 0, "scale", "auto" or None, default=None
     ridge : float >= 0, default=1e-7
         ε in the denominator B + ε‖u‖² (see Notes); 0 solves the ε → 0 limit exactly.
+    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+        ``"dense"``: the eigendecomposition of K̃ and a dense solve in its feature map (see
+        Notes).  ``"arpack"``: a Lanczos solver on K̃G (see Notes; ARPACK on K̃ without S),
+        O(n²) per step, with certified residuals; where it cannot certify its result (ν_k at
+        the rounding level, a K̃_S that is not low-rank) the dense solver answers.
+        ``"auto"``: ``"arpack"`` when n > 500 and ``n_components`` < n/10, dense otherwise.
 
     Attributes
     ----------
     dual_coef_ : ndarray of shape (n_samples, ``n_components_``)
         α (columns), normalised so that the RKHS directions u = Φ̃ᵀα have unit norm.
-    eigenvalues_kernel_ : ndarray of shape (r,)
-        The positive eigenvalues of K̃ kept in the feature map.
+    eigenvalues_kernel_ : ndarray of shape (r,) or None
+        The positive eigenvalues of K̃ kept in the feature map (dense solver); None when the
+        Lanczos solver answered (it never forms the eigendecomposition of K̃).
     X_fit_ : ndarray of shape (n_samples, n_features)
     gamma_, sensitive_gamma_ : float or None
     n_components_ : int
@@ -984,6 +1182,16 @@ class KernelFairDR(_FDRBase):
 
     *Transform.*  t(x) = αᵀk̃(x) with k̃ centred by the training statistics.
 
+    *Lanczos solver.*  With B = AAᵀ + εI in feature space (A = Φ̃ᵀΨ, K̃_S = ΨΨᵀ) and
+    G = εΦ̃B⁻¹Φ̃ᵀ = K̃ − K̃ΨE diag(1/(ε + δ))EᵀΨᵀK̃ (ΨᵀK̃Ψ = EΔEᵀ; for ε = 0 the projected Gram
+    matrix K̃ − K̃Z(ZᵀK̃Z)⁺ZᵀK̃, Z an orthonormal basis of range(S̃)), the generalized
+    eigenvectors are u = B⁻¹Φ̃ᵀw for the top eigenvectors w of K̃G, eigenvalues ν = ελ.  K̃G
+    is self-adjoint in the semi-inner product of the PSD matrix G, so Lanczos in that inner
+    product needs only products with K̃ and G (two per step; no eigendecomposition of K̃ and
+    no Cholesky factor of B).  Each Ritz pair is accepted at a residual at the rounding level,
+    purified (w ← K̃Gw/ν) and checked again.  Signs: the largest-magnitude training score of
+    each component is positive.
+
     References
     ----------
     * A. Pérez-Suay et al., "Fair Kernel Learning", ECML-PKDD 2017, §3.2.
@@ -1005,16 +1213,18 @@ class KernelFairDR(_FDRBase):
         "sensitive_kernel": _KERNEL_OPTIONS,
         "sensitive_gamma": _GAMMA_OPTIONS,
         "ridge": [Interval(Real, 0, None, closed="left")],
+        "eigen_solver": [StrOptions({"auto", "dense", "arpack"})],
     }
 
     def __init__(self, n_components=None, *, kernel="rbf", gamma=None, sensitive_kernel="linear",
-                 sensitive_gamma=None, ridge=1e-7):
+                 sensitive_gamma=None, ridge=1e-7, eigen_solver="auto"):
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
         self.sensitive_kernel = sensitive_kernel
         self.sensitive_gamma = sensitive_gamma
         self.ridge = ridge
+        self.eigen_solver = eigen_solver
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, *, sensitive_features=None):
@@ -1042,6 +1252,14 @@ class KernelFairDR(_FDRBase):
         K = _gram(X, None, self.kernel, self.gamma_)
         self._col_means = K.mean(axis=0)
         self._all_mean = float(self._col_means.mean())
+        solver, k = self.eigen_solver, self.n_components
+        if solver == "auto":  # as fairlab._linalg.top_eigh
+            solver = "arpack" if (k is not None and n > 500 and k < n // 10) else "dense"
+        if solver == "arpack" and k is not None and k < n - 1:
+            if self._fit_partial(K, sensitive_features, k):
+                return self
+            # not certified (or a case the partial solver does not cover): K now holds K̃,
+            # and the dense solver below decides
         sigma, U = centred_gram_factor(center_gram(K), n_distinct_rows(X))
         if sigma.size == 0:
             raise ValueError(
@@ -1072,6 +1290,118 @@ class KernelFairDR(_FDRBase):
         self.n_components_ = B.shape[1]
         self._store_hsic(C, G, B, n)
         return self
+
+    def _fit_partial(self, K, sensitive_features, k):
+        r"""Top-k KFDR directions without the eigendecomposition of K̃ (see Notes).
+
+        With G = εΦ̃B⁻¹Φ̃ᵀ (B = AAᵀ + εI, A = Φ̃ᵀΨ) — for ε > 0,
+        G = K̃ − K̃ΨE diag(1/(ε + δ)) EᵀΨᵀK̃ with ΨᵀK̃Ψ = EΔEᵀ; for ε = 0 the projected Gram
+        matrix K̃ − K̃Z(ZᵀK̃Z)⁺ZᵀK̃ of Z = orthonormal basis of range(S̃) — the generalized
+        eigenvectors are u = B⁻¹Φ̃ᵀw for the top eigenvectors w of K̃G, with the same
+        eigenvalues times ε.  K̃G is self-adjoint in the semi-inner product of the PSD matrix G:
+        :func:`_g_lanczos` finds them from products with K̃ and G only (without S: ARPACK on K̃).
+        Every eigenpair is purified (w ← K̃Gw/ν) and its residual checked; False — the dense
+        solver then decides — when Lanczos does not converge, a residual is not at the rounding
+        level, ν_k is at the rounding level of products with G (a rank too low for k), a
+        representer is dominated by rounding, or K̃_S is not low-rank to rounding.  ``K`` is
+        centred in place.
+        """
+        n = K.shape[0]
+        eps = np.finfo(float).eps
+        unit = eps * (1.0 if self.kernel == "rbf" else np.abs(K).max(initial=0.0))
+        means = self._col_means
+        K -= means[None, :]  # K̃ in place (K is symmetric: column means on both sides)
+        K -= (means - self._all_mean)[:, None]
+        Kt = K
+        self.sensitive_gamma_ = None
+        Psi = None
+        if sensitive_features is not None:
+            S_tilde, independent = _centred_sensitive(sensitive_features, n,
+                                                      return_independent=True)
+            if self.sensitive_kernel == "linear":
+                Psi = S_tilde
+            elif self.ridge > 0 and not callable(self.sensitive_kernel):
+                self.sensitive_gamma_ = resolve_gamma(S_tilde, self.sensitive_gamma)
+                Psi = _low_rank_sensitive_factor(S_tilde, self.sensitive_kernel,
+                                                 self.sensitive_gamma_, n // 10)
+            if Psi is None or Psi.shape[1] >= n // 10:
+                return False
+        ncv = int(min(n - 1, max(2 * k + 1, 64)))
+        v0 = np.random.RandomState(0).uniform(-1.0, 1.0, n)
+        if Psi is None:  # kernel PCA: top-k eigenpairs of K̃ (G = I)
+            def gmat(V):
+                return V
+            try:
+                nu, Wv = eigsh(Kt, k=k, which="LA", v0=v0, ncv=ncv)
+            except ArpackNoConvergence:
+                return False
+        else:
+            if self.ridge == 0:
+                Z = linalg.qr(Psi[:, independent], mode="economic", check_finite=False)[0]
+                KZ = Kt @ Z
+                T, sig = gram_constraint_factor(Z.T @ KZ, n, unit)
+                V, coef = KZ @ T, sig
+            else:
+                KPsi = Kt @ Psi
+                delta, E = linalg.eigh(Psi.T @ KPsi, check_finite=False)
+                V, coef = KPsi @ E, 1.0 / (self.ridge + np.clip(delta, 0.0, None))
+            Vc = V * coef
+
+            def gmat(X):
+                return Kt @ X - Vc @ (V.T @ X)
+
+            def gvec(x):
+                return gmat(np.ravel(x))
+
+            found = _g_lanczos(lambda x: Kt @ x, gvec, n, k, v0, min(n - 1, max(4 * k, 300)),
+                               k_max=unit / eps)
+            if found is None:
+                return False
+            nu, Wv = found
+        order = np.argsort(nu)[::-1]
+        nu, Wv = nu[order], Wv[:, order]
+        # ν_k must stand far above the rounding of products with G, which cancels where the
+        # constraint (or a large ridge term) removes almost all of K̃: |Δν| ≲ eps·tr(K̃)·
+        # max(tr(K̃), n·max|K|) (tr K̃ ≥ ‖K̃‖₂, from the diagonal alone); 1e8 of it leaves
+        # ν_k eight digits (the dense solver takes the directions below)
+        tr = float(np.trace(Kt))
+        floor = 1e8 * eps * max(nu[0], tr * max(tr, n * unit / eps))
+        if not (np.all(np.isfinite(nu)) and nu[-1] > floor):
+            return False
+        GW = gmat(Wv)
+        Wp = (Kt @ GW) / nu  # purified: no component in null(G)
+        GWp = gmat(Wp)
+        resid = np.linalg.norm(Kt @ GWp - Wp * nu, axis=0)
+        slack = max(1.0, unit / eps / np.sqrt(nu[0]))
+        if np.any(resid > 1e-8 * nu[0] * slack * np.linalg.norm(Wp, axis=0)):
+            return False
+        if Psi is None:
+            alpha = Wp
+        elif self.ridge == 0:  # representer of PΦ̃ᵀw (eq. (3) of fairlab.kernel_pca)
+            alpha = Wp - Z @ (T @ (sig[:, None] * ((KZ @ T).T @ Wp)))
+        else:  # representer of B⁻¹Φ̃ᵀw (up to the factor 1/ε)
+            alpha = Wp - Psi @ (E @ (coef[:, None] * (V.T @ Wp)))
+        scores = Kt @ alpha
+        norms = np.sqrt(np.einsum("ij,ij->j", alpha, scores))  # ‖u_j‖ = (αᵀK̃α)^½
+        alpha, scores = alpha / norms, scores / norms
+        # a representer with large components where K̃ is only rounding (the Ψ correction
+        # cancelling, e.g. a direction the constraint almost removes) makes ‖u‖ and the HSIC
+        # values uncertain by n·unit·‖α‖² (the rounding level of αᵀK̃α): leave it to the dense
+        # solver, whose α lies in the computed range of K̃
+        if np.max(np.sum(alpha**2, axis=0)) * n * unit > 1e-10:
+            return False
+        rows = np.argmax(np.abs(scores), axis=0)
+        signs = np.where(scores[rows, np.arange(k)] < 0, -1.0, 1.0)
+        alpha, scores = alpha * signs, scores * signs
+        self.dual_coef_ = alpha
+        self.n_components_ = k
+        self.eigenvalues_kernel_ = None
+        self.hsic_input_ = np.einsum("ij,ij->j", scores, Kt @ scores) / n**2
+        self.hsic_sensitive_ = (np.zeros(k) if Psi is None
+                                else np.sum((Psi.T @ scores) ** 2, axis=0) / n**2)
+        if sensitive_features is None:
+            warn_unconstrained(self, "kernel PCA")
+        return True
 
     def transform(self, X):
         """Scores t(x) = αᵀk̃(x), the test kernel centred with the training statistics.

@@ -59,6 +59,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
+from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -75,6 +76,7 @@ from ._linalg import (
     center_cross_gram,
     center_gram,
     complement_basis,
+    flip_signs,
     gram_constraint_factor,
     n_distinct_rows,
     top_eigh,
@@ -100,6 +102,40 @@ def _constraint_factor(K, Z, unit):
     KZ = K @ Z
     T, sigma = gram_constraint_factor(Z.T @ KZ, K.shape[0], unit)
     return T, sigma, KZ @ T
+
+
+def _projected_gram_arpack(K, Z, unit, k, center, random_state):
+    """Top-k eigenpairs of G = K̃ − W diag(σ) Wᵀ by ARPACK, the rank-m update never applied.
+
+    ``K`` is the kernel matrix, a private symmetric copy: it is centred *in place* (two
+    passes, with the column means for both sides — K is symmetric) and G v = K̃v − W(σ∘Wᵀv)
+    costs one product with K̃ and O(n·m) more.  The constraint factor is that of
+    :func:`_constraint_factor`.  Returns (λ descending, V, T, σ, W), or None when ARPACK does
+    not converge (``K`` then holds K̃, for the dense solver).
+    """
+    n = K.shape[0]
+    if center:
+        means = K.mean(axis=0)
+        K -= means[None, :]
+        K -= (means - means.mean())[:, None]
+    T, sigma, W = _constraint_factor(K, Z, unit)
+    Ws = W * sigma
+
+    def matvec(v):
+        v = np.ravel(v)
+        y = K @ v
+        if W.shape[1]:
+            y -= Ws @ (W.T @ v)
+        return y
+
+    op = LinearOperator((n, n), matvec=matvec, rmatvec=matvec, dtype=np.float64)
+    v0 = check_random_state(random_state).uniform(-1.0, 1.0, n)
+    try:
+        lam, V = eigsh(op, k=k, which="LA", v0=v0)
+    except ArpackNoConvergence:
+        return None
+    order = np.argsort(lam)[::-1]
+    return lam[order], flip_signs(V[:, order]), T, sigma, W
 
 
 def _projected_gram(K, W, sigma):
@@ -435,14 +471,28 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self._k_fit_rows = K.mean(axis=0)
         self._k_fit_all = self._k_fit_rows.mean()
         n = K.shape[0]
-        unit = np.finfo(float).eps * np.abs(K).max(initial=0.0)
-        if self.center:
-            K = center_gram(K)
-        self.X_fit_ = None if self.kernel == "precomputed" else X
-        keep_all_positive = self.n_components is None
         # unit: rounding level of one kernel entry (taken before centring, which cancels);
         # directions of the n×n matrices built from K below 4·n·unit are zero to rounding.
+        # (An rbf matrix has max|K| = K_ii = 1 exactly: no pass over K is needed for it.)
+        unit = np.finfo(float).eps * (
+            1.0 if self.kernel == "rbf" and n else np.abs(K).max(initial=0.0))
+        self.X_fit_ = None if self.kernel == "precomputed" else X
+        keep_all_positive = self.n_components is None
         floor = 4.0 * n * unit
+        solver = "dense" if keep_all_positive else self.eigen_solver
+        if solver == "auto":  # as fairlab._linalg.top_eigh
+            solver = "arpack" if (n > 500 and k < n // 10) else "dense"
+        centred = False
+        if solver == "arpack" and k < n - 1:  # G as an operator: no rank-m update formed
+            found = _projected_gram_arpack(K, Z, unit, k, self.center,
+                                           as_seed(self.random_state))
+            if found is not None:
+                lam, V, T, sigma, W = found
+                self.n_constraints_ = T.shape[1]
+                return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive, floor)
+            solver, centred = "dense", self.center  # no convergence: dense solver on G below
+        if self.center and not centred:
+            K = center_gram(K)
         T, sigma, W = _constraint_factor(K, Z, unit)
         self.n_constraints_ = T.shape[1]
 
@@ -458,22 +508,30 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             V = (E * signs) / np.sqrt(np.where(lam > 0, lam, 1.0))
         else:
             G = _projected_gram(K, W, sigma)  # K is a private copy: G overwrites it
-            solver = "dense" if keep_all_positive else self.eigen_solver
             lam, V = top_eigh(G, k, solver=solver, random_state=as_seed(self.random_state))
-            if self.kernel == "precomputed" and lam[-1] < -1e-8 * abs(lam[0]):
-                raise ValueError(
-                    "kernel='precomputed': the training Gram matrix X is not positive "
-                    f"semi-definite (eigenvalue {lam[-1]:.3g} of the projected Gram matrix, "
-                    f"largest {lam[0]:.3g}). Pass a kernel matrix (e.g. exp(-gamma * D**2) for "
-                    "squared distances D), not distances or similarities."
-                )
-            lam, V = self._drop_null_components(lam, V, keep_all_positive, floor)
-            # Equation (3): c_j = (v_j − Z T diag(σ) (KZT)ᵀ v_j)/√λ_j, zero for null eigenvalues.
-            # (TᵀZᵀK v_j = Wᵀv_j since W = KZT: K, now overwritten by G, is not needed.)
-            C = V - Z @ (T @ (sigma[:, None] * (W.T @ V)))
-            positive = lam > 0
-            B = np.zeros_like(C)
-            B[:, positive] = C[:, positive] / np.sqrt(lam[positive])
+            return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive, floor)
+        self.eigenvalues_ = lam
+        self.eigenvectors_ = V
+        self.dual_coef_ = B
+        self.n_components_ = lam.shape[0]
+        return V * np.sqrt(lam)
+
+    def _finish_exact(self, lam, V, Z, T, sigma, W, keep_all_positive, floor):
+        """Eigenpairs of G → attributes and the training embedding (steps 3–4 of the Notes)."""
+        if self.kernel == "precomputed" and lam[-1] < -1e-8 * abs(lam[0]):
+            raise ValueError(
+                "kernel='precomputed': the training Gram matrix X is not positive "
+                f"semi-definite (eigenvalue {lam[-1]:.3g} of the projected Gram matrix, "
+                f"largest {lam[0]:.3g}). Pass a kernel matrix (e.g. exp(-gamma * D**2) for "
+                "squared distances D), not distances or similarities."
+            )
+        lam, V = self._drop_null_components(lam, V, keep_all_positive, floor)
+        # Equation (3): c_j = (v_j − Z T diag(σ) (KZT)ᵀ v_j)/√λ_j, zero for null eigenvalues.
+        # (TᵀZᵀK v_j = Wᵀv_j since W = KZT: K itself is not needed.)
+        C = V - Z @ (T @ (sigma[:, None] * (W.T @ V)))
+        positive = lam > 0
+        B = np.zeros_like(C)
+        B[:, positive] = C[:, positive] / np.sqrt(lam[positive])
         self.eigenvalues_ = lam
         self.eigenvectors_ = V
         self.dual_coef_ = B

@@ -512,3 +512,143 @@ def test_fdr_categorical_sensitive_removes_m_minus_1_directions():
     T = fdr.transform(X)
     means = np.array([T[groups == g].mean(axis=0) for g in "abc"])
     assert np.abs(means).max() < 1e-12 * np.abs(T).max()
+
+
+# --------------------------------------------------------------------------------------
+# fast routes against independent dense computations, on adversarial instances
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("batch", range(4))
+def test_kfdr_partial_solver_on_adversarial_instances(batch):
+    """eigen_solver="arpack" (Lanczos on K̃G in the G semi-inner product, no eigendecomposition
+    of K̃) against the independent dense reference of tests/test_adversarial.py on its
+    adversarial KFDR instances, with the same tolerances; where the partial solver cannot
+    certify its result the dense one answers, so every instance is checked either way."""
+    import dataclasses
+
+    from test_adversarial import check_kernel_fair_dr, run_batch
+
+    def check(inst, report):
+        inst = dataclasses.replace(inst, params={**inst.params, "eigen_solver": "arpack"})
+        check_kernel_fair_dr(inst, report)
+
+    run_batch("kernel_fair_dr", batch, check).assert_ok()
+
+
+@pytest.mark.parametrize("ridge", [0.0, 1e-7, 1e-3])
+@pytest.mark.parametrize("case", ["continuous", "categorical", "none", "offset"])
+def test_kfdr_partial_solver_is_used_and_matches_dense(ridge, case):
+    """The partial route really runs (``eigenvalues_kernel_`` is None) and equals the dense
+    eigendecomposition route: scores, HSIC values, unit RKHS norms."""
+    rng = np.random.default_rng(7)
+    n = 260
+    X = rng.normal(size=(n, 4))
+    S = {"continuous": rng.normal(size=(n, 2)), "categorical": rng.integers(0, 3, n).astype(str),
+         "none": None, "offset": rng.integers(0, 2, n)}[case]
+    if case == "continuous":
+        X[:, :2] += 2 * S
+    if case == "offset":
+        X = X * np.array([1e-2, 1.0, 1e2, 1.0]) + 1e3
+    g = 0.3 / (4 * X.var(axis=0).mean()) if case == "offset" else 0.2
+    kw = dict(n_components=4, gamma=g, ridge=ridge)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnconstrainedFallbackWarning)
+        a = KernelFairDR(eigen_solver="arpack", **kw).fit(X, sensitive_features=S)
+        b = KernelFairDR(eigen_solver="dense", **kw).fit(X, sensitive_features=S)
+    if case != "offset":  # (offset data: the partial solver may defer to the dense one)
+        assert a.eigenvalues_kernel_ is None
+    assert b.eigenvalues_kernel_ is not None
+    ta, tb = a.transform(X), b.transform(X)
+    np.testing.assert_allclose(np.abs(ta), np.abs(tb), atol=1e-9 * np.abs(tb).max())
+    np.testing.assert_allclose(a.hsic_input_, b.hsic_input_, rtol=1e-9)
+    np.testing.assert_allclose(a.hsic_sensitive_, b.hsic_sensitive_,
+                               atol=1e-9 * b.hsic_input_.max())
+    K = _H(n) @ rbf_kernel(X, gamma=g) @ _H(n)
+    np.testing.assert_allclose(np.einsum("ij,ij->j", a.dual_coef_, K @ a.dual_coef_), 1.0,
+                               atol=1e-8)
+
+
+def _fkr_dense_reference(X, y, S, alpha, mu, gamma, sensitive_kernel):
+    """Eq. (3) written out densely: Λ = (K̃ + λI + μ/n² K̃_S K̃)⁻¹ Ỹ (no fairlab helper)."""
+    from fairlab._validation import check_continuous_sensitive
+
+    n = X.shape[0]
+    H = _H(n)
+    D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    K = H @ np.exp(-gamma * D2) @ H
+    Sn = check_continuous_sensitive(S, n)
+    if sensitive_kernel == "linear":
+        Ks = H @ Sn @ Sn.T @ H
+    else:
+        gs = 1.0 / (Sn.shape[1] * Sn.var())
+        Ks = H @ np.exp(-gs * ((Sn[:, None, :] - Sn[None, :, :]) ** 2).sum(-1)) @ H
+    M = K + alpha * np.eye(n) + (mu / n**2) * Ks @ K
+    Y = y.reshape(n, -1) - y.reshape(n, -1).mean(axis=0)
+    return M, Y
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_fkr_low_rank_route_matches_dense_formula_adversarially(seed):
+    """The Cholesky + Woodbury route (K̃_S of low rank to rounding: linear kernel, categorical or
+    repeated S, smooth kernels on few columns) against eq. (3) solved densely, on offsets,
+    per-column scales, tiny/unbalanced groups, repeated points, d > n, and the paper's μ range:
+    the backward error ‖MΛ − Ỹ‖/(‖M‖‖Λ‖) is at the rounding level and Λ agrees to cond(M)·eps."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(12, 90))
+    d = int(rng.integers(1, 6)) if seed % 4 else n + 5  # d > n on every 4th instance
+    X = rng.normal(size=(n, d)) * 10.0 ** rng.uniform(-2, 2, d) + rng.normal() * 1e2
+    if seed % 3 == 0:  # repeated points (rank-deficient K)
+        X[n // 2:] = X[: n - n // 2]
+    kind = ["categorical", "continuous", "integer", "tiny"][seed % 4]
+    if kind == "categorical":
+        S = rng.choice(["a", "b", "c"], n)
+    elif kind == "continuous":
+        S = rng.normal(size=(n, 2)) * 1e3 + 5.0
+    elif kind == "integer":
+        S = rng.integers(0, 4, n)
+    else:  # one tiny group
+        S = np.zeros(n, dtype=int)
+        S[:2] = 1
+    y = rng.normal(size=n) * 1e2 + 1e3
+    gamma = float(10.0 ** rng.uniform(-1, 1) / (d * X.var()))
+    for sensitive_kernel in ("rbf", "linear"):
+        for mu in (0.0, 1.0, n**2 * 1e-3, n**2 * 1e3):
+            m = FairKernelRegression(alpha=0.1, mu=mu, gamma=gamma,
+                                     sensitive_kernel=sensitive_kernel)
+            Lam = m.fit(X, y, sensitive_features=S).dual_coef_.reshape(n, -1)
+            M, Y = _fkr_dense_reference(X, y, S, 0.1, mu, gamma, sensitive_kernel)
+            backward = np.linalg.norm(M @ Lam - Y) / (np.linalg.norm(M, 2) * np.linalg.norm(Lam))
+            assert backward < 1e-13, (seed, sensitive_kernel, mu, backward)
+            ref = np.linalg.solve(M, Y)
+            forward = np.abs(Lam - ref).max() / np.abs(ref).max()
+            assert forward < 1e3 * np.linalg.cond(M) * np.finfo(float).eps, (seed, mu, forward)
+            path = m.fit_path(X, y, [mu, 2 * mu + 1], sensitive_features=S)
+            np.testing.assert_allclose(path[0].dual_coef_, m.dual_coef_, rtol=1e-9,
+                                       atol=1e-12 * np.abs(m.dual_coef_).max())
+
+
+def test_fkr_low_rank_factor_is_used_and_dense_fallback_agrees():
+    """A continuous S with a smooth kernel is low-rank to rounding (the pivoted Cholesky factor
+    stops at its rounding level, r ≪ n); a kernel without a factor (sigmoid) takes the dense
+    LU route; both solve eq. (3)."""
+    from fairlab.kernel_learning import _low_rank_sensitive_factor
+
+    rng = np.random.default_rng(3)
+    n = 400
+    S = rng.normal(size=(n, 1))
+    Psi = _low_rank_sensitive_factor(S, "rbf", 0.5, n // 4)
+    assert Psi is not None and Psi.shape[1] < n // 8
+    D2 = (S - S.T) ** 2
+    Ks = _H(n) @ np.exp(-0.5 * D2) @ _H(n)
+    assert np.linalg.norm(Psi @ Psi.T - Ks, 2) <= n * np.finfo(float).eps * np.linalg.norm(Ks, 2)
+    X = rng.normal(size=(n, 3))
+    X[:, 0] += S[:, 0]
+    y = X[:, 0] + rng.normal(size=n)
+    for sk in ("rbf", "sigmoid"):
+        m = FairKernelRegression(alpha=0.2, mu=n**2, gamma=0.3, sensitive_kernel=sk).fit(
+            X, y, sensitive_features=S[:, 0])
+        K = _H(n) @ rbf_kernel(X, gamma=0.3) @ _H(n)
+        gs = 1.0 / S.var()  # γ_S = 1/(q·Var(S)), on S as given (sigmoid is not shift-invariant)
+        Kraw = np.exp(-gs * D2) if sk == "rbf" else np.tanh(gs * S @ S.T + 1.0)
+        M = K + 0.2 * np.eye(n) + _H(n) @ Kraw @ _H(n) @ K
+        res = np.linalg.norm(M @ m.dual_coef_ - (y - y.mean()))
+        assert res < 1e-12 * np.linalg.norm(M, 2) * np.linalg.norm(m.dual_coef_), sk
