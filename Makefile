@@ -9,10 +9,10 @@ KERNEL ?= Sandybridge
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Tests that run whole notebooks under papermill have "papermill" in their names.
 NO_PAPERMILL := -k "not papermill"
-# make test / test-blas run one pytest worker per core (pytest-xdist; --dist loadscope keeps a
+# make test / test-unit run one pytest worker per core (pytest-xdist; --dist loadscope keeps a
 # notebook's cells, and a module's tests, in one worker), each with single-threaded BLAS so the
-# workers do not oversubscribe the cores.  PARALLEL= runs serially; test-unit is serial with
-# the BLAS's own thread count, so multithreaded BLAS is tested too.
+# workers do not oversubscribe the cores; PARALLEL= runs serially.  test-blas runs serially with
+# the BLAS's own thread count, so every notebook is also checked under multithreaded BLAS.
 PARALLEL ?= -n auto --dist loadscope
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
@@ -43,13 +43,13 @@ test: $(STAMP)
 # papermill runs.
 test-blas: $(STAMP)
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -c "$$BLAS_INFO" $(KERNEL)
-	OPENBLAS_CORETYPE=$(KERNEL) $(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) $(NBVAL) \
-	    tests notebooks --ignore=tests/test_book.py $(NO_PAPERMILL)
+	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -m pytest $(NBVAL) tests notebooks \
+	    --ignore=tests/test_book.py $(NO_PAPERMILL)
 
 # Unit and property tests only, no notebook executed; for another Python, e.g.
 # make test-unit PYTHON=python3.13 VENV=_build/venv-py3.13
 test-unit: $(STAMP)
-	$(BIN)/python -m pytest tests $(NO_PAPERMILL)
+	$(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) tests $(NO_PAPERMILL)
 
 # Which BLAS NumPy and SciPy use, and the OpenBLAS kernel they run (OPENBLAS_CORETYPE chooses it).
 blas-info: $(STAMP)

@@ -97,12 +97,13 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=None, help="limit BLAS threads")
     parser.add_argument("--only", nargs="*", default=None, help="scripts to run (default: all)")
     args = parser.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).parent))
+    from scipy import linalg  # noqa: F401  (loads SciPy's BLAS, so that it is limited too)
+
+    import fairlab  # noqa: F401
+
     if args.threads is not None:
         threadpool_limits(limits=args.threads)
-    sys.path.insert(0, str(Path(__file__).parent))
-    from scipy import linalg  # noqa: F401
-
-    import fairlab  # noqa: F401  (loads NumPy's and SciPy's BLAS before they are listed)
 
     print(f"python {platform.python_version()}, numpy {np.__version__}, "
           f"{platform.machine()}, {len(__import__('os').sched_getaffinity(0))} CPUs")
