@@ -111,7 +111,11 @@ def sweep_table(df, key):
 # ---------------------------------------------------------------------------------------------
 GOAL_SHAPES = [(10**6, 50), (2 * 10**5, 50), (2 * 10**4, 500), (5_000, 3_000), (480, 800),
                (336, 20)]
-QUICK_SHAPES = [(2 * 10**5, 50), (2 * 10**4, 500), (480, 800), (336, 20)]
+QUICK_SHAPES = [(2 * 10**5, 50), (2 * 10**4, 500), (480, 800)]
+# 5 000 × 3 000 misses its goal by more than 2×: scikit-learn's default there is its randomized
+# SVD (approximate: 7 power iterations), while FairPCA's default stays exact (the Gram matrix and
+# Lanczos to machine precision, which converges slowly on this flat Gaussian spectrum); the
+# like-for-like ratio is FairPCA(svd_solver="randomized"), reported beside it.
 
 
 def make_groups(n, d, n_groups, seed=0):
@@ -148,6 +152,11 @@ def goals(quick=False, k=10):
             pca = best_time(lambda X=X: PCA(k).fit(X), repeats=repeats)
             case = f"{n}×{d}, {m} groups"
             rows.append(Goal('FairPCA.fit / PCA(svd_solver="auto").fit', case, ours, pca, 1.0))
+            if d > 500 and d > n / 10:  # where scikit-learn's "auto" picks its randomized SVD
+                rand = best_time(lambda X=X, z=z: FairPCA(k, svd_solver="randomized").fit(
+                    X, sensitive_features=z), repeats=repeats)
+                rows.append(Goal('FairPCA(svd_solver="randomized") / PCA(svd_solver="auto")',
+                                 case, rand, pca, 1.0))
             if n >= max(10 * d, 10**4):  # tall: the floor is one XᵀX and one eigh
                 low = best_time(lambda X=X: floor(X), repeats=repeats)
                 rows.append(Goal("FairPCA.fit / floor (XᵀX + eigh)", case, ours, low, 1.3))

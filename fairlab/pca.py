@@ -63,6 +63,7 @@ from sklearn.utils.validation import (
 )
 
 from ._linalg import (
+    GramSum,
     as_seed,
     complement_basis,
     constraint_basis,
@@ -134,17 +135,18 @@ def _moments(X, groups, *, center, scatter):
         Z = groups.one_hot(center=False) if n <= _BLOCK_ROWS else groups.indicator()
         first = groups.n_groups[0]
     G = np.zeros((Z.shape[1], d))
-    C = np.zeros((d, d)) if scatter else None
+    scatter_sum = GramSum(d) if scatter else None
     squares = np.zeros(d)
     start = 0
     for B in blocks:
         if scatter:
-            C += gram(B)
+            scatter_sum.add(B)
         else:
             squares += np.einsum("ij,ij->j", B, B)
         rows = Z if B.shape[0] == n else Z[start : start + B.shape[0]]
         G += rows.T @ B
         start += B.shape[0]
+    C = scatter_sum.total() if scatter else None
     if scatter:
         squares = np.diag(C).copy()
     total = G[:first].sum(axis=0)
