@@ -361,3 +361,19 @@ def test_kernel_dr_falls_back_to_the_rank_of_the_kernel():
     model = ev._ps_kernel_dr(X, 10, 0.5, None, 1e-7)
     assert model.n_components_ == len(model.eigenvalues_kernel_) <= 4
     assert ev._ps_kernel_dr(X, 2, 0.5, None, 1e-7).n_components_ == 2
+
+
+def test_one_nn_breaks_near_ties_the_same_way_whatever_the_last_bits():
+    # Two training points at equal distance from every test point (±1 around 0), labels −1 and
+    # +1: rounding differences of 1e-14 in the embedding must not pick a different neighbour.
+    E_tr = np.array([[-1.0, 0.0], [1.0, 0.0]])
+    E_te = np.zeros((50, 2))
+    y, y_test = np.array([-1, 1]), np.full(50, -1)
+    S_test = np.random.default_rng(0).normal(size=(50, 1))
+    errors = set()
+    for noise in (0.0, 1e-14, -1e-14, 3e-15):
+        jitter = noise * np.random.default_rng(1).normal(size=E_te.shape)
+        row = ev._ps_knn_row({}, "PCA", 2, E_tr * (1 + noise), y, E_te + jitter, y_test,
+                             S_test, np.nan, 0.0)
+        errors.add(row["error"])
+    assert errors == {0.0}  # the tie goes to the first training row, label −1, every time
