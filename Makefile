@@ -92,13 +92,14 @@ REPRODUCE_13 := -p lawschool True -y 'max_rows_a: null' -y 'max_rows_b: null' -p
     -y 'etas_b: [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]'
 
 # One table of runtime ratios against each goal (scikit-learn's default solvers, the floor).
-# bench-quick: reduced shapes, fails only on a ratio over twice its goal (CI runs it);
-# bench-all: every benchmark script's own detailed tables.
+# bench-quick: reduced shapes with single-threaded BLAS (the setting least disturbed by anything
+# else running: two threads on a busy 2-core machine can be many times slower), failing only on
+# a ratio over twice its goal (CI runs it); bench-all: every benchmark script's own tables.
 bench: $(STAMP)
 	$(BIN)/python benchmarks/goals.py
 
 bench-quick: $(STAMP)
-	$(BIN)/python benchmarks/goals.py --quick
+	$(BIN)/python benchmarks/goals.py --quick --threads 1
 
 bench-all: $(STAMP)
 	set -e; for script in benchmarks/bench_*.py; do $(BIN)/python $$script; done
