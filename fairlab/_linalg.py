@@ -305,6 +305,18 @@ def center_gram(K):
     return K - row_means[None, :] - K.mean(axis=1)[:, None] + row_means.mean()
 
 
+def center_symmetric_gram_inplace(K, column_means=None):
+    """HKH in place of a symmetric K, in two passes and without a copy.
+
+    K is symmetric, so its row means are its column means (``column_means``, computed when not
+    given): K̃ = K − 1mᵀ − (m − m̄)1ᵀ.
+    """
+    means = K.mean(axis=0) if column_means is None else column_means
+    K -= means[None, :]
+    K -= (means - means.mean())[:, None]
+    return K
+
+
 def center_cross_gram(K_new, fit_column_means, fit_mean):
     """Centre a cross Gram matrix k(X_new, X_fit) with the statistics of the training Gram K_fit.
 

@@ -72,6 +72,7 @@ from ._kernels import KERNELS, kernel_matrix, resolve_gamma
 from ._linalg import (
     center_cross_gram,
     center_gram,
+    center_symmetric_gram_inplace,
     centred_gram_factor,
     complement_basis,
     constraint_basis,
@@ -849,10 +850,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
 
     def _centred_kernel(self, state):
         """K̃ = HKH, in place of the state's K (its column means for both sides: K is symmetric)."""
-        K, means = state.pop("K"), state["col_means"]
-        K -= means[None, :]
-        K -= (means - state["all_mean"])[:, None]
-        return K
+        return center_symmetric_gram_inplace(state.pop("K"), state["col_means"])
 
     def _path_coefs(self, state, mus):
         """Λ(μ) for every μ: one Cholesky factorisation of K̃ + λI (see the class Notes).
@@ -1309,10 +1307,7 @@ class KernelFairDR(_FDRBase):
         n = K.shape[0]
         eps = np.finfo(float).eps
         unit = eps * (1.0 if self.kernel == "rbf" else np.abs(K).max(initial=0.0))
-        means = self._col_means
-        K -= means[None, :]  # K̃ in place (K is symmetric: column means on both sides)
-        K -= (means - self._all_mean)[:, None]
-        Kt = K
+        Kt = center_symmetric_gram_inplace(K, self._col_means)
         self.sensitive_gamma_ = None
         Psi = None
         if sensitive_features is not None:

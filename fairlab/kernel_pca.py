@@ -75,6 +75,7 @@ from ._linalg import (
     as_seed,
     center_cross_gram,
     center_gram,
+    center_symmetric_gram_inplace,
     complement_basis,
     flip_signs,
     gram_constraint_factor,
@@ -115,9 +116,7 @@ def _projected_gram_arpack(K, Z, unit, k, center, random_state):
     """
     n = K.shape[0]
     if center:
-        means = K.mean(axis=0)
-        K -= means[None, :]
-        K -= (means - means.mean())[:, None]
+        center_symmetric_gram_inplace(K)
     T, sigma, W = _constraint_factor(K, Z, unit)
     Ws = W * sigma
 
