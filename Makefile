@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.fairlab-installed
-NB     ?= 00_quickstart
+NB     ?= 01_quickstart
 PARAMS ?=
 KERNEL ?= Sandybridge
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
@@ -55,7 +55,7 @@ test-unit: $(STAMP)
 blas-info: $(STAMP)
 	$(BIN)/python -c "$$BLAS_INFO"
 
-# Rerun one notebook with new parameters: make notebook NB=00_quickstart PARAMS="-p seed 3"
+# Rerun one notebook with new parameters: make notebook NB=01_quickstart PARAMS="-p seed 3"
 # (lists and dicts as YAML: PARAMS='-y "etas: [0, 1, 10]"')
 notebook: $(STAMP)
 	mkdir -p _build/papermill
@@ -64,7 +64,7 @@ notebook: $(STAMP)
 # Every reproduction chapter at paper scale (Lee et al.'s exact splits from FAIRLAB_DATA, all
 # methods on all data sets, 10 splits), executed by papermill into _build/reproduce/, each writing
 # its tidy results as CSV with the commit, date and machine (_build/reproduce/<chapter>.csv).
-REPRODUCE_10 := -p lee_splits True -p n_splits 10 -p rlace_max_iter 10000 \
+REPRODUCE_11 := -p lee_splits True -p n_splits 10 -p rlace_max_iter 10000 \
     -y 'slow_datasets: [adult, german, compas]' -y 'mbfpca_datasets: [adult, german, compas]' \
     -y 'samadi_datasets: [adult, german, compas]' -p synthetic_splits 10 \
     -y 'synthetic_slow_dims: [20, 60, 100]' -y 'fig7_ks: [2, 5, 10, 20, 50]' \
@@ -72,23 +72,23 @@ REPRODUCE_10 := -p lee_splits True -p n_splits 10 -p rlace_max_iter 10000 \
 reproduce: $(STAMP)
 	test -n "$$FAIRLAB_DATA" || { echo "make reproduce needs FAIRLAB_DATA (Lee et al.'s splits)"; exit 1; }
 	mkdir -p _build/reproduce
-	$(BIN)/papermill --cwd notebooks notebooks/10_reproducing_kleindessner.ipynb \
-	    _build/reproduce/10_reproducing_kleindessner.ipynb $(REPRODUCE_10) \
-	    -p results_csv $(CURDIR)/_build/reproduce/10_reproducing_kleindessner.csv
-	$(BIN)/papermill --cwd notebooks notebooks/11_reproducing_perez_suay.ipynb \
-	    _build/reproduce/11_reproducing_perez_suay.ipynb $(REPRODUCE_11) \
-	    -p results_csv $(CURDIR)/_build/reproduce/11_reproducing_perez_suay.csv
-	$(BIN)/papermill --cwd notebooks notebooks/12_reproducing_de_diego.ipynb \
-	    _build/reproduce/12_reproducing_de_diego.ipynb $(REPRODUCE_12) \
-	    -p results_csv $(CURDIR)/_build/reproduce/12_reproducing_de_diego.csv
+	$(BIN)/papermill --cwd notebooks notebooks/11_reproducing_kleindessner.ipynb \
+	    _build/reproduce/11_reproducing_kleindessner.ipynb $(REPRODUCE_11) \
+	    -p results_csv $(CURDIR)/_build/reproduce/11_reproducing_kleindessner.csv
+	$(BIN)/papermill --cwd notebooks notebooks/12_reproducing_perez_suay.ipynb \
+	    _build/reproduce/12_reproducing_perez_suay.ipynb $(REPRODUCE_12) \
+	    -p results_csv $(CURDIR)/_build/reproduce/12_reproducing_perez_suay.csv
+	$(BIN)/papermill --cwd notebooks notebooks/13_reproducing_de_diego.ipynb \
+	    _build/reproduce/13_reproducing_de_diego.ipynb $(REPRODUCE_13) \
+	    -p results_csv $(CURDIR)/_build/reproduce/13_reproducing_de_diego.csv
 
 # Pérez-Suay et al. at paper scale: 25 repetitions, a9a 5000 + 5000 rows and the whole test file
 # (all grids are the paper's by default; estimated 15-20 h on one core, most of it Figs. 4 and 6).
-REPRODUCE_11 := -p n_repetitions 25 -p adult_train 5000 -p adult_val 5000 -p adult_test 16281 \
+REPRODUCE_12 := -p n_repetitions 25 -p adult_train 5000 -p adult_val 5000 -p adult_test 16281 \
     -y 'dr_components: [1, 2, 3, 5, 10, 20, 50, 100]'
 
 # De-Diego et al. at paper scale: every row of the six data sets, 7-fold CV (about 10 min on 2 cores).
-REPRODUCE_12 := -p lawschool True -y 'max_rows_a: null' -y 'max_rows_b: null' -p n_folds 7 -p n_splits 3 \
+REPRODUCE_13 := -p lawschool True -y 'max_rows_a: null' -y 'max_rows_b: null' -p n_folds 7 -p n_splits 3 \
     -y 'etas_b: [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]'
 
 # One table of runtime ratios against each goal (scikit-learn's default solvers, the floor).

@@ -58,8 +58,8 @@ def test_notebooks_are_numbered_in_reading_order():
     in_toc_order = [f for f in _toc_files(yaml.safe_load((ROOT / "_toc.yml").read_text()))
                     if f.startswith("notebooks/")]
     numbers = [f.split("/")[1].split("_")[0] for f in in_toc_order]
-    assert numbers == [f"{i:02d}" for i in range(len(numbers))], (
-        "name the notebooks NN_topic, numbered 00, 01, ... in the order _toc.yml lists them")
+    assert numbers == [f"{i:02d}" for i in range(1, len(numbers) + 1)], (
+        "name the notebooks NN_topic, numbered 01, 02, ... in the order _toc.yml lists them")
 
 
 def test_toc_pages_exist():
@@ -161,17 +161,17 @@ def _other_options(default, comment):
 
 # Smaller sizes for the option runs (each must be a parameter of its notebook), to keep them fast.
 OPTION_RUN_SIZES = {
-    "04_fair_pca_variants": {"n_samples": 300, "fig1_per_group": 150, "n_splits": 1},
-    "02_measuring_fairness": {"n_per_group": 100, "n_splits": 1, "lambdas": [0.0, 1.0]},
-    "06_fair_regression_toy": {"n_train": 100, "n_test": 100, "n_mus": 3, "cv_folds": 2},
+    "05_fair_pca_variants": {"n_samples": 300, "fig1_per_group": 150, "n_splits": 1},
+    "03_measuring_fairness": {"n_per_group": 100, "n_splits": 1, "lambdas": [0.0, 1.0]},
+    "07_fair_regression_toy": {"n_train": 100, "n_test": 100, "n_mus": 3, "cv_folds": 2},
     "datasets": {"n_synthetic": 100},
-    "10_reproducing_kleindessner": {"datasets": ["compas"], "ks": [2], "synthetic_dims": [20],
+    "11_reproducing_kleindessner": {"datasets": ["compas"], "ks": [2], "synthetic_dims": [20],
                                     "fig7_ks": [2, 5]},
-    "11_reproducing_perez_suay": {"n_repetitions": 1, "adult_train": 60, "adult_val": 60,
+    "12_reproducing_perez_suay": {"n_repetitions": 1, "adult_train": 60, "adult_val": 60,
                                   "adult_test": 300, "cmc_train": 100, "cmc_val": 100,
                                   "cmc_test": 100, "n_mus": 5, "n_alphas": 3, "n_sigmas": 3,
                                   "n_sigmas_s": 3, "n_sigmas_dr": 3, "dr_components": [1, 2]},
-    "12_reproducing_de_diego": {"datasets": ["german", "compas", "communities"], "max_rows_a": 300,
+    "13_reproducing_de_diego": {"datasets": ["german", "compas", "communities"], "max_rows_a": 300,
                                 "max_rows_b": 300, "n_splits": 2, "n_folds": 2,
                                 "etas_a": [0.0, 10.0], "etas_b": [0.0, 1.0]},
 }
@@ -186,7 +186,7 @@ OPTION_RUNS = [
 
 def test_the_documented_options_are_found():
     found = {(p.stem, name, value) for p, name, value, _ in (r.values for r in OPTION_RUNS)}
-    assert ("04_fair_pca_variants", "tradeoff_dataset", "german") in found
+    assert ("05_fair_pca_variants", "tradeoff_dataset", "german") in found
 
 
 @pytest.mark.parametrize("path, name, value, comment", OPTION_RUNS)

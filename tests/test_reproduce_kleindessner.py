@@ -1,4 +1,4 @@
-"""Reproduction of Kleindessner et al. (2023) §5.1, Tables 1-3 (chapter 10).
+"""Reproduction of Kleindessner et al. (2023) §5.1, Tables 1-3 (chapter 11).
 
 The unit tests need no external data.  ``TestLeeSplits`` runs on Lee et al.'s exact split files
 (``$FAIRLAB_DATA/fair-manifold-pca``) and is skipped, with the reason, when they are absent.
