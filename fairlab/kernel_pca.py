@@ -49,8 +49,8 @@ the same numbers.  With a linear kernel these axes are the columns of FairPCA's 
 and the embedding equals ``FairPCA(center=...).transform`` up to the sign of each column.
 
 Large n.  ``approximation="nystroem"`` maps the data to explicit Nyström features
-f(x) = W^{-1/2} k(L, x) built on a set L of landmarks (W = k(L, L)), then runs linear
-:class:`fairlab.FairPCA` on them: O(n·|L|² + |L|³) instead of O(n³).  With all n points as
+f(x) = W^{-1/2} k(L, x) built on a set L of m landmarks (W = k(L, L)), then runs linear
+:class:`fairlab.FairPCA` on them: O(n·m² + m³) instead of O(n³).  With all n points as
 landmarks, f(x_i)ᵀf(x_j) = K_ij and the result equals the exact solver.
 """
 

@@ -4,7 +4,7 @@ Concatenate the fair representation with a down-weighted standard one,
 
 .. math::
 
-    x \mapsto \bigl(``U_``\text{fair}^\top x ;\; \lambda \cdot ``U_``\text{st}^\top x\bigr) \in
+    x \mapsto \bigl(U_\text{fair}^\top x ;\; \lambda \cdot U_\text{st}^\top x\bigr) \in
     \mathbb{R}^{2k}, \qquad \lambda \in [0, 1].
 
 λ = 0 keeps only the fair information; λ = 1 hands the downstream model everything standard

@@ -9,10 +9,12 @@ scaled to unit variance), N = ‖X‖_F, f = x̄₁ − x̄₀, Σ_g = X_gᵀ(I 
 
 .. math::
 
-    \min_{P,\,t_\pm \ge 0}\; -\frac{\langle X^\top X, P\rangle}{nN} + \mu\,(t_+ + t_-)
-    \quad\text{s.t.}\quad \operatorname{tr}P = k,\; 0 \preceq P \preceq I,\;
-    f^\top P f \le \delta^2 \;(= 0 \text{ if } \delta = 0),\;
+    \begin{aligned}
+    \min_{P,\,t_\pm \ge 0}\;& -\frac{\langle X^\top X, P\rangle}{nN} + \mu\,(t_+ + t_-)
+    \quad\text{s.t.}\quad \operatorname{tr}P = k,\; 0 \preceq P \preceq I,\\
+    & f^\top P f \le \delta^2 \;(= 0 \text{ if } \delta = 0),\;
     t_\pm \ge \lambda_{\max}\big(P(\pm S + c_\pm I)P\big),
+    \end{aligned}
 
 c₊ = max(0, −λ_min(S)), c₋ = max(0, λ_max(S)) (so that ±S + c±I ⪰ 0): the covariance
 constraint is *penalised* with weight μ (their ``dualize=True``).  The λ_max terms are Schur

@@ -324,8 +324,9 @@ def make_banana(n_samples=1000, *, noise=0.5, signal_noise=0.05, random_state=No
     by correlated noise in the :math:`\pi/4`-direction"); this is the precise recipe:
 
     * signal: :math:`t \sim \mathcal U(-1.5, 1.5)`,
-      :math:`x^{\text{sig}} = (t,\; t^2 - 0.75) + \mathcal N(0, \text{signal\_noise}^2 I_2)`
-      (a parabola, centred so that :math:`E[t^2] = 0.75` is removed);
+      :math:`x^{\text{sig}} = (t,\; t^2 - 0.75) + \mathcal N(0, \sigma^2 I_2)`
+      (a parabola, centred so that :math:`E[t^2] = 0.75` is removed), with :math:`\sigma` =
+      ``signal_noise``;
     * nuisance: :math:`s \sim \mathcal N(0, \text{noise}^2)` and
       :math:`x = x^{\text{sig}} + s\,(1, 1)/\sqrt2`.  The two coordinates of the nuisance
       are perfectly correlated — all of it lies along :math:`\pi/4`.
