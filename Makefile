@@ -16,8 +16,8 @@ NO_PAPERMILL := -k "not papermill"
 PARALLEL ?= -n auto --dist loadscope
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-.PHONY: install book test test-blas test-unit blas-info notebook bench bench-quick bench-all \
-	reproduce lint clean
+.PHONY: install book pdf test test-blas test-unit blas-info notebook bench bench-quick bench-all \
+	reproduce sync lint clean
 
 install: $(STAMP)
 
@@ -32,6 +32,18 @@ $(STAMP): pyproject.toml requirements.lock
 book: $(STAMP)
 	$(BIN)/jupyter-book build --warningiserror --nitpick --keep-going .
 
+# The whole book as one PDF, _build/latex/fairlab-workbench.pdf, through LaTeX (xelatex) from the
+# notebooks' stored outputs, nothing executed. Needs TeX Live: on Debian or Ubuntu,
+# apt-get install --no-install-recommends latexmk texlive-xetex texlive-latex-extra \
+#   texlive-fonts-recommended fonts-freefont-otf fonts-dejavu-core
+pdf: $(STAMP)
+	mkdir -p _build/pdf
+	$(BIN)/python tests/book_build.py _build/pdf   # writes _build/pdf/_config.yml: execution off
+	LATEXMKOPTS=-silent LATEXOPTS=-halt-on-error \
+	    $(BIN)/jupyter-book build --builder pdflatex --config _build/pdf/_config.yml \
+	    --warningiserror --nitpick --keep-going .
+	@echo "The PDF book: _build/latex/fairlab-workbench.pdf"
+
 # Unit and property tests, then every notebook re-executed and compared with its stored outputs.
 test: $(STAMP)
 	$(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) $(NBVAL) tests notebooks
@@ -39,8 +51,8 @@ test: $(STAMP)
 # The same numerical checks under another OpenBLAS kernel: make test-blas KERNEL=Sandybridge
 # (Sandybridge needs AVX; Nehalem SSE4.2; ARMV8 on 64-bit ARM). OpenBLAS does not check that the
 # CPU can run the kernel it is told to use: one it cannot dies with "Illegal instruction". Stops
-# unless the OpenBLAS of NumPy and of SciPy both run KERNEL. Leaves out the book build and the
-# papermill runs.
+# unless the OpenBLAS of NumPy and of SciPy both run KERNEL. Leaves out the book build and
+# browser test (tests/test_book.py) and the papermill runs.
 test-blas: $(STAMP)
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -c "$$BLAS_INFO" $(KERNEL)
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -m pytest $(NBVAL) tests notebooks \
@@ -75,20 +87,34 @@ reproduce: $(STAMP)
 	$(BIN)/papermill --cwd notebooks notebooks/11_reproducing_kleindessner.ipynb \
 	    _build/reproduce/11_reproducing_kleindessner.ipynb $(REPRODUCE_11) \
 	    -p results_csv $(CURDIR)/_build/reproduce/11_reproducing_kleindessner.csv
-	$(BIN)/papermill --cwd notebooks notebooks/12_reproducing_perez_suay.ipynb \
-	    _build/reproduce/12_reproducing_perez_suay.ipynb $(REPRODUCE_12) \
-	    -p results_csv $(CURDIR)/_build/reproduce/12_reproducing_perez_suay.csv
-	$(BIN)/papermill --cwd notebooks notebooks/13_reproducing_de_diego.ipynb \
-	    _build/reproduce/13_reproducing_de_diego.ipynb $(REPRODUCE_13) \
-	    -p results_csv $(CURDIR)/_build/reproduce/13_reproducing_de_diego.csv
+	$(BIN)/papermill --cwd notebooks notebooks/12_reproducing_kleindessner_tradeoffs.ipynb \
+	    _build/reproduce/12_reproducing_kleindessner_tradeoffs.ipynb $(REPRODUCE_12) \
+	    -p results_csv $(CURDIR)/_build/reproduce/12_reproducing_kleindessner_tradeoffs.csv
+	$(BIN)/papermill --cwd notebooks notebooks/14_reproducing_perez_suay.ipynb \
+	    _build/reproduce/14_reproducing_perez_suay.ipynb $(REPRODUCE_14) \
+	    -p results_csv $(CURDIR)/_build/reproduce/14_reproducing_perez_suay.csv
+	$(BIN)/papermill --cwd notebooks notebooks/15_reproducing_de_diego.ipynb \
+	    _build/reproduce/15_reproducing_de_diego.ipynb $(REPRODUCE_15) \
+	    -p results_csv $(CURDIR)/_build/reproduce/15_reproducing_de_diego.csv
+
+# Kleindessner et al. §5.2 at paper scale: Adult and Bank, both classifiers, the whole fair PCA
+# family, 10 runs of 5000 + 5000 rows, the 11-point grids, Fig. 9 up to 40 000 rows (estimated more
+# than a day on 2 cores, nearly all of it the reductions around the kernel SVM).
+REPRODUCE_12 := -y 'datasets: [adult, bank]' \
+    -y 'methods: [Fair PCA, Fair PCA-S, Fair Kernel PCA, Reductions]' \
+    -y 'classifiers: [logistic regression, kernel SVM]' -p n_runs 10 -p n_train 5000 \
+    -y 'eps: [0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2]' \
+    -y 'runtime_n_train: [1000, 5000, 10000, 20000, 30000, 40000]' -p runtime_runs 10 \
+    -y 'runtime_lambdas: [0.0, 0.001, 0.008, 0.027, 0.064, 0.125, 0.216, 0.343, 0.512, 0.729, 1.0]' \
+    -y 'runtime_eps: [0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2]'
 
 # Pérez-Suay et al. at paper scale: 25 repetitions, a9a 5000 + 5000 rows and the whole test file
 # (all grids are the paper's by default; estimated 15-20 h on one core, most of it Figs. 4 and 6).
-REPRODUCE_12 := -p n_repetitions 25 -p adult_train 5000 -p adult_val 5000 -p adult_test 16281 \
+REPRODUCE_14 := -p n_repetitions 25 -p adult_train 5000 -p adult_val 5000 -p adult_test 16281 \
     -y 'dr_components: [1, 2, 3, 5, 10, 20, 50, 100]'
 
 # De-Diego et al. at paper scale: every row of the six data sets, 7-fold CV (about 10 min on 2 cores).
-REPRODUCE_13 := -p lawschool True -y 'max_rows_a: null' -y 'max_rows_b: null' -p n_folds 7 -p n_splits 3 \
+REPRODUCE_15 := -p lawschool True -y 'max_rows_a: null' -y 'max_rows_b: null' -p n_folds 7 -p n_splits 3 \
     -y 'etas_b: [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]'
 
 # One table of runtime ratios against each goal (scikit-learn's default solvers, the floor).
@@ -103,6 +129,14 @@ bench-quick: $(STAMP)
 
 bench-all: $(STAMP)
 	set -e; for script in benchmarks/bench_*.py; do $(BIN)/python $$script; done
+
+# Pair every notebook with its percent-format text copy notebooks/NN_topic.py (jupytext) and bring
+# each pair in sync, the newer file of the two winning; a new notebook gets its copy.
+sync: $(STAMP)
+	for nb in notebooks/*.ipynb; do \
+	    if [ -f "$${nb%.ipynb}.py" ]; then $(BIN)/jupytext --sync --quiet "$$nb"; \
+	    else $(BIN)/jupytext --set-formats ipynb,py:percent --quiet "$$nb"; fi || exit 1; \
+	done
 
 lint: $(STAMP)
 	$(BIN)/ruff check fairlab tests benchmarks

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_info, threadpool_limits
 
-SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_kernel_learning", "bench_pls")
+SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_kernel_learning", "bench_pls", "bench_tradeoff")
 REGRESSION_FACTOR = 2.0
 FAR_OFF = "missed > 2×"
 
@@ -82,7 +82,8 @@ def table(goals):
         rows.append({"measure": g.measure, "case": g.case, "ours": g.ours,
                      "reference": g.reference, "unit": g.unit, "ratio": ratio,
                      "goal": f"≤ {g.goal:g}", "status": status})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["measure", "case", "ours", "reference", "unit", "ratio",
+                                       "goal", "status"])
 
 
 def blas_summary():

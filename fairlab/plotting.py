@@ -9,7 +9,9 @@
 * :func:`plot_embedding` — a 2-D representation coloured by group (Kleindessner et al. Fig. 1,
   De-Diego et al. Fig. 6);
 * :func:`plot_component_map` — a component of a fitted transformer as a background colour map
-  over a 2-D input grid (Pérez-Suay et al. Fig. 2/3).
+  over a 2-D input grid (Pérez-Suay et al. Fig. 2/3);
+* :func:`plot_concept_erasure` — a grid of images: originals, then their PCA / Fair PCA / Fair
+  PCA-S reconstructions, one row each (Kleindessner et al. Fig. 5 and Figs. 10–15).
 
 Every function takes its data and an optional ``ax`` and returns the :class:`~matplotlib.axes.Axes`
 with labelled axes (units in brackets).  Colours come from seaborn's ``"colorblind"`` palette;
@@ -25,6 +27,7 @@ __all__ = [
     "PALETTE",
     "plot_boxplots",
     "plot_component_map",
+    "plot_concept_erasure",
     "plot_embedding",
     "plot_runtime",
     "plot_tradeoff",
@@ -218,13 +221,15 @@ def plot_embedding(embedding, sensitive_features, *, dims=(0, 1), ax=None, alpha
 
 
 def plot_component_map(estimator, X, *, component=0, sensitive_features=None, resolution=120,
-                       padding=0.05, cmap="viridis", ax=None, xlabel="$x_1$", ylabel="$x_2$"):
+                       padding=0.05, cmap="viridis", ax=None, xlabel="$x_1$", ylabel="$x_2$",
+                       colorbar_label=None):
     """Background colour map of one component of a fitted transformer over a 2-D input grid.
 
     The grid spans the bounding box of ``X`` (n × 2) enlarged by ``padding``; the colour at a grid
     point x is ``estimator.transform(x)[component]`` (Pérez-Suay et al. Fig. 2/3).  The samples are
-    drawn
-    on top, marked by group when ``sensitive_features`` is given.
+    drawn on top, marked by group when ``sensitive_features`` is given.  ``colorbar_label``
+    replaces the default "component j (projection units)", e.g. by a shorter label in a grid of
+    small panels.
     """
     X = X.to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != 2:
@@ -245,7 +250,9 @@ def plot_component_map(estimator, X, *, component=0, sensitive_features=None, re
     ax = _get_ax(ax, figsize=(4.8, 4))
     mesh = ax.pcolormesh(G0, G1, values[:, component].reshape(G0.shape), cmap=cmap,
                          shading="auto")
-    ax.figure.colorbar(mesh, ax=ax, label=f"component {component + 1} (projection units)")
+    if colorbar_label is None:
+        colorbar_label = f"component {component + 1} (projection units)"
+    ax.figure.colorbar(mesh, ax=ax, label=colorbar_label)
     if sensitive_features is None:
         ax.scatter(X[:, 0], X[:, 1], s=8, c="white", edgecolors="black", linewidths=0.3)
     else:
@@ -259,3 +266,63 @@ def plot_component_map(estimator, X, *, component=0, sensitive_features=None, re
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     return ax
+
+
+def plot_concept_erasure(images, image_shape, *, concept=None, concept_name="concept",
+                         cmap="gray", axes=None):
+    """Grid of images, one row per version: originals, then each method's reconstructions.
+
+    Parameters
+    ----------
+    images : dict
+        ``{row title: array of shape (n_images, height·width)}``, all with the same
+        ``n_images`` (e.g. the first result of
+        :func:`fairlab.evaluation.concept_erasure_examples`); rows are drawn in dict order.
+    image_shape : (int, int)
+        (height, width) of an image.
+    concept : array-like of shape (n_images,), optional
+        0/1 per column; titles the columns "with <concept_name>" / "without <concept_name>".
+    concept_name : str, default="concept"
+    cmap : str, default="gray"
+    axes : 2-D array of Axes, optional
+        ``len(images)`` × ``n_images`` axes to draw into; a new figure otherwise.
+
+    Returns
+    -------
+    ndarray of Axes
+        Shape (len(images), n_images).  Every row shares one grey scale (the originals'
+        range), so brightness compares across rows.
+    """
+    if not isinstance(images, dict) or not images:
+        raise ValueError("images must be a non-empty dict {row title: (n_images, n_pixels) array}.")
+    arrays = {name: np.asarray(a, dtype=float) for name, a in images.items()}
+    height, width = (int(v) for v in image_shape)
+    n = next(iter(arrays.values())).shape[0]
+    for name, a in arrays.items():
+        if a.ndim != 2 or a.shape != (n, height * width):
+            raise ValueError(f"images[{name!r}] must have shape ({n}, {height * width}) for "
+                             f"image_shape={tuple(image_shape)}; got {a.shape}.")
+    if concept is not None:
+        concept = np.asarray(concept).ravel()
+        if concept.shape[0] != n:
+            raise ValueError(f"concept must have one entry per image ({n}); got "
+                             f"{concept.shape[0]}.")
+    if axes is None:
+        _, axes = plt.subplots(len(arrays), n, figsize=(1.3 * n + 1.2, 1.35 * len(arrays)),
+                               squeeze=False, constrained_layout=True)
+    axes = np.asarray(axes).reshape(len(arrays), n)
+    first = next(iter(arrays.values()))
+    vmin, vmax = float(first.min()), float(first.max())
+    for r, (name, a) in enumerate(arrays.items()):
+        for c in range(n):
+            ax = axes[r, c]
+            ax.imshow(a[c].reshape(height, width), cmap=cmap, vmin=vmin, vmax=vmax,
+                      interpolation="nearest")
+            ax.set_xticks([])
+            ax.set_yticks([])
+            if c == 0:
+                ax.set_ylabel(name, fontsize=9)
+            if r == 0 and concept is not None:
+                ax.set_title(("with " if concept[c] == 1 else "without ") + concept_name,
+                             fontsize=8)
+    return axes

@@ -8,6 +8,7 @@ import re
 import tokenize
 from pathlib import Path
 
+import jupytext
 import pytest
 import yaml
 
@@ -62,6 +63,14 @@ def test_notebooks_are_numbered_in_reading_order():
         "name the notebooks NN_topic, numbered 01, 02, ... in the order _toc.yml lists them")
 
 
+def test_every_exercise_is_in_the_exercise_index():
+    index = (ROOT / "book" / "exercises.md").read_text()
+    for path in NOTEBOOKS:
+        for cell in _load(path)["cells"]:
+            for label in re.findall(r"\{exercise\}[^\n]*\n:label: *(\S+)", _source(cell)):
+                assert f"`{label}`" in index, f"list {label} ({path.stem}) in book/exercises.md"
+
+
 def test_toc_pages_exist():
     for entry in TOC:
         candidates = [ROOT / f"{entry}{ext}" for ext in (".md", ".ipynb")]
@@ -97,6 +106,40 @@ class TestNotebook:
         for cell in cells:
             for output in cell["outputs"]:
                 assert output["output_type"] != "error", _source(cell)[:80]
+
+    def test_opens_with_goals_prerequisites_time_and_how_to_run_it(self, path):
+        opening = _source(_load(path)["cells"][0])
+        for part in ("**Learning goals.**", "**Prerequisites.**", "**Time.**", "{{ run_it }}"):
+            assert part in opening, f"the first cell must state {part} (see book/teaching.md)"
+
+    def test_nbval_markers_are_cell_tags_not_comments(self, path):
+        for cell in _code_cells(_load(path)):
+            assert "NBVAL_" not in _source(cell), (
+                "tag the cell (nbval-ignore-output, nbval-skip) instead of a # NBVAL_ comment")
+
+    def test_every_figure_has_a_caption_and_alt_text(self, path):
+        for cell in _code_cells(_load(path)):
+            if any("image/png" in o.get("data", {}) for o in cell["outputs"]):
+                options = cell["metadata"].get("mystnb", {})
+                caption = options.get("figure", {}).get("caption", "")
+                alt = options.get("image", {}).get("alt", "")
+                assert caption.strip() and alt.strip(), (
+                    "give the figure metadata mystnb.figure.caption and mystnb.image.alt: "
+                    + _source(cell)[:80])
+
+    def test_paired_with_an_up_to_date_percent_script(self, path):
+        notebook = jupytext.read(path)
+        assert notebook.metadata.get("jupytext", {}).get("formats") == "ipynb,py:percent", (
+            "pair the notebook with its text copy: make sync")
+        script = path.with_suffix(".py")
+        assert script.exists(), f"{script.name} is missing: make sync"
+        # compared as the text format sees them (sources, cell types, the metadata it keeps)
+        expected = jupytext.reads(jupytext.writes(notebook, fmt="py:percent"), fmt="py:percent")
+        actual = jupytext.reads(script.read_text(), fmt="py:percent")
+        def cells(nb):
+            return [(c.cell_type, c.source, c.metadata) for c in nb.cells]
+
+        assert cells(expected) == cells(actual), f"{path.name} and {script.name} differ: make sync"
 
     def test_code_cells_call_fairlab_instead_of_defining_algorithms(self, path):
         for cell in _code_cells(_load(path)):
@@ -164,14 +207,18 @@ OPTION_RUN_SIZES = {
     "05_fair_pca_variants": {"n_samples": 300, "fig1_per_group": 150, "n_splits": 1},
     "03_measuring_fairness": {"n_per_group": 100, "n_splits": 1, "lambdas": [0.0, 1.0]},
     "07_fair_regression_toy": {"n_train": 100, "n_test": 100, "n_mus": 3, "cv_folds": 2},
-    "datasets": {"n_synthetic": 100},
+    "02_datasets": {"n_synthetic": 100},
     "11_reproducing_kleindessner": {"datasets": ["compas"], "ks": [2], "synthetic_dims": [20],
                                     "fig7_ks": [2, 5]},
-    "12_reproducing_perez_suay": {"n_repetitions": 1, "adult_train": 60, "adult_val": 60,
+    "12_reproducing_kleindessner_tradeoffs": {"methods": ["Fair PCA", "Reductions"], "n_train": 600,
+                                              "n_test": 500, "eps": [0.2], "runtime_n_train": [300],
+                                              "runtime_lambdas": [0.0, 1.0], "runtime_eps": [0.2]},
+    "13_concept_erasure_images": {"n_images": 500, "n_per_group": 2},
+    "14_reproducing_perez_suay": {"n_repetitions": 1, "adult_train": 60, "adult_val": 60,
                                   "adult_test": 300, "cmc_train": 100, "cmc_val": 100,
                                   "cmc_test": 100, "n_mus": 5, "n_alphas": 3, "n_sigmas": 3,
                                   "n_sigmas_s": 3, "n_sigmas_dr": 3, "dr_components": [1, 2]},
-    "13_reproducing_de_diego": {"datasets": ["german", "compas", "communities"], "max_rows_a": 300,
+    "15_reproducing_de_diego": {"datasets": ["german", "compas", "communities"], "max_rows_a": 300,
                                 "max_rows_b": 300, "n_splits": 2, "n_folds": 2,
                                 "etas_a": [0.0, 10.0], "etas_b": [0.0, 1.0]},
 }

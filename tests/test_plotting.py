@@ -86,6 +86,9 @@ def test_plot_embedding_and_component_map():
         np.linspace(X[:, 1].min() - 0.05 * np.ptp(X[:, 1]),
                     X[:, 1].max() + 0.05 * np.ptp(X[:, 1]), 20))])
     np.testing.assert_allclose(np.asarray(mesh.get_array()).ravel(), pca.transform(grid)[:, 1])
+    assert ax.figure.axes[-1].get_ylabel() == "component 2 (projection units)"
+    ax = fp.plot_component_map(pca, X, resolution=5, colorbar_label="score")
+    assert ax.figure.axes[-1].get_ylabel() == "score"
 
 
 @pytest.mark.parametrize(
@@ -105,3 +108,33 @@ def test_plot_embedding_and_component_map():
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_plot_concept_erasure_draws_one_row_per_version():
+    rng = np.random.default_rng(0)
+    images = {"Original": rng.random((4, 12)), "PCA": rng.random((4, 12)),
+              "Fair PCA": rng.random((4, 12))}
+    axes = fp.plot_concept_erasure(images, (3, 4), concept=[1, 1, 0, 0], concept_name="bar")
+    assert axes.shape == (3, 4)
+    assert [axes[r, 0].get_ylabel() for r in range(3)] == ["Original", "PCA", "Fair PCA"]
+    assert axes[0, 0].get_title() == "with bar" and axes[0, 3].get_title() == "without bar"
+    shown = axes[1, 2].get_images()[0].get_array()
+    np.testing.assert_allclose(shown, images["PCA"][2].reshape(3, 4))
+    # one grey scale for every row: the originals' range
+    assert axes[2, 0].get_images()[0].get_clim() == (images["Original"].min(),
+                                                     images["Original"].max())
+    plt.close("all")
+
+
+@pytest.mark.parametrize(
+    "images, shape, kwargs, match",
+    [
+        ({}, (2, 2), {}, "non-empty dict"),
+        ({"a": np.ones((2, 4)), "b": np.ones((2, 5))}, (2, 2), {}, r"images\['b'\]"),
+        ({"a": np.ones((2, 4))}, (3, 2), {}, "image_shape"),
+        ({"a": np.ones((2, 4))}, (2, 2), {"concept": [1, 0, 1]}, "one entry per image"),
+    ],
+)
+def test_plot_concept_erasure_bad_input(images, shape, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        fp.plot_concept_erasure(images, shape, **kwargs)

@@ -1,4 +1,4 @@
-"""Reproduction of De-Diego et al. (2025), real-data experiments (chapter 13).
+"""Reproduction of De-Diego et al. (2025), real-data experiments (chapter 15).
 
 Fast unit tests of the ``dediego_*`` runners of :mod:`fairlab.evaluation` and of the two metrics
 they added (:func:`fairlab.metrics.disparate_impact_ci`, the ``standardize``/``reduce`` options

@@ -1,4 +1,4 @@
-"""Reproduction of Pérez-Suay et al. (2017) §4, Figs. 4-6 (chapter 12).
+"""Reproduction of Pérez-Suay et al. (2017) §4, Figs. 4-6 (chapter 14).
 
 Small sizes only (a few dozen training rows, reduced grids): the protocol, the encodings of S,
 the μ paths, the HSIC measures and the conclusion checks are asserted, not the paper's curves

@@ -18,9 +18,15 @@ precedence.  :func:`load_lawschool` is external (LSAC terms): it is read from ``
 downloads them on request (``download_if_missing=True``).  :func:`provenance` gives sources,
 licenses and checksums; :func:`summarize` lists every data set with its availability,
 licence and size, or tabulates the sizes, groups, base rates and label bias of loaded ones.
+
+Images with a binary concept (Kleindessner et al. Fig. 5 and 10–15): :func:`load_celeba` reads
+the CelebA faces from a local copy (external, non-commercial licence; downloaded only with
+``download_if_missing=True``); :func:`make_digits_concept` is an offline stand-in, scikit-learn's
+8×8 digits with a stamped bar as the concept.
 """
 
 from ._fetch import ChecksumError, fetch_file, get_data_home, provenance
+from ._images import load_celeba, make_digits_concept
 from ._lee2022 import load_lee2022_split
 from ._real import (
     load_a9a,
@@ -51,6 +57,7 @@ __all__ = [
     "load_a9a",
     "load_adult",
     "load_bank",
+    "load_celeba",
     "load_cmc",
     "load_communities",
     "load_compas",
@@ -61,6 +68,7 @@ __all__ = [
     "make_banana",
     "make_circle_counterexample",
     "make_covariance_mismatch",
+    "make_digits_concept",
     "make_fkl_regression",
     "make_lee_gaussians",
     "make_pls_synthetic",

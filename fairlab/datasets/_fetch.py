@@ -7,8 +7,9 @@ Three kinds of raw files (``availability`` in ``provenance.json``):
   a9a are inside the package, xz-compressed, in ``fairlab/datasets/data/<file>.xz``.
 * **external** — the LSAC Law School files (their terms are not an open licence, so they
   are not redistributed).
-* **on request** — Lee et al. (2022)'s published splits, downloaded only when asked
-  (:func:`fairlab.datasets.load_lee2022_split`).
+* **on request** — Lee et al. (2022)'s published splits and the CelebA faces, downloaded
+  only when asked (:func:`fairlab.datasets.load_lee2022_split`,
+  :func:`fairlab.datasets.load_celeba`, which checks the MD5 sums published with CelebA).
 
 :func:`fetch_file` (and every loader) looks for a file, in order, in
 
@@ -70,9 +71,10 @@ def _provenance_table():
 
 
 def _records():
-    """Every provenance record by name: the loaders' data sets and ``"lee2022_splits"``."""
+    """Every provenance record by name: the loaders' data sets, lee2022_splits and celeba."""
     table = _provenance_table()
-    return {**table["datasets"], "lee2022_splits": table["lee2022_splits"]}
+    return {**table["datasets"], "lee2022_splits": table["lee2022_splits"],
+            "celeba": table["celeba"]}
 
 
 def provenance(dataset=None):

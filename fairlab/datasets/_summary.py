@@ -15,7 +15,8 @@ def _catalogue():
     rows = []
     for name, rec in _records().items():
         files = rec["files"]
-        size = sum(f["size"] for f in files.values())
+        sizes = [f["size"] for f in files.values()]
+        size = np.nan if None in sizes else sum(sizes)  # CelebA: sizes not recorded
         packed = (sum(shipped_path(f).stat().st_size for f in files
                       if shipped_path(f).is_file()) if rec["shipped"] else 0)
         rows.append({
@@ -60,7 +61,7 @@ def summarize(bunches=None):
         Otherwise one row per bunch: ``dataset``, ``variant``, ``n``, ``d``, ``sensitive`` (the
         attribute summarised: the first column when several), ``n_privileged``,
         ``n_unprivileged`` (binary attributes, 1 = privileged), ``base_rate``
-        (:math:`P(y = \\text{pos\\_label})`), ``rate_privileged``, ``rate_unprivileged`` and
+        (:math:`P(y = \\mathtt{pos\\_label})`), ``rate_privileged``, ``rate_unprivileged`` and
         ``bias`` with ``bias_kind``: for classification the disparate impact of the labels
         :func:`fairlab.metrics.disparate_impact` (unprivileged / privileged rate; the min/max
         ratio over groups when the attribute is not binary), for a regression target the
