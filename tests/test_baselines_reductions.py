@@ -35,10 +35,10 @@ def biased_data(seed=0, n=600):
 
 def test_is_fairlearns_exponentiated_gradient():
     X, y, s = biased_data()
-    ours = ExponentiatedGradientClassifier(eps=0.02, random_state=3).fit(
+    ours = ExponentiatedGradientClassifier(difference_bound=0.05, eps=0.02, random_state=3).fit(
         X, y, sensitive_features=s)
     theirs = reductions.ExponentiatedGradient(
-        LogisticRegression(), reductions.DemographicParity(), eps=0.02).fit(
+        LogisticRegression(), reductions.DemographicParity(difference_bound=0.05), eps=0.02).fit(
         X, y, sensitive_features=s)
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X, random_state=3))
     np.testing.assert_allclose(ours.predict_proba(X), theirs._pmf_predict(X), rtol=0, atol=0)
@@ -47,14 +47,18 @@ def test_is_fairlearns_exponentiated_gradient():
 def test_lowers_the_demographic_parity_gap_to_its_bound():
     X, y, s = biased_data()
     unconstrained = LogisticRegression().fit(X, y)
-    fair = ExponentiatedGradientClassifier(eps=0.01, random_state=0).fit(
-        X, y, sensitive_features=s)
     before = demographic_parity_difference(y, unconstrained.predict(X), sensitive_features=s)
-    # the gap of the randomised classifier Q itself (its expected selection rates)
-    p = fair.predict_proba(X)[:, 1]
-    after = abs(p[s == 1].mean() - p[s == 0].mean())
     assert before > 0.3
-    assert after <= 0.01 + 0.02  # ε plus fairlearn's stopping tolerance on the training data
+    gaps = []
+    for bound in (0.01, 0.15):
+        fair = ExponentiatedGradientClassifier(difference_bound=bound, random_state=0).fit(
+            X, y, sensitive_features=s)
+        # fairlearn's DemographicParity bounds each group's selection rate's distance to the
+        # overall one, for the randomised classifier Q itself (its expected selection rates)
+        p = fair.predict_proba(X)[:, 1]
+        gaps.append(max(abs(p[s == g].mean() - p.mean()) for g in (0, 1)))
+        assert gaps[-1] <= bound + 0.02  # ε plus fairlearn's stopping tolerance
+    assert gaps[1] > gaps[0] + 0.05, "the bound must be what difference_bound says"
 
 
 def test_routes_after_a_fairlab_transformer_in_a_pipeline():
@@ -90,7 +94,9 @@ def test_without_sensitive_features_is_the_base_classifier_and_warns():
         ({}, np.arange(10) % 2, np.arange(9) % 2, ValueError, "one group label per row"),
         ({"constraints": "parity"}, np.arange(10) % 2, np.arange(10) % 2, ValueError,
          "constraints"),
-        ({"eps": -1.0}, np.arange(10) % 2, np.arange(10) % 2, ValueError, "eps"),
+        ({"eps": 0.0}, np.arange(10) % 2, np.arange(10) % 2, ValueError, "eps"),
+        ({"difference_bound": -1.0}, np.arange(10) % 2, np.arange(10) % 2, ValueError,
+         "difference_bound"),
     ],
 )
 def test_bad_input(kwargs, y, s, error, match):

@@ -17,8 +17,8 @@ The reduction solves
 
 over randomised classifiers Q (distributions over the base estimator's hypotheses), as a
 saddle point of the Lagrangian found by exponentiated gradient on the multipliers; γ is the
-constraint's violation vector (e.g. the gaps of the groups' selection rates for demographic
-parity).  Its ``predict`` samples from Q (seeded by ``random_state`` here).
+constraint's violation vector (for demographic parity, the distances of the groups' selection
+rates to the overall one) and ε is ``difference_bound``.  Its ``predict`` samples from Q (seeded by ``random_state`` here).
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -67,9 +67,13 @@ class ExponentiatedGradientClassifier(MetaEstimatorMixin, ClassifierMixin, BaseE
         ``LogisticRegression()``.
     constraints : {"demographic_parity", "equalized_odds", "true_positive_rate_parity", \
 "false_positive_rate_parity", "error_rate_parity"}, default="demographic_parity"
-        The fairlearn moment bounded by ``eps``.
-    eps : float >= 0, default=0.01
-        Allowed violation ε of the constraint.
+        The fairlearn moment bounded by ``difference_bound``.
+    difference_bound : float >= 0, default=0.01
+        Allowed violation ε of the constraint (the moment's ``difference_bound``, e.g. the gap of
+        the groups' selection rates for demographic parity).
+    eps : float > 0, default=0.01
+        fairlearn's ``eps``: the L1 bound of the Lagrange multipliers is B = 1/eps.  Since
+        fairlearn 0.5 it does not set the allowed violation; ``difference_bound`` does.
     max_iter : int >= 1, default=50
         Iterations of exponentiated gradient.
     eta0 : float > 0, default=2.0
@@ -128,16 +132,18 @@ class ExponentiatedGradientClassifier(MetaEstimatorMixin, ClassifierMixin, BaseE
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict"]), None],
         "constraints": [StrOptions(set(_CONSTRAINTS))],
-        "eps": [Interval(Real, 0, None, closed="left")],
+        "difference_bound": [Interval(Real, 0, None, closed="left")],
+        "eps": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "eta0": [Interval(Real, 0, None, closed="neither")],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, estimator=None, *, constraints="demographic_parity", eps=0.01,
-                 max_iter=50, eta0=2.0, random_state=None):
+    def __init__(self, estimator=None, *, constraints="demographic_parity", difference_bound=0.01,
+                 eps=0.01, max_iter=50, eta0=2.0, random_state=None):
         self.estimator = estimator
         self.constraints = constraints
+        self.difference_bound = difference_bound
         self.eps = eps
         self.max_iter = max_iter
         self.eta0 = eta0
@@ -182,7 +188,8 @@ class ExponentiatedGradientClassifier(MetaEstimatorMixin, ClassifierMixin, BaseE
                 f"{X.shape[0]}; pass one group label per row."
             )
         reductions = _fairlearn_reductions(self)
-        constraint = getattr(reductions, _CONSTRAINTS[self.constraints])()
+        constraint = getattr(reductions, _CONSTRAINTS[self.constraints])(
+            difference_bound=self.difference_bound)
         self.reduction_ = reductions.ExponentiatedGradient(
             base, constraint, eps=self.eps, max_iter=self.max_iter, eta0=self.eta0)
         # fairlearn's moments read y as 0/1: code classes_[1] as the positive label
