@@ -18,7 +18,8 @@ The reduction solves
 over randomised classifiers Q (distributions over the base estimator's hypotheses), as a
 saddle point of the Lagrangian found by exponentiated gradient on the multipliers; γ is the
 constraint's violation vector (for demographic parity, the distances of the groups' selection
-rates to the overall one) and ε is ``difference_bound``.  Its ``predict`` samples from Q (seeded by ``random_state`` here).
+rates to the overall one) and ε is ``difference_bound``.  Its ``predict`` samples from Q
+(seeded by ``random_state`` here).
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
