@@ -278,7 +278,9 @@ shipped[0].X.iloc[:5, :8]
 # licence; the LSAC law-school data were never released under an open licence and are used, as
 # throughout the fairness literature, for research only {cite}`lequy2022survey` — which is why
 # they are the one data set fairlab does not ship. Lee et al.'s splits are MIT-licensed but large
-# (81 MB), so they are fetched on request.
+# (81 MB), so they are fetched on request. CelebA (chapter {doc}`13_concept_erasure_images`) may not be redistributed
+# either; its files are checked against the MD5 sums published with them, and their sizes are not
+# recorded.
 
 # %%
 records = datasets.provenance()
@@ -288,8 +290,8 @@ pd.DataFrame(
             "dataset": name,
             "availability": rec["availability"],
             "file": filename,
-            "MB": round(f["size"] / 1e6, 3),
-            "sha256": f["sha256"][:16] + "…",
+            "MB": round(f["size"] / 1e6, 3) if f["size"] else float("nan"),
+            "checksum": f"sha256 {f['sha256'][:16]}…" if f["sha256"] else f"md5 {f['md5']}",
         }
         for name, rec in records.items()
         if name != "lee2022_splits"
