@@ -58,10 +58,11 @@ test-blas: $(STAMP)
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -m pytest $(NBVAL) tests notebooks \
 	    --ignore=tests/test_book.py $(NO_PAPERMILL)
 
-# Unit and property tests only, no notebook executed; for another Python, e.g.
-# make test-unit PYTHON=python3.13 VENV=_build/venv-py3.13
+# Unit and property tests only: no notebook executed, no book built (tests/test_book.py runs in
+# make test); for another Python, e.g. make test-unit PYTHON=python3.13 VENV=_build/venv-py3.13
 test-unit: $(STAMP)
-	$(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) tests $(NO_PAPERMILL)
+	$(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) tests --ignore=tests/test_book.py \
+	    $(NO_PAPERMILL)
 
 # Which BLAS NumPy and SciPy use, and the OpenBLAS kernel they run (OPENBLAS_CORETYPE chooses it).
 blas-info: $(STAMP)
