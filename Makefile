@@ -82,21 +82,17 @@ REPRODUCE_11 := -p lee_splits True -p n_splits 10 -p rlace_max_iter 10000 \
     -y 'samadi_datasets: [adult, german, compas]' -p synthetic_splits 10 \
     -y 'synthetic_slow_dims: [20, 60, 100]' -y 'fig7_ks: [2, 5, 10, 20, 50]' \
     -y 'fig7_methods: [PCA, "MbF-PCA (10^-3)", INLP, RLACE, Fair PCA, Fair Kernel PCA, "Fair PCA-S (0.85)"]'
+# $(call reproduce_chapter,NAME,PARAMETERS): notebooks/NAME.ipynb under papermill into
+# _build/reproduce/, its tidy results in _build/reproduce/NAME.csv.
+reproduce_chapter = $(BIN)/papermill --cwd notebooks notebooks/$(1).ipynb \
+    _build/reproduce/$(1).ipynb $(2) -p results_csv $(CURDIR)/_build/reproduce/$(1).csv
 reproduce: $(STAMP)
 	test -n "$$FAIRLAB_DATA" || { echo "make reproduce needs FAIRLAB_DATA (Lee et al.'s splits)"; exit 1; }
 	mkdir -p _build/reproduce
-	$(BIN)/papermill --cwd notebooks notebooks/11_reproducing_kleindessner.ipynb \
-	    _build/reproduce/11_reproducing_kleindessner.ipynb $(REPRODUCE_11) \
-	    -p results_csv $(CURDIR)/_build/reproduce/11_reproducing_kleindessner.csv
-	$(BIN)/papermill --cwd notebooks notebooks/12_reproducing_kleindessner_tradeoffs.ipynb \
-	    _build/reproduce/12_reproducing_kleindessner_tradeoffs.ipynb $(REPRODUCE_12) \
-	    -p results_csv $(CURDIR)/_build/reproduce/12_reproducing_kleindessner_tradeoffs.csv
-	$(BIN)/papermill --cwd notebooks notebooks/14_reproducing_perez_suay.ipynb \
-	    _build/reproduce/14_reproducing_perez_suay.ipynb $(REPRODUCE_14) \
-	    -p results_csv $(CURDIR)/_build/reproduce/14_reproducing_perez_suay.csv
-	$(BIN)/papermill --cwd notebooks notebooks/15_reproducing_de_diego.ipynb \
-	    _build/reproduce/15_reproducing_de_diego.ipynb $(REPRODUCE_15) \
-	    -p results_csv $(CURDIR)/_build/reproduce/15_reproducing_de_diego.csv
+	$(call reproduce_chapter,11_reproducing_kleindessner,$(REPRODUCE_11))
+	$(call reproduce_chapter,12_reproducing_kleindessner_tradeoffs,$(REPRODUCE_12))
+	$(call reproduce_chapter,14_reproducing_perez_suay,$(REPRODUCE_14))
+	$(call reproduce_chapter,15_reproducing_de_diego,$(REPRODUCE_15))
 
 # Kleindessner et al. §5.2 at paper scale: Adult and Bank, both classifiers, the whole fair PCA
 # family, 10 runs of 5000 + 5000 rows, the 11-point grids, Fig. 9 up to 40 000 rows (estimated more

@@ -2791,15 +2791,6 @@ KLEINDESSNER_TRADEOFF_N_TRAIN = (1000, 5000, 10000, 20000, 30000, 40000)
 _TRADEOFF_REDUCTION = "Reductions"
 
 
-def _tradeoff_names(values, allowed, name):
-    values = [values] if isinstance(values, str) else list(values)
-    bad = [v for v in values if v not in allowed]
-    if not values or bad:
-        raise ValueError(f"{name} must be a non-empty selection of {list(allowed)}; got "
-                         f"{bad or values!r}.")
-    return values
-
-
 def _tradeoff_int(value, name, minimum):
     if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
@@ -3102,10 +3093,10 @@ def kleindessner_tradeoff_curves(datasets=("adult",), *, methods=("Fair PCA", "R
         prediction), the once-per-curve fit of ``reuse_fit`` shared equally by the curve's
         points, so that the seconds of a curve add up to its wall time.
     """
-    datasets = _tradeoff_names(datasets, KLEINDESSNER_TRADEOFF_DATASETS, "datasets")
-    methods = _tradeoff_names(methods, KLEINDESSNER_TRADEOFF_METHODS, "methods")
-    fairness = _tradeoff_names(fairness, KLEINDESSNER_TRADEOFF_FAIRNESS, "fairness")
-    classifiers = _tradeoff_names(classifiers, KLEINDESSNER_TRADEOFF_CLASSIFIERS, "classifiers")
+    datasets = _ps_names(datasets, KLEINDESSNER_TRADEOFF_DATASETS, "datasets")
+    methods = _ps_names(methods, KLEINDESSNER_TRADEOFF_METHODS, "methods")
+    fairness = _ps_names(fairness, KLEINDESSNER_TRADEOFF_FAIRNESS, "fairness")
+    classifiers = _ps_names(classifiers, KLEINDESSNER_TRADEOFF_CLASSIFIERS, "classifiers")
     lambdas = _tradeoff_grid(lambdas, "lambdas", upper=1.0)
     eps = _tradeoff_grid(eps, "eps")
     n_test = _tradeoff_int(n_test, "n_test", 1)
@@ -3174,9 +3165,9 @@ def kleindessner_tradeoff_runtimes(n_train=KLEINDESSNER_TRADEOFF_N_TRAIN, *, dat
     if not grid:
         raise ValueError("n_train must be an integer or a non-empty list of integers.")
     grid = [_tradeoff_int(n, "n_train", 2) for n in grid]
-    methods = _tradeoff_names(methods, KLEINDESSNER_TRADEOFF_METHODS, "methods")
-    (fairness,) = _tradeoff_names([fairness], KLEINDESSNER_TRADEOFF_FAIRNESS, "fairness")
-    (classifier,) = _tradeoff_names([classifier], KLEINDESSNER_TRADEOFF_CLASSIFIERS,
+    methods = _ps_names(methods, KLEINDESSNER_TRADEOFF_METHODS, "methods")
+    (fairness,) = _ps_names([fairness], KLEINDESSNER_TRADEOFF_FAIRNESS, "fairness")
+    (classifier,) = _ps_names([classifier], KLEINDESSNER_TRADEOFF_CLASSIFIERS,
                                     "classifier")
     lambdas = _tradeoff_grid(lambdas, "lambdas", upper=1.0)
     eps = _tradeoff_grid(eps, "eps")
