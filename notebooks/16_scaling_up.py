@@ -164,10 +164,12 @@ blas_limits = threadpool_limits(1)
 # block as a stack of `.npy` files (`da.to_npy_stack`, one file per chunk). The rows never exist in
 # this process all at once. With `scheduler = "cluster"`, two worker processes do the work.
 
-# %%
+# %% tags=["nbval-ignore-output"]
+folder = Path(tempfile.mkdtemp(prefix="fairlab-scaling-"))  # the data, and the workers' scratch space
 if scheduler == "cluster":
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.ERROR)
+                           dashboard_address=None, silence_logs=logging.ERROR,
+                           local_directory=folder / "dask-scratch-space")
     client = Client(cluster)
     # import fairlab once on every worker, so that no timing below includes it
     client.run(exec, "import fairlab.kernel_learning, fairlab.kernel_pca, fairlab.pca, fairlab.pls")
@@ -178,7 +180,6 @@ else:
 
 # %%
 chunk_rows = memory_budget_mb * 2**20 // (8 * n_features)
-folder = Path(tempfile.mkdtemp(prefix="fairlab-scaling-"))
 rng = da.random.default_rng(seed)
 group = rng.choice(3, size=n_rows, p=[0.5, 0.3, 0.2], chunks=chunk_rows)
 group_means = np.random.default_rng(seed).normal(scale=1.5, size=(3, n_features))
