@@ -24,44 +24,109 @@ from numbers import Integral
 import numpy as np
 from scipy import linalg
 from scipy.linalg import blas, lapack
-from scipy.sparse.linalg import ArpackNoConvergence, eigsh
+from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import randomized_svd
 
 
 def gram(A):
-    """AᵀA, exactly symmetric (NumPy's ``syrk``; no copy of a C- or F-ordered A).
+    """AᵀA, exactly symmetric, by SciPy's BLAS ``syrk`` (no copy of a C- or F-ordered A).
 
-    NumPy's matmul recognises AᵀA and calls ``syrk``.  Measured on tall (2·10⁵ × 50), square
-    (2·10⁴ × 500) and wide (5 000 × 3 000) data it is as fast as SciPy's ``syrk`` or faster
-    (current wheels bundle a newer OpenBLAS with NumPy), and ARPACK's products with the result
-    go through NumPy too: the two libraries' thread pools do not alternate on the hot path
-    (each switch stalls a 2-core machine for milliseconds while the other pool's threads spin).
+    One BLAS library per hot path: the symmetric eigensolvers that read the result (LAPACK
+    ``syevr``/``syevd``, and the ``symv`` products of ARPACK in :func:`top_eigh`) are SciPy's,
+    so the Gram matrix is too.  NumPy and SciPy bundle separate OpenBLAS builds with separate
+    thread pools, and on a 2-core machine every switch between them stalls for milliseconds
+    while the idle pool's threads spin (measured: a 500 × 500 top-10 ``syevr`` after NumPy's
+    ``syrk`` took 47 ms instead of 6).  ``syrk`` computes one triangle; the other is copied
+    from it, so the result is symmetric to the last bit.  Code that reads only the lower
+    triangle uses :class:`GramSum` and skips the copy.
     """
     A = np.asarray(A, dtype=np.float64)
-    return _symmetrized(A.T @ A)
+    if A.ndim != 2:
+        raise ValueError(f"gram expects a 2-D array, got shape {A.shape}.")
+    if A.shape[0] == 0 or A.shape[1] == 0:
+        return np.zeros((A.shape[1], A.shape[1]))
+    return symmetric_from_lower(_syrk(A))
 
 
-def _symmetrized(C):
-    """(C + Cᵀ)/2 in place of C: exact symmetry whatever kernel computed C (a + b == b + a)."""
-    C += C.T.copy()
-    C *= 0.5
-    return C
+def _syrk(A, C=None):
+    """Lower triangle of AᵀA (+ C, accumulated in place when C is an F-ordered d × d array)."""
+    if A.flags.c_contiguous:  # Aᵀ is F-ordered: C = Aᵀ(Aᵀ)ᵀ, no transpose flag, no copy
+        a, trans = A.T, 0
+    else:
+        a, trans = np.asfortranarray(A), 1
+    if C is None:
+        return blas.dsyrk(1.0, a, trans=trans, lower=1)
+    return blas.dsyrk(1.0, a, beta=1.0, c=C, trans=trans, lower=1, overwrite_c=1)
 
 
 class GramSum:
-    """Σ BᵀB over the row blocks B of a d-column matrix; exactly symmetric when read (total)."""
+    """Σ BᵀB over the row blocks B of a d-column matrix; exactly symmetric when read (total).
+
+    Every block is added into one d × d buffer by ``syrk`` (β = 1): no temporary per block.
+    """
 
     def __init__(self, d):
         self.d, self.C = d, None
 
     def add(self, B):
-        G = np.asarray(B, dtype=np.float64)
-        G = G.T @ G
-        self.C = G if self.C is None else self.C.__iadd__(G)
+        B = np.asarray(B, dtype=np.float64)
+        if B.shape[0] == 0:
+            return
+        if self.C is None:
+            self.C = np.asfortranarray(_syrk(B))
+        else:
+            self.C = _syrk(B, self.C)
+
+    def lower(self):
+        """The sum with only its lower triangle set (F-ordered; the upper one is zero)."""
+        return np.zeros((self.d, self.d), order="F") if self.C is None else self.C
 
     def total(self):
-        return np.zeros((self.d, self.d)) if self.C is None else _symmetrized(self.C)
+        """The sum, symmetric."""
+        return symmetric_from_lower(self.lower())
+
+
+def _lower_view(M):
+    """M's memory as an F-ordered array, and the BLAS ``lower`` flag addressing M's lower triangle.
+
+    A C-ordered M is read through its transpose (an F-ordered view of the same memory), whose
+    upper triangle holds M's lower one, so updates made through the view land in M.
+    """
+    if M.flags.f_contiguous:
+        return M, 1
+    if M.flags.c_contiguous:
+        return M.T, 0
+    raise ValueError("expected a C- or F-contiguous matrix")
+
+
+def symmetric_product(M, B):
+    """M @ B for symmetric M, reading only M's lower triangle (BLAS ``symm``)."""
+    a, lower = _lower_view(M)
+    return blas.dsymm(1.0, a, np.asarray(B, dtype=np.float64), side=0, lower=lower)
+
+
+def symmetric_rank_one_update(M, alpha, x):
+    """M + α·xxᵀ in place of M's lower triangle (BLAS ``syr``); returns M."""
+    a, lower = _lower_view(M)
+    blas.dsyr(float(alpha), np.asarray(x, dtype=np.float64), lower=lower, a=a, overwrite_a=1)
+    return M
+
+
+def symmetric_rank_2k_update(M, alpha, A, B):
+    """M + α·(ABᵀ + BAᵀ) in place of M's lower triangle (BLAS ``syr2k``); returns M."""
+    c, lower = _lower_view(M)
+    blas.dsyr2k(float(alpha), np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64),
+                beta=1.0, c=c, lower=lower, overwrite_c=1)
+    return M
+
+
+def symmetric_from_lower(M):
+    """A new symmetric array from M's lower triangle (M itself is left as it is)."""
+    L = np.tril(M)
+    S = L + L.T
+    S[np.diag_indices_from(S)] *= 0.5  # 2x / 2 = x exactly
+    return S
 
 
 def cross(A, B):
@@ -207,7 +272,7 @@ def top_eigh(M, k, *, solver="auto", random_state=None):
     Parameters
     ----------
     M : ndarray of shape (p, p)
-        Symmetric matrix (only the lower triangle is read by LAPACK).
+        Symmetric matrix; only its lower triangle is read, by every solver.
     k : int
         Number of eigenpairs, ``1 <= k <= p``.
     solver : {"auto", "dense", "arpack", "randomized"}
@@ -233,19 +298,34 @@ def top_eigh(M, k, *, solver="auto", random_state=None):
     if solver == "dense":
         w, V = dense_top_eigh(M, k, full=False)
     elif solver == "arpack":
-        v0 = _rng(random_state).uniform(-1.0, 1.0, p)
-        try:
-            w, V = eigsh(M, k=k, which="LA", v0=v0)
-        except ArpackNoConvergence:
-            # a clustered spectrum can stall Lanczos; the dense solver always succeeds
-            w, V = linalg.eigh(M, subset_by_index=[p - k, p - 1], driver="evr", check_finite=False)
+        w, V = _lanczos_top_eigh(M, k, random_state)
     elif solver == "randomized":
+        M = symmetric_from_lower(M)
         V, w, _ = randomized_svd(M, k, n_iter=7, random_state=_rng(random_state))
         w = np.einsum("ij,ij->j", V, M @ V)  # Rayleigh quotients keep the sign of each eigenvalue
     else:
         raise ValueError(f"unknown eigen solver {solver!r}")
     order = np.argsort(w)[::-1]
     return w[order], flip_signs(V[:, order])
+
+
+def _lanczos_top_eigh(M, k, random_state):
+    """k largest eigenpairs by ARPACK with BLAS ``symv`` products (the lower triangle of M).
+
+    ``symv`` reads half of M, so each product costs half of NumPy's ``gemv`` on a large M, and
+    it runs in SciPy's BLAS, as the ``syrk`` that usually computed M (see :func:`gram`).  A
+    clustered spectrum can stall Lanczos; the dense solver always succeeds and is the fallback.
+    """
+    p = M.shape[0]
+    a, lower = _lower_view(M)
+    operator = LinearOperator(
+        (p, p), matvec=lambda x: blas.dsymv(1.0, a, np.ravel(x), lower=lower), dtype=np.float64
+    )
+    v0 = _rng(random_state).uniform(-1.0, 1.0, p)
+    try:
+        return eigsh(operator, k=k, which="LA", v0=v0)
+    except ArpackNoConvergence:
+        return dense_top_eigh(M, k)
 
 
 def dense_top_eigh(M, k, *, full=None):

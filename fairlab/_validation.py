@@ -228,9 +228,12 @@ def _encode(col):
     offsets = values.astype(np.intp) - low
     counts = np.bincount(offsets)
     present = np.flatnonzero(counts)
-    row_of = np.empty(counts.size, dtype=np.intp)
-    row_of[offsets] = np.arange(n)  # some row holding each value (which one does not matter)
-    labels = col[row_of[present]]
+    if col.dtype.kind == "f":  # the labels as they are stored (-0.0 stays -0.0)
+        row_of = np.empty(counts.size, dtype=np.intp)
+        row_of[offsets] = np.arange(n)  # some row holding each value (which one does not matter)
+        labels = col[row_of[present]]
+    else:  # integers and booleans are their own offsets plus the minimum
+        labels = (present + low).astype(col.dtype)
     if present.size == counts.size:  # every value between min and max occurs
         return labels, offsets, counts
     code_of = np.zeros(counts.size, dtype=np.intp)
@@ -260,7 +263,7 @@ def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensi
     codes = np.empty((n_samples, len(columns)), dtype=np.intp)
     categories = []
     for r, col in enumerate(columns):
-        if _is_missing(col).any():
+        if col.dtype.kind not in "biu" and _is_missing(col).any():
             raise ValueError(
                 f"{name} contains missing values (NaN/None) in attribute {r}; give every row a "
                 "group label (e.g. an explicit 'unknown' group)."
@@ -310,7 +313,7 @@ def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive
             blocks.append(col[:, None])
             independent.append([True])
         else:
-            if _is_missing(col).any():
+            if col.dtype.kind not in "biu" and _is_missing(col).any():
                 raise ValueError(
                     f"{name} attribute {r} contains missing values; impute or drop them."
                 )

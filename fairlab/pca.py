@@ -43,6 +43,7 @@ Implementation notes (why it is exact, and costs what PCA costs)
 
 # SPDX-License-Identifier: BSD-3-Clause
 
+import threading
 from numbers import Integral, Real
 
 import numpy as np
@@ -71,6 +72,9 @@ from ._linalg import (
     dense_top_eigh,
     flip_signs,
     gram,
+    symmetric_product,
+    symmetric_rank_2k_update,
+    symmetric_rank_one_update,
     top_eigh,
 )
 from ._moments import (
@@ -100,62 +104,61 @@ def _moments(X, groups, *, center, scatter):
 
     Z̃ holds the ``groups.independent_columns`` of the centred one-hot matrix (n × r, full rank
     by construction; ``groups=None``: no constraint).  The scatter matrix is
-    C = Σᵢ(xᵢ − μ)(xᵢ − μ)ᵀ (``center=True``) or XᵀX (``center=False``).  XᵀZ̃ is never formed
-    as a product with an n × r matrix: the group column sums G = ZᵀX come from the sparse
-    one-hot Z (one pass, one addition per row and feature), and column g of XᵀZ̃ is
-    G_g − (n_g/n)·Σᵢxᵢ, since z̃_g = z_g − n_g/n.
+    C = Σᵢ(xᵢ − μ)(xᵢ − μ)ᵀ (``center=True``) or XᵀX (``center=False``); only its lower
+    triangle is computed and returned (F-ordered), which is all that the symmetric solvers
+    downstream read.  XᵀZ̃ is never formed as a product with an n × r matrix: the group column
+    sums G = ZᵀX come from the sparse one-hot Z (one pass, one addition per row and feature),
+    and column g of XᵀZ̃ is G_g − (n_g/n)·Σᵢxᵢ, since z̃_g = z_g − n_g/n.
 
-    Rows are read as they are when ‖μ‖² ≤ tr Cov(X) (checked on the first block of rows: one
-    ``syrk``, no copy); data farther from the origin are read in row blocks shifted by c, the
-    mean of the first rows, so that no difference cancels catastrophically: with δ = μ − c
-    small, Σ(x − c)(x − c)ᵀ − nδδᵀ is the centred C, XᵀX = centred C + nμμᵀ, and
-    Z̃ᵀ(X − c) = Z̃ᵀX since the columns of Z̃ sum to zero.
+    Rows are read as they are when ‖μ‖² ≤ tr Cov(X) (checked on the first 1 024 rows): one
+    ``syrk``, no copy.  Then, for many rows, the group sums are computed in a second thread
+    while this one runs ``syrk``: both release the GIL, ``syrk`` at small d barely gains from
+    a second BLAS thread, and so the sums come at no extra wall time on two cores (the results
+    do not depend on it: each is computed in full by one thread).  Data farther from the origin
+    are read in row blocks shifted by c, the mean of the first rows, so that no difference
+    cancels catastrophically: with δ = μ − c small, Σ(x − c)(x − c)ᵀ − nδδᵀ is the centred C,
+    XᵀX = centred C + nμμᵀ, and Z̃ᵀ(X − c) = Z̃ᵀX since the columns of Z̃ sum to zero.
 
     Returns the mean, XᵀZ̃ (d × r or None), the column norms of the rows as read and of Z̃ (the
     scales of the rounding error of XᵀZ̃, for :func:`~fairlab._linalg.constraint_basis`; None
-    without groups) and C or None.
+    without groups) and the lower triangle of C or None.
     """
     n, d = X.shape
     head = X[:1024]  # enough rows to compare the mean with the spread, cheaply
     c = head.mean(axis=0)
     spread = head - c
-    if c @ c * head.shape[0] <= np.vdot(spread, spread):  # ‖c‖² ≤ tr Cov of the first rows
+    first = 1 if groups is None else groups.n_groups[0]  # its group sums add up to Σᵢxᵢ
+    Z = _indicator(groups, n)
+    # ‖c‖² ≤ tr Cov of the first rows (einsum, not BLAS: see _linalg.gram on thread pools)
+    if np.einsum("j,j->", c, c) * head.shape[0] <= np.einsum("ij,ij->", spread, spread):
         c = np.zeros(d)
-        blocks = [X]  # no shift needed: the whole matrix at once, no copy
-    else:
-        blocks = (X[i : i + _BLOCK_ROWS] - c for i in range(0, n, _BLOCK_ROWS))
-    # Z = one-hot of every attribute (an all-ones column without groups): ZᵀB gives the group
-    # sums, and those of the first attribute add up to the column sums.  Sparse for many rows
-    # (a pass over X, single-threaded); dense below one block, where sparse bookkeeping costs
-    # more than the product.
-    if groups is None:
-        Z = _ones_indicator(n)
-        first = 1
-    else:
-        Z = groups.one_hot(center=False) if n <= _BLOCK_ROWS else groups.indicator()
-        first = groups.n_groups[0]
-    G = np.zeros((Z.shape[1], d))
-    scatter_sum = GramSum(d) if scatter else None
-    squares = np.zeros(d)
-    start = 0
-    for B in blocks:
-        if scatter:
-            scatter_sum.add(B)
+        own_pass = _lower_gram if scatter else _column_squares
+        if n > _BLOCK_ROWS:
+            G, second = _concurrently(lambda: Z.T @ X, lambda: own_pass(X))
         else:
-            squares += np.einsum("ij,ij->j", B, B)
-        rows = Z if B.shape[0] == n else Z[start : start + B.shape[0]]
-        G += rows.T @ B
-        start += B.shape[0]
-    C = scatter_sum.total() if scatter else None
+            G, second = Z.T @ X, own_pass(X)
+        C, squares = (second, None) if scatter else (None, second)
+    else:
+        G = np.zeros((Z.shape[1], d))
+        scatter_sum = GramSum(d) if scatter else None
+        squares = np.zeros(d)
+        for start in range(0, n, _BLOCK_ROWS):
+            B = X[start : start + _BLOCK_ROWS] - c
+            if scatter:
+                scatter_sum.add(B)
+            else:
+                squares += _column_squares(B)
+            G += Z[start : start + B.shape[0]].T @ B
+        C = scatter_sum.lower() if scatter else None
     if scatter:
         squares = np.diag(C).copy()
     total = G[:first].sum(axis=0)
     delta = total / n
     mean = c + delta
     if scatter:
-        C -= n * np.outer(delta, delta)  # centred scatter matrix
+        C = symmetric_rank_one_update(C, -n, delta)  # centred scatter matrix
         if not center:
-            C += n * np.outer(mean, mean)  # XᵀX; exact no-op when nothing was shifted
+            C = symmetric_rank_one_update(C, n, mean)  # XᵀX; exact no-op when nothing was shifted
     if groups is None:
         return mean, None, np.sqrt(squares), None, C
     keep = groups.independent_columns
@@ -165,8 +168,50 @@ def _moments(X, groups, *, center, scatter):
     return mean, XtZ, np.sqrt(squares), z_norms, C
 
 
-def _ones_indicator(n):
-    """An all-ones n × 1 column (dense below one block of rows, else sparse)."""
+def _lower_gram(X):
+    sums = GramSum(X.shape[1])
+    sums.add(X)
+    return sums.lower()
+
+
+def _column_squares(B):
+    return np.einsum("ij,ij->j", B, B)
+
+
+def _concurrently(background, foreground):
+    """``(background(), foreground())``, the first run in a second thread during the second.
+
+    Both must release the GIL for this to save time (BLAS calls, SciPy's sparse products do).
+    An exception in either is raised here, after both have finished.
+    """
+    result = {}
+
+    def run():
+        try:
+            result["value"] = background()
+        except BaseException as error:  # re-raised in the calling thread
+            result["error"] = error
+
+    thread = threading.Thread(target=run, name="fairlab-moments")
+    thread.start()
+    try:
+        here = foreground()
+    finally:
+        thread.join()
+    if "error" in result:
+        raise result["error"]
+    return result["value"], here
+
+
+def _indicator(groups, n):
+    """The one-hot matrix Z of every attribute (an all-ones column without groups).
+
+    ZᵀB gives the group sums of B, and those of the first attribute add up to its column sums.
+    Sparse for many rows (a pass over X, single-threaded); dense below one block, where sparse
+    bookkeeping costs more than the product.
+    """
+    if groups is not None:
+        return groups.one_hot(center=False) if n <= _BLOCK_ROWS else groups.indicator()
     if n <= _BLOCK_ROWS:
         return np.ones((n, 1))
     return sparse.csr_array((np.ones(n), np.zeros(n, dtype=np.intp), np.arange(n + 1)),
@@ -181,16 +226,16 @@ def _deflate(C, Q, shift=True):
     mean eigenvalue of C: far above the rounding level of the zero eigenvalues of PCP (≥ λ₁/d
     against ≈ d·eps·λ₁), yet no larger than λ₁, so the spread of the spectrum — which sets
     Lanczos' convergence — at most doubles.  With ``shift=False`` (c = 0, for the randomized
-    solver, which ranks by ``|eigenvalue|``) they get 0.
+    solver, which ranks by ``|eigenvalue|``) they get 0.  Only the lower triangle of C is read
+    and updated (BLAS ``symm`` and ``syr2k``), as the symmetric solvers read it.
     """
     if Q.shape[1] == 0:
         return C
     c = (float(np.trace(C)) / C.shape[0] or 1.0) if shift else 0.0
-    B = C @ Q  # d × r
+    B = symmetric_product(C, Q)  # d × r
     H = Q.T @ B - c * np.eye(Q.shape[1])  # r × r, symmetric
     D = B - 0.5 * (Q @ H)
-    C -= np.hstack([Q, D]) @ np.hstack([D, Q]).T
-    return C
+    return symmetric_rank_2k_update(C, -1.0, Q, D)
 
 
 def _rayleigh_ritz(Xc, U):

@@ -14,10 +14,15 @@ import pytest
 from scipy import linalg
 
 from fairlab._linalg import (
+    GramSum,
     centred_gram_factor,
     complement_basis,
     constraint_basis,
+    gram,
     subspace_sine,
+    symmetric_product,
+    symmetric_rank_2k_update,
+    symmetric_rank_one_update,
     top_eigh,
 )
 from fairlab._validation import check_continuous_sensitive, check_groups
@@ -170,3 +175,62 @@ def test_product_tables_are_small():
     codes = np.array(list(itertools.product(range(6), range(5), range(4))) * 50)
     groups = check_groups(codes, len(codes))
     assert groups.n_constraints == 5 + 4 + 3
+
+
+# ------------------------------------------------ symmetric kernels that read one triangle only
+def _poisoned_upper(S, order):
+    """S with NaN above the diagonal: a kernel that reads the upper triangle returns NaN."""
+    M = np.array(S, order=order)
+    M[np.triu_indices_from(M, 1)] = np.nan
+    return M
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_symmetric_kernels_read_and_write_the_lower_triangle_only(order):
+    rng = np.random.default_rng(5)
+    A = rng.normal(size=(30, 9)) + 100.0
+    S, Q, D, x = A.T @ A, rng.normal(size=(9, 2)), rng.normal(size=(9, 2)), rng.normal(size=9)
+    np.testing.assert_allclose(symmetric_product(_poisoned_upper(S, order), Q), S @ Q,
+                               rtol=1e-13)
+    lower = np.tril_indices(9)
+    M = symmetric_rank_one_update(_poisoned_upper(S, order), -2.5, x)
+    np.testing.assert_allclose(M[lower], (S - 2.5 * np.outer(x, x))[lower], rtol=1e-13)
+    M = symmetric_rank_2k_update(_poisoned_upper(S, order), -1.0, Q, D)
+    np.testing.assert_allclose(M[lower], (S - Q @ D.T - D @ Q.T)[lower], rtol=1e-13)
+
+
+@pytest.mark.parametrize("solver", ["dense", "arpack", "randomized"])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_top_eigh_reads_the_lower_triangle_only(solver, order):
+    rng = np.random.default_rng(6)
+    U = linalg.qr(rng.normal(size=(300, 300)))[0]
+    S = (U * np.r_[np.linspace(0.0, 1.0, 296), 20.0, 30.0, 40.0, 50.0]) @ U.T
+    w, V = top_eigh(_poisoned_upper(S, order), 3, solver=solver)
+    ref_w, ref_V = top_eigh(S, 3, solver="dense")
+    np.testing.assert_allclose(w, ref_w, rtol=1e-9)
+    assert subspace_sine(V, ref_V) < 1e-8
+
+
+def test_gram_is_exactly_symmetric_and_agrees_with_the_product():
+    rng = np.random.default_rng(7)
+    for A in (rng.normal(size=(500, 40)) * np.logspace(-3, 3, 40), rng.normal(size=(40, 500))):
+        for layout in (np.ascontiguousarray(A), np.asfortranarray(A), A[:, ::2]):
+            G = gram(layout)
+            np.testing.assert_array_equal(G, G.T)
+            np.testing.assert_allclose(G, layout.T @ layout, rtol=1e-12,
+                                       atol=1e-13 * np.abs(layout).max() ** 2 * len(layout))
+    assert gram(np.zeros((0, 3))).shape == (3, 3)
+
+
+def test_gram_sum_of_row_blocks_equals_the_whole():
+    rng = np.random.default_rng(8)
+    A = rng.normal(size=(1000, 12))
+    sums = GramSum(12)
+    for start in (0, 1, 300, 999):  # blocks of 1, 299, 699 and 1 rows, one empty
+        sums.add(A[start : {0: 1, 1: 300, 300: 999, 999: 1000}[start]])
+    sums.add(A[:0])
+    total = sums.total()
+    np.testing.assert_array_equal(total, total.T)
+    np.testing.assert_allclose(total, A.T @ A, rtol=1e-12)
+    np.testing.assert_array_equal(np.triu(sums.lower(), 1), 0.0)
+    assert np.all(GramSum(4).total() == 0.0)

@@ -21,7 +21,14 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
 from fairlab import FairPCA, UnconstrainedFallbackWarning
-from fairlab.pca import _covariance_gap_directions, _covariance_gap_matrix
+from fairlab._validation import check_groups
+from fairlab.pca import (
+    _BLOCK_ROWS,
+    _concurrently,
+    _covariance_gap_directions,
+    _covariance_gap_matrix,
+    _moments,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Independent reference computations (the paper's algorithms, literally)
@@ -405,6 +412,39 @@ def test_blocked_one_pass_centring_is_exact_far_from_the_origin():
     assert same_subspace(est.components_.T, reference_fair_pca(X, 3, z))
     Xt = est.transform(X)
     assert np.abs(Xt[z == 0].mean(0) - Xt[z == 1].mean(0)).max() < 1e-9
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e4])  # read as is (two threads) / shifted blocks
+@pytest.mark.parametrize("center", [True, False])
+def test_one_pass_moments_agree_with_the_dense_formulas(offset, center):
+    # n > one block of rows, two attributes (3 and 4 groups, unbalanced): mean, XᵀZ̃ and the
+    # lower triangle of the scatter matrix against explicit centring in extended precision
+    rng = np.random.default_rng(22)
+    n, d = _BLOCK_ROWS + 3_001, 7
+    codes = np.column_stack([rng.choice(3, n, p=[0.7, 0.25, 0.05]), rng.integers(0, 4, n)])
+    X = rng.normal(size=(n, d)) * np.logspace(-2, 2, d) + codes @ rng.normal(size=(2, d)) + offset
+    groups = check_groups(codes, n)
+    mean, XtZ, _, _, C = _moments(X, groups, center=center, scatter=True)
+    Xl = X.astype(np.longdouble)
+    mu = Xl.mean(axis=0)
+    Zt = groups.one_hot(center=True)[:, groups.independent_columns].astype(np.longdouble)
+    Xs = Xl - mu if center else Xl
+    lower = np.tril_indices(d)
+    np.testing.assert_allclose(mean, mu.astype(float), rtol=1e-14, atol=1e-14)
+    np.testing.assert_allclose(XtZ, (Xl.T @ Zt).astype(float), rtol=1e-9,
+                               atol=1e-12 * np.abs(X - mean).max() * n)
+    np.testing.assert_allclose(C[lower], (Xs.T @ Xs).astype(float)[lower], rtol=1e-9)
+
+
+def test_concurrent_moments_raise_the_error_of_either_thread():
+    def fails():
+        raise ValueError("in the second thread")
+
+    assert _concurrently(lambda: 1, lambda: 2) == (1, 2)
+    with pytest.raises(ValueError, match="second thread"):
+        _concurrently(fails, lambda: 2)
+    with pytest.raises(ZeroDivisionError):
+        _concurrently(lambda: 1, lambda: 1 / 0)
 
 
 def test_fallback_warns():
