@@ -150,8 +150,12 @@ pd.DataFrame([{"dataset": name, "d": sp.X_train.shape[1], "train rows": len(sp.y
 # training time of each point. The fair and the standard representations are fitted **once per curve** and only
 # the standard block is rescaled for each $\lambda$ (`FairTradeoff`'s fit does not depend on $\lambda$;
 # `reuse_fit=False` refits them for every point and gives the same representations, a test checks it).
+#
+# The table below is not compared by the notebook tests: one of its errors moved from 0.300 to 0.305 between two OpenBLAS
+# kernels (SkylakeX and Haswell, same code and data): a few test points change sides with the last digits of the
+# representation. The runner is tested.
 
-# %%
+# %% tags=["nbval-ignore-output"]
 curves = kleindessner_tradeoff_curves(datasets, methods=methods, fairness=fairness, classifiers=classifiers,
                                       n_runs=n_runs, n_train=n_train, n_test=n_test, first_run=seed, eps=eps,
                                       progress=progress)
