@@ -30,12 +30,16 @@ Implementation notes (why it is exact, and costs what PCA costs)
   PCP − c·QQᵀ with P = I − QQᵀ: its eigenvectors with eigenvalue ≥ 0 are exactly RΛ, and the
   shift c = tr(C)/d pushes the r constrained directions below every admissible one, so that a
   top-k solver never returns them even when C is rank deficient.
-* One pass over X gives its mean, XᵀZ̃ and C: one BLAS ``syrk`` for XᵀX − nμμᵀ, or, when the
-  mean dominates the spread, row blocks shifted by an approximate mean (exact centring without
-  an n×d copy, and no cancellation in XᵀZ̃, centred or not).  When d > n the dual n×n Gram
-  matrix of the projected data is decomposed instead.
+* One pass over X gives its mean, XᵀZ̃ and C: one BLAS ``syrk`` for XᵀX − nμμᵀ, while a
+  second thread adds up the group sums (a sparse product), or, when the mean dominates the
+  spread, row blocks shifted by an approximate mean (exact centring without an n×d copy, and
+  no cancellation in XᵀZ̃, centred or not).  When d > n the dual n×n Gram matrix of the
+  projected data is decomposed instead.
+* Only the lower triangle of C is computed, deflated (``symm``, ``syr2k``) and read, all in
+  SciPy's BLAS (one thread pool on the hot path, see :func:`~fairlab._linalg.gram`).
 * Top-k eigenpairs come from LAPACK ``syevr`` restricted to k indices (``syevd`` when k is a
-  sizeable fraction of d), or ARPACK when k ≪ d (falling back to LAPACK if it stalls).
+  sizeable fraction of d), or ARPACK on ``symv`` products when k ≪ d (falling back to LAPACK
+  if it stalls).
 * Beyond one machine's memory: the moments are sums over rows, so a dask array is reduced
   blockwise and a stream of chunks is added up by ``partial_fit``
   (:mod:`fairlab._moments`); both hand the sums to the solver of the in-memory fit.
