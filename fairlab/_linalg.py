@@ -100,6 +100,21 @@ def _lower_view(M):
     raise ValueError("expected a C- or F-contiguous matrix")
 
 
+def lower_gram(A):
+    """The lower triangle of AᵀA (F-ordered, zero above the diagonal), by one ``syrk``."""
+    sums = GramSum(np.shape(A)[1])
+    sums.add(A)
+    return sums.lower()
+
+
+def symmetric_rank_k_update(M, alpha, A):
+    """M + α·AAᵀ in place of M's lower triangle (BLAS ``syrk`` with β = 1); returns M."""
+    c, lower = _lower_view(M)
+    blas.dsyrk(float(alpha), np.asarray(A, dtype=np.float64), beta=1.0, c=c, trans=0,
+               lower=lower, overwrite_c=1)
+    return M
+
+
 def symmetric_product(M, B):
     """M @ B for symmetric M, reading only M's lower triangle (BLAS ``symm``)."""
     a, lower = _lower_view(M)

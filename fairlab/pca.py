@@ -76,8 +76,10 @@ from ._linalg import (
     dense_top_eigh,
     flip_signs,
     gram,
+    lower_gram,
     symmetric_product,
     symmetric_rank_2k_update,
+    symmetric_rank_k_update,
     symmetric_rank_one_update,
     top_eigh,
 )
@@ -136,11 +138,11 @@ def _moments(X, groups, *, center, scatter):
     # ‖c‖² ≤ tr Cov of the first rows (einsum, not BLAS: see _linalg.gram on thread pools)
     if np.einsum("j,j->", c, c) * head.shape[0] <= np.einsum("ij,ij->", spread, spread):
         c = np.zeros(d)
-        own_pass = _lower_gram if scatter else _column_squares
+        own_pass = lower_gram if scatter else _column_squares
         if n > _BLOCK_ROWS:
             G, second = _concurrently(lambda: Z.T @ X, lambda: own_pass(X))
-        else:
-            G, second = Z.T @ X, own_pass(X)
+        else:  # a dense Z: ZᵀX by SciPy's BLAS, as the rest of the fit
+            G, second = cross(Z, X), own_pass(X)
         C, squares = (second, None) if scatter else (None, second)
     else:
         G = np.zeros((Z.shape[1], d))
@@ -170,12 +172,6 @@ def _moments(X, groups, *, center, scatter):
     XtZ = (G[keep] - np.outer(counts / n, total)).T
     z_norms = np.sqrt(np.maximum(counts - counts**2 / n, 0.0))
     return mean, XtZ, np.sqrt(squares), z_norms, C
-
-
-def _lower_gram(X):
-    sums = GramSum(X.shape[1])
-    sums.add(X)
-    return sums.lower()
 
 
 def _column_squares(B):
@@ -250,7 +246,7 @@ def _rayleigh_ritz(Xc, U):
     subspace, and the small Rayleigh–Ritz problem restores the order of the directions.
     """
     U = linalg.qr(U, mode="economic", check_finite=False)[0]
-    XU = Xc @ U
+    XU = cross(Xc.T, U)
     _, L = linalg.eigh(gram(XU), check_finite=False)
     return U @ L[:, ::-1]
 
@@ -878,14 +874,15 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             return self._fit_randomized(data.X, Q, k, seed)
         if C is None and d > n and data.X is not None:
             # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
+            # Its lower triangle only, and every product in SciPy's BLAS (see _linalg.gram).
             Xc = data.X - self.mean_
-            XQ = Xc @ Q
-            G = gram(Xc.T)
+            XQ = cross(Xc.T, Q)
+            G = lower_gram(Xc.T)
             total = float(np.trace(G)) if self.center else None
-            G -= gram(XQ.T)
+            G = symmetric_rank_k_update(G, -1.0, XQ)
             w, V = _top_eigh(G, k, solver, seed)
             if w[-1] > max(n, d) * np.finfo(float).eps * max(w[0], 0.0):
-                U = Xc.T @ V - Q @ (XQ.T @ V)  # U = PXcᵀV (Λ^{-1/2} is restored below)
+                U = cross(Xc, V) - Q @ cross(XQ, V)  # U = PXcᵀV (Λ^{-1/2} is restored below)
                 return _rayleigh_ritz(Xc, _project_out(U, Q)), w, total
             # k exceeds the rank of the projected data: the zero-variance directions are only
             # defined in the primal problem, so fall through to it.

@@ -21,7 +21,9 @@ from fairlab._linalg import (
     gram,
     subspace_sine,
     symmetric_product,
+    lower_gram,
     symmetric_rank_2k_update,
+    symmetric_rank_k_update,
     symmetric_rank_one_update,
     top_eigh,
 )
@@ -197,6 +199,10 @@ def test_symmetric_kernels_read_and_write_the_lower_triangle_only(order):
     np.testing.assert_allclose(M[lower], (S - 2.5 * np.outer(x, x))[lower], rtol=1e-13)
     M = symmetric_rank_2k_update(_poisoned_upper(S, order), -1.0, Q, D)
     np.testing.assert_allclose(M[lower], (S - Q @ D.T - D @ Q.T)[lower], rtol=1e-13)
+    M = symmetric_rank_k_update(_poisoned_upper(S, order), -1.0, Q)
+    np.testing.assert_allclose(M[lower], (S - Q @ Q.T)[lower], rtol=1e-13)
+    np.testing.assert_allclose(lower_gram(A)[lower], S[lower], rtol=1e-13)
+    np.testing.assert_array_equal(np.triu(lower_gram(A), 1), 0.0)
 
 
 @pytest.mark.parametrize("solver", ["dense", "arpack", "randomized"])
