@@ -121,6 +121,13 @@ def symmetric_product(M, B):
     return blas.dsymm(1.0, a, np.asarray(B, dtype=np.float64), side=0, lower=lower)
 
 
+def symmetric_matvec(M):
+    """v ↦ Mv for symmetric M, reading only M's lower triangle (BLAS ``symv``: half the reads
+    of a ``gemv``, which is what bounds a product with a large matrix)."""
+    a, lower = _lower_view(M)
+    return lambda v: blas.dsymv(1.0, a, np.ravel(v), lower=lower)
+
+
 def symmetric_rank_one_update(M, alpha, x):
     """M + α·xxᵀ in place of M's lower triangle (BLAS ``syr``); returns M."""
     a, lower = _lower_view(M)
@@ -332,10 +339,7 @@ def _lanczos_top_eigh(M, k, random_state):
     clustered spectrum can stall Lanczos; the dense solver always succeeds and is the fallback.
     """
     p = M.shape[0]
-    a, lower = _lower_view(M)
-    operator = LinearOperator(
-        (p, p), matvec=lambda x: blas.dsymv(1.0, a, np.ravel(x), lower=lower), dtype=np.float64
-    )
+    operator = LinearOperator((p, p), matvec=symmetric_matvec(M), dtype=np.float64)
     v0 = _rng(random_state).uniform(-1.0, 1.0, p)
     try:
         return eigsh(operator, k=k, which="LA", v0=v0)

@@ -80,6 +80,7 @@ from ._linalg import (
     flip_signs,
     gram_constraint_factor,
     n_distinct_rows,
+    symmetric_matvec,
     top_eigh,
 )
 from ._moments import any_dask, dask_inputs, dask_transform_input, import_dask, is_dask, map_rows
@@ -110,7 +111,7 @@ def _projected_gram_arpack(K, Z, unit, k, center, random_state):
 
     ``K`` is the kernel matrix, a private symmetric copy: it is centred *in place* (two
     passes, with the column means for both sides — K is symmetric) and G v = K̃v − W(σ∘Wᵀv)
-    costs one product with K̃ and O(n·m) more.  The constraint factor is that of
+    costs one product with K̃ (``symv`` on its lower triangle) and O(n·m) more.  The constraint factor is that of
     :func:`_constraint_factor`.  Returns (λ descending, V, T, σ, W), or None when ARPACK does
     not converge (``K`` then holds K̃, for the dense solver).
     """
@@ -119,10 +120,11 @@ def _projected_gram_arpack(K, Z, unit, k, center, random_state):
         center_symmetric_gram_inplace(K)
     T, sigma, W = _constraint_factor(K, Z, unit)
     Ws = W * sigma
+    kernel_product = symmetric_matvec(K)  # K̃'s lower triangle: half the reads of K̃ @ v
 
     def matvec(v):
         v = np.ravel(v)
-        y = K @ v
+        y = kernel_product(v)
         if W.shape[1]:
             y -= Ws @ (W.T @ v)
         return y
