@@ -444,7 +444,10 @@ def encode_sensitive(sensitive_features, n_samples=None, *, name="sensitive_feat
         if sensitive_type != "auto":
             categorical = sensitive_type == "categorical"
         if categorical:
-            codes, groups = pd.factorize(col, sort=sortable_labels(col))
+            if col.dtype.kind in "biu":  # no missing value possible; sorted codes in one pass
+                groups, codes, _ = _encode(col)
+            else:
+                codes, groups = pd.factorize(col, sort=sortable_labels(col))
             if (codes < 0).any():
                 raise ValueError(
                     f"{where} contains missing group labels (NaN/None); give every row a group "

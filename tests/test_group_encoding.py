@@ -1,9 +1,10 @@
 """The group encoding of check_groups: the sort-free fast path equals np.unique on every dtype."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from fairlab._validation import _encode, check_groups
+from fairlab._validation import _encode, check_groups, encode_sensitive
 
 RNG = np.random.default_rng(0)
 
@@ -48,3 +49,22 @@ def test_check_groups_codes_and_categories_from_integers():
 def test_check_groups_rejects_nan_in_float_labels():
     with pytest.raises(ValueError, match="missing values"):
         check_groups(np.array([0.0, np.nan, 1.0]), 3)
+
+
+@pytest.mark.parametrize("values", [
+    np.array([7, 3, 100, 3, 7, 7], dtype=np.int64),
+    np.array([2, 0, 2, 1, 0], dtype=np.uint8),
+    np.array([-5, 4, -5, 4], dtype=np.int16),
+    np.array([True, False, False, True, True]),
+])
+def test_integer_and_boolean_groups_encode_as_sorted_factorisation(values):
+    # encode_sensitive reads integers and booleans as groups by one O(n) lookup; the columns
+    # must be those of pandas' sorted factorisation, which other label types still use
+    codes, labels = pd.factorize(values, sort=True)
+    encoded = encode_sensitive(values)
+    if len(labels) == 2:
+        expected = (codes == 1).astype(float)[:, None]
+    else:
+        expected = np.eye(len(labels))[codes]
+    np.testing.assert_array_equal(encoded.matrix, expected)
+    assert encoded.n_groups == [len(labels)]
