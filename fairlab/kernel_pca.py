@@ -112,8 +112,8 @@ def _projected_gram_arpack(K, Z, unit, k, center, random_state):
     ``K`` is the kernel matrix, a private symmetric copy: it is centred *in place* (two
     passes, with the column means for both sides — K is symmetric) and G v = K̃v − W(σ∘Wᵀv)
     costs one product with K̃ (``symv`` on its lower triangle) and O(n·m) more.  The
-    constraint factor is that of :func:`_constraint_factor`.  Returns (λ descending, V, T, σ, W), or None when ARPACK does
-    not converge (``K`` then holds K̃, for the dense solver).
+    constraint factor is that of :func:`_constraint_factor`.  Returns (λ descending, V, T, σ,
+    W), or None when ARPACK does not converge (``K`` then holds K̃, for the dense solver).
     """
     n = K.shape[0]
     if center:
