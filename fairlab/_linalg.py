@@ -203,8 +203,10 @@ def constraint_basis(A, left_norms, right_norms, n_terms):
             return np.zeros((p, 0))
         q = A / np.max(np.abs(A))  # scaled first: the norm of A itself may overflow
         return q / np.linalg.norm(q)
-    # NumPy's LAPACK for the small p × r factorisations (SciPy's wrappers cost more than them)
-    U, s, _ = np.linalg.svd(A_hat, full_matrices=False)
+    # one direct LAPACK call for the small p × r SVD (a wrapper costs more than the SVD)
+    U, s, _, info = lapack.dgesdd(A_hat, compute_uv=1, full_matrices=0)
+    if info != 0:
+        U, s, _ = np.linalg.svd(A_hat, full_matrices=False)
     rank = int(np.sum(s > tolerance))
     if rank == r:
         basis = A  # full rank: A's own columns are the best-conditioned description of range(A)

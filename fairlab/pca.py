@@ -259,7 +259,7 @@ def _project_out(U, Q):
 
 
 def _top_eigh(M, k, solver, random_state):
-    """Top-k eigenpairs (descending, deterministic signs) with a measured choice of solver.
+    """Top-k eigenpairs (descending) with a measured choice of solver.
 
     Dense LAPACK: ``syevr`` restricted to the k wanted indices when k < p/5, otherwise the full
     divide-and-conquer ``syevd`` (faster than ``syevr`` for many vectors).  ``"auto"`` switches
@@ -268,9 +268,9 @@ def _top_eigh(M, k, solver, random_state):
     p = M.shape[0]
     if solver == "auto":
         solver = "arpack" if (p >= 1000 and k <= p // 100) else "dense"
-    if solver == "dense":
+    if solver == "dense":  # signs are fixed once, on the final components (FairPCA._solve)
         w, V = dense_top_eigh(M, k)
-        return w[::-1], flip_signs(V[:, ::-1])
+        return w[::-1], V[:, ::-1]
     return top_eigh(M, k, solver=solver, random_state=random_state)
 
 
