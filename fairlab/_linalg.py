@@ -37,9 +37,9 @@ def gram(A):
     so the Gram matrix is too.  NumPy and SciPy bundle separate OpenBLAS builds with separate
     thread pools, and on a 2-core machine every switch between them stalls for milliseconds
     while the idle pool's threads spin (measured: a 500 × 500 top-10 ``syevr`` after NumPy's
-    ``syrk`` took 47 ms instead of 6).  ``syrk`` computes one triangle; the other is copied
+    ``syrk`` took 42 ms instead of 6).  ``syrk`` computes one triangle; the other is copied
     from it, so the result is symmetric to the last bit.  Code that reads only the lower
-    triangle uses :class:`GramSum` and skips the copy.
+    triangle uses :func:`lower_gram` and skips the copy.
     """
     A = np.asarray(A, dtype=np.float64)
     if A.ndim != 2:
@@ -61,7 +61,7 @@ def _syrk(A, C=None):
 
 
 class GramSum:
-    """Σ BᵀB over the row blocks B of a d-column matrix; exactly symmetric when read (total).
+    """Σ BᵀB over the row blocks B of a d-column matrix, as its lower triangle.
 
     Every block is added into one d × d buffer by ``syrk`` (β = 1): no temporary per block.
     """
@@ -81,10 +81,6 @@ class GramSum:
     def lower(self):
         """The sum with only its lower triangle set (F-ordered; the upper one is zero)."""
         return np.zeros((self.d, self.d), order="F") if self.C is None else self.C
-
-    def total(self):
-        """The sum, symmetric."""
-        return symmetric_from_lower(self.lower())
 
 
 def _lower_view(M):

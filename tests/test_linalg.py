@@ -235,8 +235,7 @@ def test_gram_sum_of_row_blocks_equals_the_whole():
     for start in (0, 1, 300, 999):  # blocks of 1, 299, 699 and 1 rows, one empty
         sums.add(A[start : {0: 1, 1: 300, 300: 999, 999: 1000}[start]])
     sums.add(A[:0])
-    total = sums.total()
-    np.testing.assert_array_equal(total, total.T)
-    np.testing.assert_allclose(total, A.T @ A, rtol=1e-12)
+    lower = np.tril_indices(12)
+    np.testing.assert_allclose(sums.lower()[lower], (A.T @ A)[lower], rtol=1e-12)
     np.testing.assert_array_equal(np.triu(sums.lower(), 1), 0.0)
-    assert np.all(GramSum(4).total() == 0.0)
+    assert np.all(GramSum(4).lower() == 0.0)
