@@ -47,6 +47,7 @@ Implementation notes (why it is exact, and costs what PCA costs)
 
 # SPDX-License-Identifier: BSD-3-Clause
 
+import os
 import threading
 from numbers import Integral, Real
 
@@ -117,12 +118,12 @@ def _moments(X, groups, *, center, scatter):
     and column g of XᵀZ̃ is G_g − (n_g/n)·Σᵢxᵢ, since z̃_g = z_g − n_g/n.
 
     Rows are read as they are when ‖μ‖² ≤ tr Cov(X) (checked on the first 1 024 rows): one
-    ``syrk``, no copy.  Then, for many rows, the group sums are computed in a second thread
-    while this one runs ``syrk``: both release the GIL, ``syrk`` at small d barely gains from
-    a second BLAS thread, and so the sums come at no extra wall time on two cores (the results
-    do not depend on it: each is computed in full by one thread).  Data farther from the origin
-    are read in row blocks shifted by c, the mean of the first rows, so that no difference
-    cancels catastrophically: with δ = μ − c small, Σ(x − c)(x − c)ᵀ − nδδᵀ is the centred C,
+    ``syrk``, no copy.  Then, for many rows and more than one core, the group sums are computed
+    in a second thread while this one runs ``syrk``: both release the GIL, ``syrk`` at small d
+    barely gains from a second BLAS thread, and so the sums come at no extra wall time on two
+    cores (the results do not depend on it: each is computed in full by one thread).  Data
+    farther from the origin are read in row blocks shifted by c, the mean of the first rows, so
+    that no difference cancels catastrophically: with δ = μ − c small, Σ(x − c)(x − c)ᵀ − nδδᵀ is the centred C,
     XᵀX = centred C + nμμᵀ, and Z̃ᵀ(X − c) = Z̃ᵀX since the columns of Z̃ sum to zero.
 
     Returns the mean, XᵀZ̃ (d × r or None), the column norms of the rows as read and of Z̃ (the
@@ -139,7 +140,7 @@ def _moments(X, groups, *, center, scatter):
     if np.einsum("j,j->", c, c) * head.shape[0] <= np.einsum("ij,ij->", spread, spread):
         c = np.zeros(d)
         own_pass = lower_gram if scatter else _column_squares
-        if n > _BLOCK_ROWS:
+        if n > _BLOCK_ROWS and _available_cores() > 1:
             G, second = _concurrently(lambda: Z.T @ X, lambda: own_pass(X))
         else:  # a dense Z: ZᵀX by SciPy's BLAS, as the rest of the fit
             G, second = cross(Z, X), own_pass(X)
@@ -176,6 +177,14 @@ def _moments(X, groups, *, center, scatter):
 
 def _column_squares(B):
     return np.einsum("ij,ij->j", B, B)
+
+
+def _available_cores():
+    """Cores this process may run on (its CPU affinity where the platform tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
 
 
 def _concurrently(background, foreground):
