@@ -123,8 +123,9 @@ def _moments(X, groups, *, center, scatter):
     barely gains from a second BLAS thread, and so the sums come at no extra wall time on two
     cores (the results do not depend on it: each is computed in full by one thread).  Data
     farther from the origin are read in row blocks shifted by c, the mean of the first rows, so
-    that no difference cancels catastrophically: with δ = μ − c small, Σ(x − c)(x − c)ᵀ − nδδᵀ is the centred C,
-    XᵀX = centred C + nμμᵀ, and Z̃ᵀ(X − c) = Z̃ᵀX since the columns of Z̃ sum to zero.
+    that no difference cancels catastrophically: with δ = μ − c small, Σ(x − c)(x − c)ᵀ − nδδᵀ
+    is the centred C, XᵀX = centred C + nμμᵀ, and Z̃ᵀ(X − c) = Z̃ᵀX since the columns of Z̃ sum
+    to zero.
 
     Returns the mean, XᵀZ̃ (d × r or None), the column norms of the rows as read and of Z̃ (the
     scales of the rounding error of XᵀZ̃, for :func:`~fairlab._linalg.constraint_basis`; None
