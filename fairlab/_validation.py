@@ -203,6 +203,9 @@ def _is_missing(col):
     return pd.isna(pd.Series(col, dtype=object if col.dtype.kind == "O" else None)).to_numpy()
 
 
+_INTP_MAX = int(np.iinfo(np.intp).max)
+
+
 def _encode(col):
     """Group labels, codes and counts of one attribute, as ``np.unique`` gives them.
 
@@ -215,15 +218,14 @@ def _encode(col):
     if n == 0 or col.dtype.kind not in "biuf":
         return np.unique(col, return_inverse=True, return_counts=True)
     if col.dtype.kind == "f":
-        fits = np.all(np.abs(col) < 2.0**52) and np.array_equal(np.floor(col), col)
-        values = col.astype(np.int64) if fits else None
+        if not (np.all(np.abs(col) < 2.0**52) and np.array_equal(np.floor(col), col)):
+            return np.unique(col, return_inverse=True, return_counts=True)
+        values = col.astype(np.int64)
     else:
         values = col.view(np.uint8) if col.dtype.kind == "b" else col
-        fits = int(values.max()) <= np.iinfo(np.intp).max
-    if not fits:
-        return np.unique(col, return_inverse=True, return_counts=True)
     low, high = int(values.min()), int(values.max())
-    if high - low > max(n, 1024):  # a table larger than the column: sorting is cheaper
+    if high > _INTP_MAX or high - low > max(n, 1024):
+        # labels beyond the index range, or a table larger than the column: sorting is cheaper
         return np.unique(col, return_inverse=True, return_counts=True)
     offsets = values.astype(np.intp) - low
     counts = np.bincount(offsets)
