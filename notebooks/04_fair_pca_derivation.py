@@ -138,12 +138,12 @@ rng = np.random.default_rng(seed)
 # ($O(d^3)$), exactly as for PCA. `fairlab.FairPCA` computes the same $U$ without forming $R$: it deflates the
 # single forbidden direction out of $X^\top X$ with a rank-2 update, so the extra work is $O(d^2)$.
 # Measured by `make bench` on a 2-core machine against scikit-learn's *default* `PCA` on the same data (two and five
-# groups, $k = 10$): 0.76–0.78× its time at $10^6\times 50$, 0.67–0.78× at $2\cdot 10^5\times 50$, 0.83–0.85× at
-# $2\cdot 10^4\times 500$ and 0.79× at $5000\times 3000$ (where `PCA` uses its randomized solver and Fair PCA
-# stays exact), and 1.18–1.21× the floor of one $X^\top X$ plus one symmetric eigendecomposition on tall data. The
+# groups, $k = 10$): 0.73× its time at $10^6\times 50$, 0.75–0.77× at $2\cdot 10^5\times 50$, 0.83–0.84× at
+# $2\cdot 10^4\times 500$ and 0.78–0.80× at $5000\times 3000$ (where `PCA` uses its randomized solver and Fair PCA
+# stays exact), and 1.17–1.26× the floor of one $X^\top X$ plus one symmetric eigendecomposition on tall data. The
 # group sums of $X^\top\tilde Z$ are computed in a second thread while the BLAS forms $X^\top X$, so on tall data
 # the constraint costs almost no wall time. Below a millisecond (Lee et al.'s $336\times 20$) input validation
-# dominates and the ratio is 1.41–1.46×.
+# dominates and the ratio is 1.35–1.39×.
 #
 # Below, the two groups are Gaussians with a shared, anisotropic covariance and different means.
 # We run the four lines of {prf:ref}`alg-fair-pca` with SciPy and compare with `FairPCA` (`center=False` is the paper's

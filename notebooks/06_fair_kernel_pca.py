@@ -183,7 +183,7 @@ pd.DataFrame(rows)
 # The time saved grows with $n$. The cell below times one fit of each solver at $n = 800$. The full
 # benchmark, `benchmarks/bench_kernel_pca.py`, runs from $n = 500$ to $3000$ on Adult and also times
 # scikit-learn's (unconstrained) `KernelPCA`. Against `KernelPCA` with its default solver (ARPACK for
-# $k = 5$), `make bench` measured the exact fair fit at 0.67×, 0.90× and 0.74× the time at
+# $k = 5$), `make bench` measured the exact fair fit at 0.74×, 0.70× and 0.79× the time at
 # $n = 1000$, $2000$ and $5000$ on a quiet 2-core machine: the constraint costs about nothing, and ARPACK's
 # products read only the lower triangle of the kernel matrix (half the memory traffic of `KernelPCA`'s). Timings
 # depend on the machine, so this cell's output is not checked.

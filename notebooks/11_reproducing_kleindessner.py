@@ -383,9 +383,9 @@ print("Fair PCA: %Var > 30:", bool((fair.var_pct > 30).all()), "| MMD² < 0.07:"
 # as reference points: Fair PCA, Fair PCA-S and Fair Kernel PCA under 0.5 s even at $d = 800$; at $d = 100$ FPCA
 # more than 2000 s, RLACE about 20 s, MbF-PCA 1.3 s, INLP 0.8 s; at $d = 800$ RLACE 260 s, MbF-PCA 43 s, INLP 1270 s.
 # Timings never reproduce, so these cells are not compared by the notebook tests. Against scikit-learn's
-# default `PCA` on the same data, `make bench` measured Fair PCA's (exact) fit at 0.43–0.44× the time at this
-# figure's largest shape ($n = 480$, $d = 800$, where `PCA` picks its randomized solver), 1.41–1.46× at
-# $336 \times 20$ (a fit of a third of a millisecond, mostly input validation), and 0.67–0.85× on every larger
+# default `PCA` on the same data, `make bench` measured Fair PCA's (exact) fit at 0.51–0.53× the time at this
+# figure's largest shape ($n = 480$, $d = 800$, where `PCA` picks its randomized solver), 1.35–1.39× at
+# $336 \times 20$ (a fit of a third of a millisecond, mostly input validation), and 0.73–0.84× on every larger
 # shape up to $10^6 \times 50$ and $5000 \times 3000$; see {doc}`04_fair_pca_derivation`.
 
 # %% tags=["nbval-ignore-output"]

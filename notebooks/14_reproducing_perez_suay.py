@@ -308,7 +308,8 @@ for row in changed.itertuples():
 # Cholesky, as scikit-learn's `KernelRidge` does, and corrects for the penalty with Woodbury's formula on a low-rank
 # factor of $\tilde{\mathbf K}_S$; the 25 values of μ then cost a few $n \times r$ products each, instead of 25
 # non-symmetric $n\times n$ solves. `make bench` measured, on a quiet 2-core machine at $n = 5000$, one
-# `FairKernelRegression.fit` at 0.89× the time of one `KernelRidge.fit` and a whole 25-value `fit_path` at 0.80×. The `seconds` column of the runners
+# `FairKernelRegression.fit` at 0.84× the time of one `KernelRidge.fit` and a whole 25-value `fit_path` at 0.83×
+# (and `KernelFairDR.fit` at 0.62× `KernelPCA` at $n = 2000$). The `seconds` column of the runners
 # holds the fit time of each path (LR/KRR rows: the whole validation grid). Timings depend on the machine and its
 # load, so this cell is not compared by the notebook tests.
 #
