@@ -44,9 +44,7 @@ def gram(A):
     A = np.asarray(A, dtype=np.float64)
     if A.ndim != 2:
         raise ValueError(f"gram expects a 2-D array, got shape {A.shape}.")
-    if A.shape[0] == 0 or A.shape[1] == 0:
-        return np.zeros((A.shape[1], A.shape[1]))
-    return symmetric_from_lower(_syrk(A))
+    return symmetric_from_lower(lower_gram(A))
 
 
 def _syrk(A, C=None):
@@ -71,7 +69,7 @@ class GramSum:
 
     def add(self, B):
         B = np.asarray(B, dtype=np.float64)
-        if B.shape[0] == 0:
+        if B.shape[0] == 0 or B.shape[1] == 0:
             return
         if self.C is None:
             self.C = np.asfortranarray(_syrk(B))
@@ -199,16 +197,24 @@ def constraint_basis(A, left_norms, right_norms, n_terms):
             return np.zeros((p, 0))
         q = A / np.max(np.abs(A))  # scaled first: the norm of A itself may overflow
         return q / np.linalg.norm(q)
-    # one direct LAPACK call for the small p × r SVD (a wrapper costs more than the SVD)
-    U, s, _, info = lapack.dgesdd(A_hat, compute_uv=1, full_matrices=0)
-    if info != 0:
-        U, s, _ = np.linalg.svd(A_hat, full_matrices=False)
+    U, s, _ = thin_svd(A_hat)
     rank = int(np.sum(s > tolerance))
     if rank == r:
         basis = A  # full rank: A's own columns are the best-conditioned description of range(A)
     else:
         basis = dl[:, None] * U[:, :rank]  # range(A) = D_F range(Â), truncated
     return _orthonormal_columns(basis)[:, :rank]
+
+
+def thin_svd(A):
+    """U, s, Vᵀ of the thin SVD of a small or narrow A by one direct LAPACK call (``gesdd``).
+
+    NumPy's and SciPy's wrappers cost more than the SVD of a d × 2 or 20 × 4 matrix.
+    """
+    U, s, Vt, info = lapack.dgesdd(A, compute_uv=1, full_matrices=0)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"LAPACK SVD did not converge (info={info}).")
+    return U, s, Vt
 
 
 def _orthonormal_columns(B):

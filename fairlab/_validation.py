@@ -265,7 +265,7 @@ def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensi
     codes = np.empty((n_samples, len(columns)), dtype=np.intp)
     categories = []
     for r, col in enumerate(columns):
-        if col.dtype.kind not in "biu" and _is_missing(col).any():
+        if _is_missing(col).any():
             raise ValueError(
                 f"{name} contains missing values (NaN/None) in attribute {r}; give every row a "
                 "group label (e.g. an explicit 'unknown' group)."
@@ -315,7 +315,7 @@ def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive
             blocks.append(col[:, None])
             independent.append([True])
         else:
-            if col.dtype.kind not in "biu" and _is_missing(col).any():
+            if _is_missing(col).any():
                 raise ValueError(
                     f"{name} attribute {r} contains missing values; impute or drop them."
                 )

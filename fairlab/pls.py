@@ -49,7 +49,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
-from scipy.linalg import lapack
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -69,7 +68,9 @@ from ._linalg import (
     center_gram,
     complement_basis,
     constraint_basis,
+    dense_top_eigh,
     flip_signs,
+    thin_svd,
 )
 from ._moments import (
     Spec,
@@ -174,10 +175,8 @@ def _leading_direction(R_y, R_s, eta, n_terms):
     M = R_y @ R_y.T
     if eta > 0 and R_s.shape[1]:
         M -= eta * (R_s @ R_s.T)
-    values, vectors, info = lapack.dsyevd(M, compute_v=1, lower=1)  # r ≤ m + q: tiny, so
-    if info != 0:  # one direct LAPACK call (a wrapper costs more than the decomposition)
-        values, vectors = np.linalg.eigh(M)
-    return vectors[:, -1], float(values[-1])
+    values, vectors = dense_top_eigh(M, 1)  # r ≤ m + q: one direct LAPACK call
+    return vectors[:, 0], float(values[0])
 
 
 def _exact_weight(A, B, eta, W_prev, n_terms):
@@ -189,9 +188,7 @@ def _exact_weight(A, B, eta, W_prev, n_terms):
     """
     d, m = A.shape
     C = A if (eta == 0 or B.shape[1] == 0) else np.hstack([A, B])
-    U, s, Vt, info = lapack.dgesdd(C, compute_uv=1, full_matrices=0)  # thin SVD, O(d (m+q)²)
-    if info != 0:  # (LAPACK directly: numpy's wrapper costs more than a d × 2 SVD)
-        U, s, Vt = np.linalg.svd(C, full_matrices=False)
+    U, s, Vt = thin_svd(C)  # O(d (m+q)²)
     keep = s > (s[0] if s.size else 0.0) * max(C.shape) * _EPS
     U, R = U[:, keep], s[keep, None] * Vt[keep]  # C = U R, U orthonormal (d × r)
     if R.shape[0] == 0:
