@@ -466,8 +466,8 @@ print("equalized odds (η = ∞): Cov²(T, S) =", round(cov2(T, s), 4),
 # fits take about 0.4 ms, almost all of it input validation, and the ratio is 1.04–1.08×. `make bench`
 # (both BLAS threads, a quiet 2-core machine, η = 1, $n = 1000$) gave 0.34–0.98× for $d$ from 100 to
 # 2000 and 1.04–1.17× at $d = 10$; since the tiny per-component decompositions call LAPACK directly and integer
-# group labels are encoded in one pass, the latest run gave 0.33–0.83× for $d \ge 100$ and 0.97–1.00× at
-# $d = 10$ (parity, within the noise of a shared machine). For
+# group labels are encoded in one pass, the latest run gave 0.33–0.83× for $d \ge 100$ and 0.95–1.03× at
+# $d = 10$ over four runs: parity, so the goal of 1.0× is met or missed by the noise of a shared machine. For
 # $d \ge 100$ the paper's gradient iteration (one pass over $X$ per step) took 2.5–13× the time of
 # the closed form.
 
