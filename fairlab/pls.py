@@ -179,14 +179,16 @@ def _leading_direction(R_y, R_s, eta, n_terms):
     return vectors[:, 0], float(values[0])
 
 
-def _exact_weight(A, B, eta, W_prev, n_terms):
-    """Exact maximiser w (unit, in ℝᵈ) of wᵀ(AAᵀ − ηBBᵀ)w, through the thin SVD of [A, B].
+def _exact_weight(A, B, eta, n_terms):
+    """Exact maximiser w (unit, in ℝᵈ) of wᵀ(AAᵀ − ηBBᵀ)w over range([A, B]), and its value.
 
-    ``W_prev`` (d × (h−1)) are the previous weights, used only in the degenerate case below.
-    The thin SVD only compresses [A, B] to its numerical range (directions below its rounding
-    level change the objective by less than rounding); it decides no constraint.
+    Directions orthogonal to range([A, B]) have objective exactly 0, so the maximum over ℝᵈ is
+    ``max(value, 0)``; the caller stops when ``value`` is not above its rounding level (see
+    :func:`_components`).  The thin SVD only compresses [A, B] to its numerical range
+    (directions below its rounding level change the objective by less than rounding); it
+    decides no constraint.
     """
-    d, m = A.shape
+    m = A.shape[1]
     C = A if (eta == 0 or B.shape[1] == 0) else np.hstack([A, B])
     U, s, Vt = thin_svd(C)  # O(d (m+q)²)
     keep = s > (s[0] if s.size else 0.0) * max(C.shape) * _EPS
@@ -194,25 +196,27 @@ def _exact_weight(A, B, eta, W_prev, n_terms):
     if R.shape[0] == 0:
         return None, 0.0
     v, value = _leading_direction(R[:, :m], R[:, m:], eta, n_terms)
-    scale = float(np.sum(s**2))
-    if value <= 1e-12 * scale and d > R.shape[0]:
-        # No direction of range([A, B]) earns a positive objective (Y's cross-covariance lies
-        # inside S's): the maximum 0 is attained on range([A, B])^⊥.  Previous weights are in
-        # the null space of X_h (X_h w_l = 0), so also avoid them; take the deterministic
-        # admissible vector closest to a coordinate axis.
-        Ub = U
-        if W_prev.shape[1]:
-            # the previous weights are unit vectors: their parts outside range(U) are either
-            # O(1) or rounding, so an absolute threshold separates them
-            outside = W_prev - U @ (U.T @ W_prev)
-            Uo, so, _ = np.linalg.svd(outside, full_matrices=False)
-            Ub = np.hstack([U, Uo[:, so > np.sqrt(_EPS)]])
-        if Ub.shape[1] < d:
-            j = int(np.argmin(np.einsum("ij,ij->i", Ub, Ub)))
-            w = -Ub @ Ub[j]
-            w[j] += 1.0
-            return w / np.linalg.norm(w), 0.0
     return U @ v, value
+
+
+def _objective_rounding(Aw, Bw, eta, h, n, norms):
+    """Rounding level of the objective ‖Aᵀw‖² − η‖Bᵀw‖² of component h, given Aᵀw and Bᵀw.
+
+    A = X_hᵀY and B = X_hᵀS̃ are sums of n products, corrected once per deflation, so the error
+    E of A has ‖E‖_F ≤ γ‖X‖_F‖Y‖_F (resp. ‖S̃‖_F for B) with γ = n(h+1)·eps, and it moves
+    ‖Aᵀw‖² by at most 2‖Aᵀw‖‖E‖ + ‖E‖².  ``norms`` = (‖X‖_F, ‖Y‖_F, ‖S̃‖_F); for a kernel,
+    ‖Φ̃‖_F = √tr(K̃).  ``Aw`` is None when there is no candidate direction.
+    """
+    x_norm, y_norm, s_norm = norms
+    gamma = n * (h + 1) * _EPS
+    err_a = gamma * x_norm * y_norm
+    if Aw is None:
+        return err_a**2
+    level = 2.0 * np.linalg.norm(Aw) * err_a + err_a**2
+    if not np.isinf(eta) and eta > 0 and np.size(Bw):
+        err_b = gamma * x_norm * s_norm
+        level += eta * (2.0 * np.linalg.norm(Bw) * err_b + err_b**2)
+    return level
 
 
 def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol, constraint=None):
@@ -280,7 +284,7 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
                        learning_rate=learning_rate, max_iter=max_iter, tol=tol)
 
 
-def _fit_components_from_moments(XtX, XtY, XtS, n, n_components, eta, *, s_squares,
+def _fit_components_from_moments(XtX, XtY, XtS, n, n_components, eta, *, y_squares, s_squares,
                                  solver="exact", learning_rate=None, max_iter=1000, tol=1e-10,
                                  independent=None):
     """:func:`_fit_components` from the cross-product matrices alone (dask, ``partial_fit``).
@@ -289,14 +293,14 @@ def _fit_components_from_moments(XtX, XtY, XtS, n, n_components, eta, *, s_squar
     with t = X_h w, the deflation X_{h+1} = X_h − t pᵀ gives
     X_{h+1}ᵀX_{h+1} = X_hᵀX_h − (tᵀt) p pᵀ, X_hᵀt = X_hᵀX_h w, tᵀt = wᵀX_hᵀX_h w,
     tᵀ[Y, S] = wᵀX_hᵀ[Y, S] and Y_hᵀt = Yᵀt (the scores are orthogonal), so no score vector
-    (n-vector) is ever formed.  ``s_squares`` are the squared column norms of S̃ (rounding bound
-    of the gradient solver's hard constraint).
+    (n-vector) is ever formed.  ``y_squares`` and ``s_squares`` are the squared column norms
+    of Y and S̃ (rounding bounds of the objective and of the hard constraint).
     """
     hard = np.isinf(eta)
     if hard and independent is not None:
         XtS, s_squares = XtS[:, independent], s_squares[independent]
     XtZ = np.hstack([XtY, XtS]) if XtS.shape[1] else XtY.copy()
-    backend = _GramDeflation(XtX, s_squares, n_components)
+    backend = _GramDeflation(XtX, y_squares, s_squares, n_components)
     return _components(XtZ, XtY.shape[1], n, n_components, eta, backend, solver=solver,
                        learning_rate=learning_rate, max_iter=max_iter, tol=tol)
 
@@ -307,20 +311,20 @@ class _ScoreDeflation:
     def __init__(self, Xc, Yc, Sc, Z, n_components):
         self.Xc, self.Yc, self.Sc, self.Z = Xc, Yc, Sc, Z
         self.T = np.zeros((Xc.shape[0], n_components))
-        self.t_ref = 0.0  # norm of the first score: cheap scale for the "X residual is zero" test
+        self.x_norm = None  # ‖Xc‖_F, set by column_norms
 
     def column_norms(self):
-        return np.linalg.norm(self.Xc, axis=0), np.linalg.norm(self.Sc, axis=0)
+        x_norms = np.linalg.norm(self.Xc, axis=0)
+        self.x_norm = float(np.linalg.norm(x_norms))
+        return x_norms, np.linalg.norm(self.Yc, axis=0), np.linalg.norm(self.Sc, axis=0)
 
     def deflate(self, w, h, P, Q, XtZ):
         """Scores and loadings of component h; False when the score is zero."""
         Xc, T = self.Xc, self.T
         t = Xc @ w - T[:, :h] @ (P[:, :h].T @ w)  # t = X_h w
         tt = float(t @ t)
-        self.t_ref = self.t_ref or np.sqrt(tt)
-        # zero residual: ‖t‖ ≤ 1e-12‖Xc‖_F; ‖Xc‖_F (a full pass over X) is only computed when
-        # the score is suspiciously small next to the first one
-        if np.sqrt(tt) <= 1e-6 * self.t_ref and np.sqrt(tt) <= 1e-12 * np.linalg.norm(Xc):
+        # zero residual: ‖t‖ ≤ 1e-12‖Xc‖_F, an absolute scale (the first score too is tested)
+        if not np.sqrt(tt) > 1e-12 * self.x_norm:
             return False
         Tt = T[:, :h].T @ t  # ≈ 0 (scores are orthogonal); kept for exactness
         P[:, h] = (Xc.T @ t - P[:, :h] @ Tt) / tt  # p = X_hᵀt / tᵀt
@@ -333,27 +337,26 @@ class _ScoreDeflation:
 class _GramDeflation:
     """Deflation through XᵀX only (see :func:`_fit_components_from_moments`).
 
-    A score counts as zero when tᵀt ≤ 1e-12·(first tᵀt) and tᵀt ≤ 10·(h+1)·d·eps·tr(XᵀX): the
-    rounding level of wᵀX_hᵀX_h w, coarser than the in-memory test on ‖t‖ since the Gram matrix
-    squares the condition number of X.
+    A score counts as zero when tᵀt ≤ 10·(h+1)·d·eps·tr(XᵀX): the rounding level of
+    wᵀX_hᵀX_h w, coarser than the in-memory test on ‖t‖ since the Gram matrix squares the
+    condition number of X.
     """
 
-    def __init__(self, XtX, s_squares, n_components):
-        self.XtX, self.s_squares = XtX, s_squares
+    def __init__(self, XtX, y_squares, s_squares, n_components):
+        self.XtX, self.y_squares, self.s_squares = XtX, y_squares, s_squares
         self.T = None
         self.tts = np.zeros(n_components)
-        self.tt_ref = 0.0
         self.trace = float(np.trace(XtX))
 
     def column_norms(self):
-        return np.sqrt(np.maximum(np.diag(self.XtX), 0.0)), np.sqrt(np.maximum(self.s_squares, 0))
+        def root(a):
+            return np.sqrt(np.maximum(a, 0.0))
+        return root(np.diag(self.XtX)), root(self.y_squares), root(self.s_squares)
 
     def deflate(self, w, h, P, Q, XtZ):
         Cw = self.XtX @ w - P[:, :h] @ (self.tts[:h] * (P[:, :h].T @ w))  # X_hᵀX_h w = X_hᵀt
         tt = float(w @ Cw)
-        self.tt_ref = self.tt_ref or max(tt, 0.0)
-        level = 10.0 * (h + 1) * len(w) * _EPS * self.trace
-        if tt <= 1e-12 * self.tt_ref and tt <= level or tt <= 0.0:
+        if not tt > 10.0 * (h + 1) * len(w) * _EPS * self.trace:
             return False
         m = Q.shape[0]
         tZ = w @ XtZ  # tᵀ[Y, S]
@@ -374,23 +377,17 @@ def _components(XtZ, m, n, n_components, eta, backend, *, solver="exact", learni
     Q = np.zeros((m, n_components))
     objective = np.zeros(n_components)
     n_iter = []
-    x_norms = s_norms = None  # column norms for the rounding bound of X_hᵀS̃ (gradient solver)
+    x_norms, y_norms, s_norms = backend.column_norms()
+    norms = (np.linalg.norm(x_norms), np.linalg.norm(y_norms), np.linalg.norm(s_norms))
     for h in range(n_components):
         A, B = XtZ[:, :m], XtZ[:, m:]
         # X_hᵀS̃ is a sum of n products, corrected once per deflation: h + 1 chained sums
         n_terms = n * (h + 1)
         if solver == "exact":
-            w, value = _exact_weight(A, B, eta, W[:, :h], n_terms)
-            if w is None:
-                warnings.warn(
-                    f"X residual has no covariance left with y or S at component {h}; the "
-                    "remaining components are zero.", UserWarning, stacklevel=4)
-                break
+            w, value = _exact_weight(A, B, eta, n_terms)
         else:
             constraint = None
             if hard and B.shape[1]:
-                if x_norms is None:
-                    x_norms, s_norms = backend.column_norms()
                 constraint = constraint_basis(B, x_norms, s_norms, n_terms)
             w, it = _gradient_weight(A, B, eta, n, learning_rate=learning_rate,
                                      max_iter=max_iter, tol=tol, constraint=constraint)
@@ -398,13 +395,27 @@ def _components(XtZ, m, n, n_components, eta, backend, *, solver="exact", learni
             value = float(np.sum((A.T @ w) ** 2))
             if not np.isinf(eta) and eta > 0 and B.shape[1]:
                 value -= eta * float(np.sum((B.T @ w) ** 2))
+        level = _objective_rounding(None if w is None else A.T @ w,
+                                    None if w is None else B.T @ w, eta, h, n, norms)
+        if w is None or not value > level:
+            # Every w orthogonal to range(X_hᵀ[Y, S]) has objective exactly 0 (for h ≥ 1 the
+            # previous weights are such directions), so the maximum is max(value, 0).  At or
+            # below rounding the maximiser is 0 and not unique: whichever direction rounding
+            # picks carries no covariance with Y worth having, and its scores may be rounding
+            # noise.  The fit stops; this and the remaining components are exactly zero.
+            warnings.warn(
+                f"component {h}: no direction has a positive objective ‖Yᵀt‖² − η‖Sᵀt‖² "
+                f"(largest {value / n**2:.3g}, rounding level {level / n**2:.3g}): the X "
+                "residual has no covariance with y left that is not outweighed by its "
+                f"covariance with S. The fit stops: this and the remaining components are zero "
+                f"(components {h}..{n_components - 1}; lower n_components or eta).", UserWarning,
+                stacklevel=4)
+            break
         w = flip_signs(w[:, None])[:, 0]  # largest |entry| positive, as sklearn's _svd_flip_1d
         if not backend.deflate(w, h, P, Q, XtZ):
             warnings.warn(
-                f"component {h} has zero scores: either the X residual is exhausted (rank {h}) "
-                "or its only directions with a nonzero score have a negative objective, so the "
-                "maximiser lies in its null space; the remaining components are zero.",
-                UserWarning, stacklevel=4)
+                f"component {h} has zero scores: the X residual is exhausted (rank {h}); the "
+                "remaining components are zero.", UserWarning, stacklevel=4)
             break
         W[:, h] = w
         objective[h] = value / n**2
@@ -612,7 +623,8 @@ class FairPLS(StreamingMixin, _BasePLS):
         Coefficients of ``predict`` on the original X scale; ``intercept_`` of shape (n_targets,).
     objective_ : ndarray of shape (n_components,)
         Value of the per-component objective :math:`(\|Y^\top t\|^2 - \eta\|S^\top t\|^2)/n^2`
-        at the solution (for η = ∞ only the first term).
+        at the solution (for η = ∞ only the first term); positive, or 0 for the zero
+        components after the fit stopped (see Notes).
     x_mean_, x_std_, y_mean_, y_std_, s_mean_, s_std_ : ndarray
         Centring and scaling of X, Y and the encoded S.
     n_iter_ : int
@@ -628,6 +640,19 @@ class FairPLS(StreamingMixin, _BasePLS):
     second, so the penalty is ½ Σ_g Cov²(t, 1[S = g]) — invariant to relabelling the groups, and
     for two groups identical to coding the attribute as a 0/1 float.  The encoding is that of
     :func:`fairlab.metrics.cov2` (``fairlab._validation.encode_sensitive``).
+    *When the maximum is zero.*  Every w orthogonal to :math:`\operatorname{range}(X_h^\top
+    [Y, S])` has objective exactly 0 (for h ≥ 1 the previous weights are such directions, since
+    :math:`X_h w_l = 0`), so the per-component maximum is ≥ 0.  When no direction earns more than
+    the rounding level of the objective (the covariance with Y is exhausted, or outweighed by
+    the covariance with S for every direction that still has it), the maximiser 0 is not unique
+    and any direction chosen among them would be decided by rounding (and by the BLAS kernel).
+    The fit then stops: that component and all later ones are exactly zero (weights, loadings,
+    scores, ``objective_``), with a ``UserWarning`` naming the component.  So ``objective_`` is
+    never negative and no component is kept that does not improve the objective.  The rounding
+    level of component h is :math:`2\|A^\top w\|\delta_A + \delta_A^2 + \eta(2\|B^\top w\|
+    \delta_B + \delta_B^2)` with :math:`\delta_A = n(h+1)\,\varepsilon\,\|X\|_F\|Y\|_F`,
+    :math:`\delta_B = n(h+1)\,\varepsilon\,\|X\|_F\|S\|_F`, the bound on the error of the
+    computed :math:`A = X_h^\top Y`, :math:`B = X_h^\top S` (ε the machine epsilon).
     ``sensitive_features=None`` fits plain PLS and warns.  The scores of the training data are
     exactly (to rounding) uncorrelated with S when ``eta=np.inf``; ``transform`` applies the
     learned linear map to new data.
@@ -854,7 +879,8 @@ class FairPLS(StreamingMixin, _BasePLS):
                                bound_text="min(n_samples, n_features)")
         eta = self.eta if q else 0.0
         fitted = _fit_components_from_moments(
-            XtX, XtY, XtS, n, k, eta, s_squares=s_squares, solver=self.solver,
+            XtX, XtY, XtS, n, k, eta, y_squares=diag[ys] / y_std**2, s_squares=s_squares,
+            solver=self.solver,
             learning_rate=self.learning_rate, max_iter=self.max_iter, tol=self.tol,
             independent=independent)
         self._finish(fitted)
@@ -1120,6 +1146,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
         A = np.zeros((n, k))
         objective = np.zeros(k)
         k_norm = np.sqrt(max(np.trace(Kc), 0.0))
+        norms = (k_norm, float(np.linalg.norm(Yc)), float(np.linalg.norm(L)))
         for h in range(k):
             Th = That[:, :h]
             PZ = Z - Th @ (Th.T @ Z)  # P Z
@@ -1135,6 +1162,16 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             V, lam = V[:, keep], lam[keep]
             R = np.sqrt(lam)[:, None] * V.T  # C = Q R with C = Φ̃_hᵀZ, Q orthonormal
             v, value = _leading_direction(R[:, :m], R[:, m:], eta, n_terms=n * (h + 1))
+            level = _objective_rounding(R[:, :m].T @ v, R[:, m:].T @ v, eta, h, n, norms)
+            if not value > level:
+                # as FairPLS: a maximum at or below 0 stops the fit (see Notes)
+                warnings.warn(
+                    f"component {h}: no direction has a positive objective ‖Yᵀt‖² − "
+                    f"η·HSIC-penalty (largest {value / n**2:.3g}, rounding level "
+                    f"{level / n**2:.3g}). The fit stops: this and the remaining components are "
+                    f"zero (components {h}..{k - 1}; lower n_components or eta).",
+                    UserWarning, stacklevel=2)
+                break
             u = V @ (v / np.sqrt(lam))  # w = C u, ‖w‖ = 1
             t = KPZ @ u
             t -= Th @ (Th.T @ t)  # t = K̃_h Z u = P K̃ P Z u
