@@ -288,8 +288,11 @@ def _samadi_instances():
         yield f"two_gaussians_{seed}_k2", X, z, 2
 
 
-@needs_cvxpy
-@pytest.mark.parametrize("solver", ["scs", "clarabel"])
+@pytest.mark.parametrize("solver", [
+    "eigen",
+    pytest.param("scs", marks=needs_cvxpy),
+    pytest.param("clarabel", marks=needs_cvxpy),
+])
 @pytest.mark.parametrize("name, X, z, k", list(_samadi_instances()),
                          ids=[i[0] for i in _samadi_instances()])
 def test_samadi_equal_losses_below_pca_and_optimal(name, X, z, k, solver):
@@ -312,7 +315,7 @@ def test_samadi_rank_k_plus_one_lp_vertex_is_reduced_exactly():
     # plane step must return a rank-k projection with equal losses, as good as Clarabel's.
     X, z = two_gaussians(4)
     coarse = {"eps_abs": 1e-6, "eps_rel": 1e-6}
-    scs = SamadiFairPCA(2, solver_options=coarse).fit(X, sensitive_features=z)
+    scs = SamadiFairPCA(2, solver="scs", solver_options=coarse).fit(X, sensitive_features=z)
     assert scs.lp_rank_ == 3 and scs.rounding_ == "plane"
     losses = reference_losses(X, z, scs.components_.T)
     assert abs(losses[0] - losses[1]) < 1e-12 * losses.max()
@@ -341,6 +344,85 @@ def test_best_in_plane_against_brute_force():
     assert losses == pytest.approx(base - np.array([v @ Cg @ v for Cg in C]), rel=1e-12)
 
 
+def _adversarial_samadi_instances():
+    """Offsets far from the origin, extreme scales, tiny/unbalanced groups, d > n, collinear."""
+    rng = np.random.default_rng(11)
+    for name, (n0, n1, d), offset, scale in [
+        ("offset", (60, 40, 6), 1e4, 1.0),
+        ("tiny_scale", (30, 30, 8), 0.0, 1e-6),
+        ("huge_scale", (30, 30, 8), -50.0, 1e5),
+        ("unbalanced", (5, 200, 7), 3.0, 1.0),
+        ("d_gt_n", (8, 9, 15), 1e3, 1.0),
+    ]:
+        X0 = rng.normal(size=(n0, d)) * rng.uniform(0.5, 3.0, d)
+        X1 = rng.normal(size=(n1, d)) @ rng.normal(size=(d, d)) + 1.0
+        X = (np.vstack([X0, X1]) + offset) * scale
+        z = np.r_[np.zeros(n0), np.ones(n1)]
+        for k in sorted({1, 2, d - 1, d}):
+            yield f"{name}_k{k}", X, z, k
+    X, z = two_gaussians(9, d=5)
+    X = np.column_stack([X, X[:, 0], 2.0 * X[:, 1] - X[:, 2]])  # collinear columns
+    yield "collinear_k3", X, z, 3
+    # an exact tie: at the optimal weight w* = 1/2 the top eigenvalue of wC₀ + (1 − w)C₁ is
+    # double, no eigenvector is optimal (losses (0, 4)), the mixture is (2, 2)
+    X0 = np.array([[3, 0, 0], [-3, 0, 0], [0, 1, 0], [0, -1, 0.0]])
+    X1 = np.array([[1, 0, 0], [-1, 0, 0], [0, 3, 0], [0, -3, 0.0]])
+    yield "exact_tie_k1", np.vstack([X0, X1]) + [100.0, -50.0, 7.0], np.r_[np.zeros(4),
+                                                                            np.ones(4)], 1
+
+
+_TIGHT_CLARABEL = {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12}
+
+
+@pytest.mark.parametrize("name, X, z, k", list(_adversarial_samadi_instances()),
+                         ids=[i[0] for i in _adversarial_samadi_instances()])
+def test_samadi_eigenvalue_solver_matches_the_sdp(name, X, z, k):
+    # Shen et al.'s eigenvalue optimisation against Samadi et al.'s SDP (Clarabel, tight) and an
+    # independent Lagrangian lower bound: the same optimum, with equal losses.
+    est = SamadiFairPCA(k).fit(X, sensitive_features=z)
+    U = est.components_.T
+    assert np.allclose(U.T @ U, np.eye(k), atol=1e-12)
+    losses = reference_losses(X, z, U)
+    Xc = [X[z == g] - X[z == g].mean(axis=0) for g in (0, 1)]
+    scale = max(np.sum(A**2) / len(A) for A in Xc)  # the larger total group variance
+    atol = 1e-12 * scale
+    assert np.allclose(losses, est.losses_, rtol=1e-8, atol=atol)
+    assert est.duality_gap_ <= 1e-12 and est.solver_status_ == "optimal"
+    bound = lagrangian_lower_bound(X, z, k)
+    assert bound - atol <= losses.max() <= bound * (1 + 1e-9) + atol
+    if HAS_CVXPY:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Clarabel's accuracy notes
+            sdp = SamadiFairPCA(k, solver="clarabel", solver_options=_TIGHT_CLARABEL).fit(
+                X, sensitive_features=z)
+        assert losses.max() <= sdp.losses_.max() * (1 + 1e-6) + 1e-9 * scale
+        assert sdp.losses_.max() <= losses.max() * (1 + 1e-6) + 1e-9 * scale
+    if name == "exact_tie_k1":
+        assert est.rounding_ == "geodesic"
+        assert np.allclose(losses, [2.0, 2.0], rtol=1e-12)
+
+
+@needs_lee
+@pytest.mark.parametrize("dataset", ["compas", "german", "adult"])
+def test_samadi_eigenvalue_solver_on_lee_splits(dataset):
+    split = load_lee2022_split(dataset, 0)
+    X, z = split.X_train, split.s_train
+    atol = 1e-12 * max(np.trace(np.cov(X[z == g].T)) for g in (0, 1))
+    for k in (2, 10):
+        est = SamadiFairPCA(k).fit(X, sensitive_features=z)
+        losses = reference_losses(X, z, est.components_.T)
+        assert abs(losses[0] - losses[1]) <= 1e-9 * losses.max() + atol
+        bound = lagrangian_lower_bound(X, z, k)
+        assert bound - atol <= losses.max() <= bound * (1 + 1e-9) + atol
+        if dataset == "compas" and HAS_CVXPY:  # d = 11; the SDP at d = 57, 97 is a benchmark
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # Clarabel's accuracy notes
+                sdp = SamadiFairPCA(k, solver="clarabel", solver_options=_TIGHT_CLARABEL).fit(
+                    X, sensitive_features=z)
+            assert losses.max() <= sdp.losses_.max() * (1 + 1e-6) + 1e-9
+            assert sdp.losses_.max() <= losses.max() * (1 + 1e-6) + 1e-9
+
+
 # ---------------------------------------------------------------------------------------------
 # Shared conventions: lazy cvxpy, PCA fallback, clear errors, scikit-learn's checks
 # ---------------------------------------------------------------------------------------------
@@ -353,14 +435,17 @@ def test_importing_the_baselines_does_not_import_cvxpy():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-@pytest.mark.parametrize("cls", [FPCA, SamadiFairPCA])
-def test_missing_cvxpy_gives_install_hint(cls, monkeypatch):
+@pytest.mark.parametrize("make", [lambda: FPCA(2, solver="scs"),
+                                  lambda: SamadiFairPCA(2, solver="scs")],
+                         ids=["FPCA", "SamadiFairPCA"])
+def test_missing_cvxpy_gives_install_hint(make, monkeypatch):
     monkeypatch.setitem(sys.modules, "cvxpy", None)  # import cvxpy now raises ImportError
     X, z = two_gaussians(0)
     with pytest.raises(ImportError, match=r'pip install "fairlab\[baselines\]"'):
-        cls(2).fit(X, sensitive_features=z)
+        make().fit(X, sensitive_features=z)
     with pytest.warns(UnconstrainedFallbackWarning):  # the PCA fallback needs no cvxpy
-        cls(2).fit(X)
+        make().fit(X)
+    SamadiFairPCA(2).fit(X, sensitive_features=z)  # the eigenvalue solver needs no cvxpy
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)

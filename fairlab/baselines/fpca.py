@@ -49,117 +49,28 @@ practical up to d ≈ 100.
 
 # SPDX-License-Identifier: BSD-3-Clause
 
-import importlib
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
 from sklearn.base import _fit_context
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._linalg import flip_signs
 from .._validation import check_n_components
 from ._common import LinearProjection, validate_fit_input
+from ._sdp import (
+    CVXPY_SOLVERS,
+    import_cvxpy,
+    orthogonal_complement,
+    population_cov,
+    psd_factor,
+    solve,
+    top_pca,
+    two_groups,
+)
 
 __all__ = ["FPCA"]
-
-_INSTALL_HINT = 'pip install "fairlab[baselines]"  (cvxpy with the SCS and Clarabel solvers)'
-_SOLVERS = {"scs": "SCS", "clarabel": "CLARABEL"}
-
-
-# ---------------------------------------------------------------------------------------------
-# Helpers shared by the SDP baselines (FPCA, SamadiFairPCA)
-# ---------------------------------------------------------------------------------------------
-def _import_cvxpy(estimator, solver):
-    """Import cvxpy (and check that ``solver`` is installed) only when a fit needs it."""
-    name = type(estimator).__name__
-    try:
-        cp = importlib.import_module("cvxpy")
-    except ImportError as exc:
-        raise ImportError(
-            f"{name} solves a semidefinite program with cvxpy, which is not installed. "
-            f"Install it with: {_INSTALL_HINT}"
-        ) from exc
-    if _SOLVERS[solver] not in cp.installed_solvers():
-        raise ImportError(
-            f"{name}(solver={solver!r}) needs the {_SOLVERS[solver]} solver, which cvxpy does "
-            f"not find. Install it with: pip install {solver}  (or: {_INSTALL_HINT})"
-        )
-    return cp
-
-
-def _solve(problem, solver, options, estimator, *, scs_eps=1e-6, scs_max_iters=20000):
-    """Solve a cvxpy problem; warn on an inaccurate solution, raise on a failed one."""
-    cp = importlib.import_module("cvxpy")
-    defaults = {"scs": {"eps_abs": scs_eps, "eps_rel": scs_eps, "max_iters": scs_max_iters},
-                "clarabel": {}}
-    opts = {**defaults[solver], **(options or {})}
-    name = type(estimator).__name__
-    try:
-        problem.solve(solver=_SOLVERS[solver], **opts)
-    except cp.error.SolverError as exc:
-        other = "clarabel" if solver == "scs" else "scs"
-        raise RuntimeError(
-            f"{name}: the {_SOLVERS[solver]} solver failed on the semidefinite program ({exc}). "
-            f"Try solver={other!r}, or rescale X."
-        ) from exc
-    status = problem.status
-    if status in ("optimal_inaccurate",):
-        warnings.warn(
-            f"{name}: {_SOLVERS[solver]} stopped with status {status!r}; the solution is only "
-            "approximately optimal. Raise the iteration limit (solver_options) or try another "
-            "solver.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
-    elif status != "optimal":
-        raise RuntimeError(f"{name}: the semidefinite program ended with status {status!r}.")
-    return status
-
-
-def _two_groups(estimator, groups):
-    """Boolean mask of the second group (z = 1) of a single two-group attribute."""
-    if groups.codes.shape[1] != 1 or groups.n_groups[0] != 2:
-        raise ValueError(
-            f"{type(estimator).__name__} is defined for exactly two groups of one sensitive "
-            f"attribute; got {groups.n_groups} groups. Binarise the attribute (e.g. privileged "
-            "vs the rest)."
-        )
-    return groups.codes[:, 0] == 1
-
-
-def _orthogonal_complement(f):
-    """Orthonormal basis (d × (d−1)) of f^⊥ from the Householder reflector mapping f to ‖f‖e₁."""
-    d = f.shape[0]
-    norm = np.linalg.norm(f)
-    if norm == 0:
-        return np.eye(d)
-    v = f / norm
-    v = v.copy()
-    sign = 1.0 if v[0] >= 0 else -1.0
-    v[0] += sign  # v = f/‖f‖ + sign·e₁ (no cancellation)
-    H = np.eye(d) - (2.0 / (v @ v)) * np.outer(v, v)  # H f ∝ e₁, H orthogonal and symmetric
-    return H[:, 1:]
-
-
-def _top_pca(Xc, k):
-    """Top-k principal axes (d × k, decreasing variance, deterministic signs) of centred rows."""
-    d = Xc.shape[1]
-    if d <= Xc.shape[0]:
-        _, V = linalg.eigh(Xc.T @ Xc, subset_by_index=[d - k, d - 1], check_finite=False)
-        V = V[:, ::-1]
-    else:
-        V = linalg.svd(Xc, full_matrices=False, check_finite=False)[2][:k].T
-    return flip_signs(V)
-
-
-def _psd_factor(G):
-    """Square R with RᵀR = G for a symmetric PSD G (eigenvalues clipped at 0)."""
-    w, E = linalg.eigh(G, check_finite=False)
-    return np.sqrt(np.maximum(w, 0.0))[:, None] * E.T
-
 
 # ---------------------------------------------------------------------------------------------
 # The estimator
@@ -261,7 +172,7 @@ class FPCA(LinearProjection):
         "delta": [Interval(Real, 0, None, closed="left")],
         "mu": [Interval(Real, 0, None, closed="left")],
         "scale": ["boolean"],
-        "solver": [StrOptions(set(_SOLVERS))],
+        "solver": [StrOptions(set(CVXPY_SOLVERS))],
         "solver_options": [dict, None],
     }
 
@@ -306,7 +217,7 @@ class FPCA(LinearProjection):
         if groups is None:
             k = check_n_components(self.n_components, min(n, d),
                                    bound_text=f"min(n_samples, n_features) = min({n}, {d})")
-            self._set_result(_top_pca(Xs, k), Xs, P=None, objective=None, status=None)
+            self._set_result(top_pca(Xs, k), Xs, P=None, objective=None, status=None)
             return self
 
         upper = d - 1 if self.delta == 0 else d
@@ -315,15 +226,15 @@ class FPCA(LinearProjection):
             bound_text=("n_features − 1: δ = 0 removes the direction of the group-mean "
                         "difference" if self.delta == 0 else "n_features"),
         )
-        z = _two_groups(self, groups)
-        cp = _import_cvxpy(self, self.solver)
+        z = two_groups(self, groups)
+        cp = import_cvxpy(self, self.solver)
         X1, X0 = Xs[z], Xs[~z]
         f = X1.mean(axis=0) - X0.mean(axis=0)
-        S = _population_cov(X1) - _population_cov(X0)
+        S = population_cov(X1) - population_cov(X0)
         norm = np.linalg.norm(Xs)
         C = Xs.T @ Xs / (n * norm) if norm > 0 else np.zeros((d, d))
 
-        U = _orthogonal_complement(f) if self.delta == 0 else np.eye(d)
+        U = orthogonal_complement(f) if self.delta == 0 else np.eye(d)
         q = U.shape[1]
         lam = linalg.eigvalsh(S, check_finite=False)
         Iq = np.eye(q)
@@ -335,14 +246,14 @@ class FPCA(LinearProjection):
             constraints.append(fq @ Q @ fq <= float(self.delta) ** 2)
         for i, G in enumerate((S + max(0.0, -lam[0]) * np.eye(d),
                                -S + max(0.0, lam[-1]) * np.eye(d))):
-            R = _psd_factor(U.T @ G @ U)  # q × q, RᵀR = Uᵀ(±S + c±I)U
+            R = psd_factor(U.T @ G @ U)  # q × q, RᵀR = Uᵀ(±S + c±I)U
             B = R @ Q
             constraints.append(cp.bmat([[t[i] * Iq, B.T], [B, Iq]]) >> 0)
         Cq = U.T @ C @ U
         Cq = 0.5 * (Cq + Cq.T)
         problem = cp.Problem(cp.Minimize(-cp.trace(Cq @ Q) + float(self.mu) * cp.sum(t)),
                              constraints)
-        status = _solve(problem, self.solver, self.solver_options, self)
+        status = solve(problem, self.solver, self.solver_options, self)
         Qv = 0.5 * (Q.value + Q.value.T)
         # Rounding: top-k eigenvectors of P = UQUᵀ, computed in Q's coordinates so that for
         # δ = 0 the components are exactly orthogonal to f.
@@ -366,8 +277,3 @@ class FPCA(LinearProjection):
         Xs = X - self.mean_
         return Xs if self.scale_ is None else Xs / self.scale_
 
-
-def _population_cov(A):
-    """Σ = Aᵀ(I − 11ᵀ/m)A / m, the group covariance of the reference code (divisor m)."""
-    Ac = A - A.mean(axis=0)
-    return Ac.T @ Ac / A.shape[0]
