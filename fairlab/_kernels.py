@@ -37,9 +37,24 @@ def resolve_gamma(X, gamma):
 
 
 def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0):
-    """Gram matrix k(X, Y) with an already resolved numeric ``gamma`` (ignored by linear/cosine)."""
+    """Gram matrix k(X, Y) with an already resolved numeric ``gamma`` (ignored by linear/cosine).
+
+    RBF: the squared distances are computed (by scikit-learn) as ‖x‖² + ‖y‖² − 2xᵀy, which
+    cancels when the points are far from the origin relative to their spread (at an offset of
+    1e6 the kernel is only right to ~1e-3).  Distances are invariant to a common shift, so both
+    arguments are first centred on one reference point: the mean of ``Y`` (the training rows,
+    in ``k(X_new, X_train)``), or of ``X`` when ``Y`` is None (``k(X_train, X_train)``) — the
+    fit-time and transform-time kernels thus use the same shift, and the result no longer
+    depends on where the data sit.
+    """
     if kernel == "precomputed":
         return np.asarray(X, dtype=float)
+    if kernel == "rbf":
+        X = np.asarray(X, dtype=np.float64)
+        Y = None if Y is None else np.asarray(Y, dtype=np.float64)
+        reference = (X if Y is None else Y).mean(axis=0)
+        X = X - reference
+        Y = None if Y is None else Y - reference
     params = {}
     if kernel in ("rbf", "poly", "sigmoid"):
         params["gamma"] = gamma

@@ -652,3 +652,44 @@ def test_fkr_low_rank_factor_is_used_and_dense_fallback_agrees():
         M = K + 0.2 * np.eye(n) + _H(n) @ Kraw @ _H(n) @ K
         res = np.linalg.norm(M @ m.dual_coef_ - (y - y.mean()))
         assert res < 1e-12 * np.linalg.norm(M, 2) * np.linalg.norm(m.dual_coef_), sk
+
+
+# ----------------------------------------------------------------- rbf far from the origin -----
+def _rbf_outputs(est_name, X, Xn, y, s):
+    from fairlab import FairKernelPCA
+    from fairlab.pls import KernelFairPLS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        if est_name == "FairKernelPCA":
+            return FairKernelPCA(3, gamma=0.3).fit(X, sensitive_features=s).transform(Xn)
+        if est_name == "FairKernelRegression":
+            return FairKernelRegression(mu=1.0, gamma=0.3).fit(
+                X, y, sensitive_features=s).predict(Xn)[:, None]
+        if est_name == "KernelFairDR":
+            return KernelFairDR(2, gamma=0.3).fit(X, sensitive_features=s).transform(Xn)
+        return KernelFairPLS(2, gamma=0.3).fit(X, y, sensitive_features=s).transform(Xn)
+
+
+@pytest.mark.parametrize("est_name", ["FairKernelPCA", "FairKernelRegression", "KernelFairDR",
+                                      "KernelFairPLS"])
+def test_rbf_estimators_are_translation_invariant(est_name):
+    # ‖x‖² + ‖y‖² − 2xᵀy cancels far from the origin: at an offset of 1e6 the outputs moved by
+    # 2e-4 … 8e-4 (relative); a common shift of fit and transform data must change nothing
+    # beyond the rounding of the shifted inputs themselves (offset·eps).
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        n, d = int(rng.integers(40, 90)), int(rng.integers(1, 5))
+        s = rng.integers(0, 2, n)
+        X = rng.normal(size=(n, d)) + 0.7 * s[:, None]
+        y = X[:, 0] + s + 0.1 * rng.normal(size=n)
+        Xn = rng.normal(size=(15, d))
+        base = _rbf_outputs(est_name, X, Xn, y, s)
+        for offset in (1e3, 1e6, 1e8):
+            shift = offset * rng.normal(size=d) / np.sqrt(d)
+            out = _rbf_outputs(est_name, X + shift, Xn + shift, y, s)
+            signs = np.sign(np.sum(out * base, axis=0))
+            gap = np.abs(out * signs - base).max() / np.abs(base).max()
+            # inputs rounded at offset·eps, amplified by the conditioning of the fit (≤ 1e3)
+            assert gap <= 1e3 * offset * np.finfo(float).eps, (
+                f"seed {seed}, offset {offset:g}: relative gap {gap:.2e}")
