@@ -6,7 +6,7 @@ regression), about 115× faster.  Here, on the same data and with the same downs
 (Adult, ``load_adult(variant="agarwal")``, run 0 of :func:`kleindessner_tradeoff_splits`,
 ``LogisticRegression(C = 1/(2·n·0.01))``, demographic parity), one whole curve of each:
 
-* fair PCA: 11 values of λ, ``(i/10)³``, through :func:`kleindessner_tradeoff_runtimes` with
+* fair PCA: 11 values of λ, ``(i/10)³``, through :func:`kleindessner_tradeoffs.runtimes` with
   fair PCA and PCA fitted once and reused across λ, and each λ's logistic regression warm-started
   from the previous one (``reuse_fit=True, warm_start=True``);
 * reductions: ``ExponentiatedGradient`` with ``DemographicParity(difference_bound=ε)`` for the
@@ -28,10 +28,10 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from fairlab.evaluation import kleindessner_tradeoff_runtimes
+from fairlab.experiments import kleindessner_tradeoffs
 
 N_TRAIN = 5000
-VARIANTS = {  # label -> options of kleindessner_tradeoff_runtimes
+VARIANTS = {  # label -> options of kleindessner_tradeoffs.runtimes
     "refit per λ": {"reuse_fit": False, "warm_start": False},
     "fit once, reuse across λ": {"reuse_fit": True, "warm_start": False},
     "fit once + warm start": {"reuse_fit": True, "warm_start": True},
@@ -42,7 +42,7 @@ def curve_seconds(method, repeats=1, **options):
     """Fastest whole-curve wall time (s) of ``method`` at n = N_TRAIN over ``repeats`` calls."""
     best = np.inf
     for _ in range(repeats):
-        r = kleindessner_tradeoff_runtimes(N_TRAIN, methods=(method,), n_runs=1, **options)
+        r = kleindessner_tradeoffs.runtimes(N_TRAIN, methods=(method,), n_runs=1, **options)
         best = min(best, float(r["seconds"].iloc[0]))
     return best
 

@@ -10,9 +10,10 @@ FairKernelRegression,
 FairDR, KernelFairDR
 FairTradeoff                     Accuracy/fairness knob of Kleindessner et al. (2023), §3.1.
 
-Sub-modules ``fairlab.metrics``, ``fairlab.datasets``, ``fairlab.evaluation``,
-``fairlab.plotting`` and ``fairlab.published`` (the papers' printed tables) are imported on first
-use, so ``import fairlab`` stays cheap.
+Sub-modules ``fairlab.metrics``, ``fairlab.datasets``, ``fairlab.evaluation`` (the protocols),
+``fairlab.experiments`` (the papers' experiments and their results ledger), ``fairlab.plotting``
+and ``fairlab.published`` (the papers' printed tables) are imported on first use, so
+``import fairlab`` stays cheap.
 """
 
 import importlib
@@ -31,7 +32,7 @@ _ESTIMATORS = {
     "KernelFairDR": "kernel_learning",
     "FairTradeoff": "tradeoff",
 }
-_SUBMODULES = ("datasets", "evaluation", "metrics", "plotting", "published")
+_SUBMODULES = ("datasets", "evaluation", "experiments", "metrics", "plotting", "published")
 
 __all__ = [*_ESTIMATORS, *_SUBMODULES, "UnconstrainedFallbackWarning", "__version__"]
 

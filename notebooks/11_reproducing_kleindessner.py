@@ -26,8 +26,8 @@
 # **Learning goals.** After this chapter you can
 # 1. state the protocol of Tables 1–4 precisely (data, splits, metrics, downstream models) and say which parts of it
 #    are unusual;
-# 2. run the whole comparison with three calls (`kleindessner_splits`, `kleindessner_table`,
-#    `kleindessner_compare` from `fairlab.evaluation`) and read the side-by-side view;
+# 2. run the whole comparison with three calls (`kleindessner.load_splits`, `kleindessner.table`,
+#    `kleindessner.compare` from `fairlab.experiments`) and read the side-by-side view;
 # 3. tell a reproduction (same number from the same data and protocol) from a replication (same conclusion on data
 #    drawn again), and explain which cells can and which cannot be expected to agree to the printed decimals.
 #
@@ -105,21 +105,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
-from fairlab.evaluation import (
-    SAMADI_METHOD,
-    kleindessner_compare,
-    kleindessner_match_counts,
-    kleindessner_reported_runtimes,
-    kleindessner_scores,
-    kleindessner_methods,
-    kleindessner_side_by_side,
-    kleindessner_splits,
-    kleindessner_summary,
-    kleindessner_table,
-    lee_gaussian_splits,
-    runtime_ratios,
-    write_results_csv,
-)
+from fairlab.evaluation import runtime_ratios
+from fairlab.experiments import kleindessner, write_results_csv
 from fairlab.plotting import plot_boxplots, plot_runtime
 
 sns.set_theme(style="whitegrid", palette="colorblind")
@@ -131,12 +118,12 @@ print(f"data: {mode}; {n_splits} split(s) per data set; k in {ks}")
 # %% [markdown]
 # ## The data and the splits
 #
-# `kleindessner_splits` returns the splits as `Bunch` objects (`X_train`, `y_train`, `s_train`, `X_test`, …). The
+# `kleindessner.load_splits` returns the splits as `Bunch` objects (`X_train`, `y_train`, `s_train`, `X_test`, …). The
 # sizes are Lee et al.'s in both modes; the label and group rates of the test parts show that our re-drawn
 # subsamples look like theirs (Table 1's header: $P(Y=1) = 0.2489$ for Adult).
 
 # %%
-splits = {name: kleindessner_splits(name, lee_splits=lee_splits, n_splits=n_splits, random_state=seed)
+splits = {name: kleindessner.load_splits(name, lee_splits=lee_splits, n_splits=n_splits, random_state=seed)
           for name in datasets}
 pd.DataFrame([{"dataset": name, "train rows": len(sp[0].X_train), "test rows": len(sp[0].X_test),
                "d": sp[0].X_train.shape[1],
@@ -147,10 +134,10 @@ pd.DataFrame([{"dataset": name, "train rows": len(sp[0].X_train), "test rows": l
 # %% [markdown]
 # ## Tables 1–3: every method, side by side with the paper
 #
-# One call per data set: `kleindessner_table(dataset, ks, methods, splits)` fits every method on every split and
+# One call per data set: `kleindessner.table(dataset, ks, methods, splits)` fits every method on every split and
 # returns the tidy long table (`dataset, method, k, protocol, model, metric, mean, std, n_splits`, with the
 # identifiers of `fairlab.published.table("kleindessner2023", "table1")`). The methods and their settings are
-# `kleindessner_methods` (see its docstring): Fair PCA uncentred as in the paper's code (`standardize=False`),
+# `kleindessner.estimators` (see its docstring): Fair PCA uncentred as in the paper's code (`standardize=False`),
 # Fair PCA-S with $l = \max(k, \lfloor f d\rfloor)$, Fair Kernel PCA with an RBF kernel, $\gamma = 1/(d\,\mathrm{Var}X)$
 # and no centring, INLP with $d-k$ rounds of a linear SVM, RLACE of rank $d-k$, FPCA with $\mu = 0.01$ and
 # $\delta \in \{0.1, 0\}$, MbF-PCA with $\tau \in \{10^{-3}, 10^{-6}\}$.
@@ -166,17 +153,17 @@ for name in datasets:
     chosen = [m for m in methods if m not in slow_methods
               or (name in mbfpca_datasets if m.startswith("MbF") else name in slow_datasets)]
     skipped = [m for m in methods if m not in chosen]
-    tables[name] = kleindessner_table(name, ks, chosen, splits=splits[name], rlace_max_iter=rlace_max_iter,
+    tables[name] = kleindessner.table(name, ks, chosen, splits=splits[name], rlace_max_iter=rlace_max_iter,
                                       random_state=seed, progress=progress)
     print(f"{name}: {len(chosen)} methods" + (f"; not run (slow_datasets, mbfpca_datasets): {', '.join(skipped)}"
                                               if skipped else ""))
 if "RLACE" in methods and rlace_max_iter < 10_000:
     print(f"RLACE ran {rlace_max_iter} outer iterations (paper: 10000)")
 ours = pd.concat(tables.values(), ignore_index=True)
-compared = kleindessner_compare(ours)
+compared = kleindessner.compare(ours)
 
 # %% [markdown]
-# `kleindessner_compare` matches every printed cell (`fairlab.published.compare`) and adds the status of each:
+# `kleindessner.compare` matches every printed cell (`fairlab.published.compare`) and adds the status of each:
 # **=** our mean and std rounded to the authors' decimals equal the printed ones, **≈** the mean does but not the
 # std, **~** the difference is within the paper's standard deviation, **✗** it is not. Each cell below reads
 # `ours | paper mark`. The deterministic methods (PCA and the paper's own, solved by one eigendecomposition each)
@@ -189,7 +176,7 @@ for name in datasets:
     view = compared[(compared.dataset == ours.loc[ours.dataset.str.lower().str.startswith(name[:4]), "dataset"].iloc[0])
                     & compared.method.isin(closed_form)]
     print(f"Table {['adult', 'german', 'compas'].index(name) + 1} ({view.dataset.iloc[0]}), closed-form methods:")
-    print(kleindessner_side_by_side(view[view.model != "MLP"]).to_string(), "\n")
+    print(kleindessner.side_by_side(view[view.model != "MLP"]).to_string(), "\n")
 
 # %% [markdown]
 # The MLP is trained by hundreds to thousands of Adam steps from a random start. On another OpenBLAS kernel
@@ -203,7 +190,7 @@ for name in datasets:
     label = ours.loc[ours.dataset.str.lower().str.startswith(name[:4]), "dataset"].iloc[0]
     view = compared[(compared.dataset == label) & compared.method.isin(closed_form) & (compared.model == "MLP")]
     print(f"{label}, MLP, closed-form methods:")
-    print(kleindessner_side_by_side(view).to_string(), "\n")
+    print(kleindessner.side_by_side(view).to_string(), "\n")
 
 # %% [markdown]
 # The iterative methods follow. INLP's rounds of linear SVMs, RLACE's stochastic game, FPCA's SDP (solved by
@@ -219,14 +206,14 @@ for name in datasets:
     view = compared[(compared.dataset == label) & compared.method.isin(iterative) & compared.ours_mean.notna()]
     if len(view):
         print(f"{label}, iterative methods:")
-        print(kleindessner_side_by_side(view).to_string(), "\n")
+        print(kleindessner.side_by_side(view).to_string(), "\n")
 
 # %% [markdown]
 # How many printed cells does each method reproduce? (Counts over the data sets and both $k$, without the MLP;
 # cells of methods that did not run are not counted.)
 
 # %%
-counts = kleindessner_match_counts(compared[compared.ours_mean.notna() & compared.method.isin(closed_form)
+counts = kleindessner.match_counts(compared[compared.ours_mean.notna() & compared.method.isin(closed_form)
                                             & (compared.model != "MLP")],
                                    by=["method", "metric"])
 counts
@@ -291,8 +278,8 @@ print(checks_kpca.to_string())
 # of this checked table for the reason given above.)
 
 # %%
-both = kleindessner_table("german", [10], ["PCA", "Fair PCA", "Fair PCA-S (0.5)"], splits=splits.get("german") or
-                          kleindessner_splits("german", lee_splits=lee_splits, n_splits=n_splits, random_state=seed),
+both = kleindessner.table("german", [10], ["PCA", "Fair PCA", "Fair PCA-S (0.5)"], splits=splits.get("german") or
+                          kleindessner.load_splits("german", lee_splits=lee_splits, n_splits=n_splits, random_state=seed),
                           protocols=("train_on_test", "train_test"), random_state=seed)
 acc = both[(both.metric == "accuracy_pct") & (both.model != "MLP")].pivot_table(index=["method", "model"], columns="protocol", values="mean",
                                                       sort=False)
@@ -313,13 +300,13 @@ acc.round(1)
 # compared by the notebook tests.
 
 # %% tags=["nbval-ignore-output"]
-samadi = pd.concat([kleindessner_table(name, ks, [SAMADI_METHOD], splits=splits.get(name) or
-                                       kleindessner_splits(name, lee_splits=lee_splits, n_splits=n_splits,
+samadi = pd.concat([kleindessner.table(name, ks, [kleindessner.SAMADI_METHOD], splits=splits.get(name) or
+                                       kleindessner.load_splits(name, lee_splits=lee_splits, n_splits=n_splits,
                                                            random_state=seed), random_state=seed)
                     for name in samadi_datasets], ignore_index=True)
-compared4 = kleindessner_compare(samadi, "table4")
+compared4 = kleindessner.compare(samadi, "table4")
 view4 = compared4[compared4.ours_mean.notna() & (compared4.model != "MLP")]
-side4 = kleindessner_side_by_side(view4)
+side4 = kleindessner.side_by_side(view4)
 side4.index = [f"{d}, k = {k}" for d, k in zip(view4.drop_duplicates(["dataset", "k"]).dataset,
                                                side4.index.get_level_values("k"))]
 print(side4.to_string())
@@ -329,7 +316,7 @@ print(side4.to_string())
 #
 # Two Gaussian groups in a 1000-dimensional latent space, seen through two *different* random projections to
 # $d$ dimensions (`make_lee_gaussians`; 240 points per group, 168 of them for training, the same indices in both
-# groups, no centring). $k = 5$. `kleindessner_scores(..., classifiers={}, linear_inseparability=True)` gives %Var,
+# groups, no centring). $k = 5$. `kleindessner.score_splits(..., classifiers={}, linear_inseparability=True)` gives %Var,
 # MMD² and the error of a logistic model predicting the group (Fig. 2's third panel; higher is fairer), and the
 # fit time of every method on every split (Fig. 3). The slow methods run only at the dimensions in
 # `synthetic_slow_dims`. fairlab does not read Lee's synthetic CSV files (drawn by MATLAB's generator): same
@@ -341,8 +328,8 @@ synth_methods = ["PCA", "FPCA (0, 0.01)", "MbF-PCA (10^-3)", "INLP", "RLACE", "F
 frames = []
 for d in synthetic_dims:
     chosen = [m for m in synth_methods if m not in slow_methods or d in synthetic_slow_dims]
-    ests = kleindessner_methods(5, chosen, rlace_max_iter=rlace_max_iter, random_state=seed)
-    frames.append(kleindessner_scores(ests, lee_gaussian_splits(d, n_splits=synthetic_splits, random_state=seed),
+    ests = kleindessner.estimators(5, chosen, rlace_max_iter=rlace_max_iter, random_state=seed)
+    frames.append(kleindessner.score_splits(ests, kleindessner.gaussian_splits(d, n_splits=synthetic_splits, random_state=seed),
                                       classifiers={}, linear_inseparability=True, progress=progress).assign(d=d))
 synth = pd.concat(frames, ignore_index=True)
 fig2 = synth[synth.metric != "fit_seconds"].pivot_table(index=["split", "d", "method"], columns="metric",
@@ -391,7 +378,7 @@ print("Fair PCA: %Var > 30:", bool((fair.var_pct > 30).all()), "| MMD² < 0.07:"
 # %% tags=["nbval-ignore-output"]
 times = synth[synth.metric == "fit_seconds"].groupby(["d", "method"], sort=False, as_index=False)["value"].mean()
 times = times.rename(columns={"value": "seconds"}).assign(k=5)
-reported = kleindessner_reported_runtimes()
+reported = kleindessner.reported_runtimes()
 print(runtime_ratios(times, by=("d",)).pivot_table(index="method", columns="d", values="ratio", sort=False)
       .round(1).to_string())
 print("\npaper (text of §5.1, seconds):")
@@ -414,9 +401,9 @@ plt.show()
 
 # %% mystnb={"figure": {"caption": "Our Fig. 7 of Kleindessner et al.: fit time against the target dimension $k$ at $d = 100$ (log scale) on the machine that built this page. INLP, which runs $d - k$ rounds, is the slowest and gets no slower as $k$ grows; the closed-form methods stay near a hundredth of a second for every $k$.", "name": "fig-kleindessner-runtime-k"}, "image": {"alt": "Line plot of fit time in seconds on a log scale against target dimension k from 2 to 20, one line per method: INLP highest, just under one second and slowly falling with k; PCA, Fair PCA, Fair Kernel PCA and Fair PCA-S between about 0.007 and 0.04 s."}} tags=["nbval-ignore-output"]
 rows = []
-data100 = lee_gaussian_splits(100, n_splits=1, random_state=seed)
+data100 = kleindessner.gaussian_splits(100, n_splits=1, random_state=seed)
 for k in fig7_ks:
-    rows.append(kleindessner_scores(kleindessner_methods(k, fig7_methods, rlace_max_iter=rlace_max_iter,
+    rows.append(kleindessner.score_splits(kleindessner.estimators(k, fig7_methods, rlace_max_iter=rlace_max_iter,
                                                          random_state=seed), data100, classifiers={}))
 fig7 = pd.concat(rows, ignore_index=True)
 fig7 = fig7[fig7.metric == "fit_seconds"].rename(columns={"value": "seconds"})[["k", "method", "seconds"]]
@@ -434,7 +421,7 @@ plt.show()
 # ## Writing the results
 #
 # With `results_csv` set (as `make reproduce` does), the tidy tables of this chapter are written with the commit,
-# the date and the machine (`fairlab.evaluation.write_results_csv`).
+# the date and the machine (`fairlab.experiments.write_results_csv`).
 
 # %%
 if results_csv:
@@ -458,7 +445,7 @@ if results_csv:
 # :class: dropdown
 #
 # $\sqrt{10/9}\approx 1.054$. For PCA at $k=2$ on Adult: %Var $0.77 \to 0.82$, MMD² $0.026\to 0.027$, kernel SVM
-# accuracy $1.09\to 1.15$; a std of $0.05$ stays $0.05$. Pass `ddof=1` to `kleindessner_table` to see all of them.
+# accuracy $1.09\to 1.15$; a std of $0.05$ stays $0.05$. Pass `ddof=1` to `kleindessner.table` to see all of them.
 # ```
 #
 # ```{exercise}

@@ -28,7 +28,7 @@
 # **Learning goals.** After this chapter you can
 # 1. explain why a representation plus an ordinary, regularised classifier can trace an accuracy–fairness
 #    trade-off, and what the knob $\lambda$ does;
-# 2. run the paper's comparison with `kleindessner_tradeoff_curves` and read a curve of error against
+# 2. run the paper's comparison with `kleindessner_tradeoffs.curves` and read a curve of error against
 #    $\Delta_\text{DP}$ or $\Delta_\text{EO}$;
 # 3. turn "the curves are similar" into a number (the area between lower envelopes, `tradeoff_curve_gap`);
 # 4. say where the time of a trade-off curve goes, and why fitting the representation once makes the whole fair
@@ -71,7 +71,7 @@
 # * data: `load_adult(variant="agarwal")` (UCI Adult, 48 842 rows, every column one-hot encoded, $d = 99$,
 #   $z$ = sex) and `load_bank(variant="agarwal")` (41 188 rows, $d = 52$, $z = 1[\text{age} > 40]$);
 # * run $r$: a permutation drawn by `np.random.default_rng(r * 1111)`, the first 5 000 rows for training, the next
-#   5 000 for testing, standardised with the training statistics (`kleindessner_tradeoff_splits`); 10 runs;
+#   5 000 for testing, standardised with the training statistics (`kleindessner_tradeoffs.load_splits`); 10 runs;
 # * fair methods: Fair PCA with $k = d - 1$, Fair PCA-S with $k = \lfloor d/4\rfloor$, $l = \lfloor d/2\rfloor$,
 #   fair kernel PCA (RBF, $k = d - 1$), each paired with standard (kernel) PCA of the same $k$ in the knob, for
 #   $\lambda = (i/10)^3$, $i = 0, \dots, 10$ (the reference code multiplies the standard block by $\lambda^3$);
@@ -110,22 +110,13 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
-from fairlab.evaluation import (
-    KLEINDESSNER_TRADEOFF_LAMBDAS,
-    kleindessner_reported_tradeoff_runtimes,
-    kleindessner_tradeoff_curves,
-    kleindessner_tradeoff_gaps,
-    kleindessner_tradeoff_runtime_summary,
-    kleindessner_tradeoff_runtimes,
-    kleindessner_tradeoff_splits,
-    write_results_csv,
-)
+from fairlab.experiments import kleindessner_tradeoffs, write_results_csv
 from fairlab.plotting import plot_runtime, plot_tradeoff
 
 sns.set_theme(style="whitegrid", palette="colorblind")
 pd.set_option("display.width", 250)
 pd.set_option("display.max_columns", 20)
-print("λ grid of the fair curves:", list(KLEINDESSNER_TRADEOFF_LAMBDAS))
+print("λ grid of the fair curves:", list(kleindessner_tradeoffs.LAMBDAS))
 
 # %% [markdown]
 # ## The data
@@ -138,7 +129,7 @@ pd.DataFrame([{"dataset": name, "d": sp.X_train.shape[1], "train rows": len(sp.y
                "test rows": len(sp.y_test), "P(y=1), test": round(float(sp.y_test.mean()), 2),
                "P(z=1), test": round(float(sp.s_test.mean()), 2)}
               for name in datasets
-              for sp in kleindessner_tradeoff_splits(name, n_runs=1, n_train=n_train, n_test=n_test,
+              for sp in kleindessner_tradeoffs.load_splits(name, n_runs=1, n_train=n_train, n_test=n_test,
                                                      first_run=seed)]
              ).set_index("dataset")
 
@@ -156,7 +147,7 @@ pd.DataFrame([{"dataset": name, "d": sp.X_train.shape[1], "train rows": len(sp.y
 # representation. The runner is tested.
 
 # %% tags=["nbval-ignore-output"]
-curves = kleindessner_tradeoff_curves(datasets, methods=methods, fairness=fairness, classifiers=classifiers,
+curves = kleindessner_tradeoffs.curves(datasets, methods=methods, fairness=fairness, classifiers=classifiers,
                                       n_runs=n_runs, n_train=n_train, n_test=n_test, first_run=seed, eps=eps,
                                       progress=progress)
 curves.groupby(["dataset", "fairness", "classifier", "method"], sort=False)[["error", "violation"]].agg(
@@ -185,14 +176,14 @@ plt.show()
 # The paper only draws its curves. To compare two of them we summarise each by its **lower envelope**
 # $E(v) = \min\{\text{error of a point with violation} \le v\}$, the best error reachable within a violation
 # budget $v$, and integrate the difference over the violation range the curves cover (`tradeoff_curve_gap`;
-# `kleindessner_tradeoff_gaps` applies it to each method's run-averaged curve against the reductions'). The
+# `kleindessner_tradeoffs.gaps` applies it to each method's run-averaged curve against the reductions'). The
 # *mean gap* is the error difference at matched violation, averaged over that range: positive when the method is
 # worse than the reductions. It is read against `error_range`, the spread of errors along the two curves. The
 # values move with the runs and the machine, so this cell is not compared by the notebook tests; the checks below
 # it are.
 
 # %% tags=["nbval-ignore-output"]
-gaps = kleindessner_tradeoff_gaps(curves)
+gaps = kleindessner_tradeoffs.gaps(curves)
 gaps.round(4)
 
 # %%
@@ -211,7 +202,7 @@ if {"Fair PCA", "Fair PCA-S"} <= set(wide):
 # For each training size and run, every method's *whole curve* is trained and timed (no test rows: the paper's
 # runtime script uses test size 0). The paper plots the mean over the grid points and runs, so its
 # "0.04 s vs 4.6 s" is a time *per point*; with grids of the same length, the ratio of whole curves is the same
-# number. The paper's statements are in `kleindessner_reported_tradeoff_runtimes` (their laptop, 2022; compare
+# number. The paper's statements are in `kleindessner_tradeoffs.reported_runtimes` (their laptop, 2022; compare
 # ratios, not seconds). Timings never reproduce, so these cells are not compared by the notebook tests.
 #
 # Where the time goes: on Adult at $n = 5000$ with single-threaded BLAS, `make bench` measured the reductions'
@@ -249,13 +240,13 @@ if {"Fair PCA", "Fair PCA-S"} <= set(wide):
 # logistic regressions, not the representation, are the cost.
 
 # %% tags=["nbval-ignore-output"]
-runtimes = kleindessner_tradeoff_runtimes(runtime_n_train, dataset=datasets[0], methods=runtime_methods,
+runtimes = kleindessner_tradeoffs.runtimes(runtime_n_train, dataset=datasets[0], methods=runtime_methods,
                                           n_runs=runtime_runs, first_run=seed, lambdas=runtime_lambdas,
                                           eps=runtime_eps, progress=progress)
-timing = kleindessner_tradeoff_runtime_summary(runtimes)
+timing = kleindessner_tradeoffs.runtime_summary(runtimes)
 print(timing.round(4).to_string(index=False))
 print("\npaper (text of §5.2 and App. C.7):")
-print(kleindessner_reported_tradeoff_runtimes().to_string(index=False))
+print(kleindessner_tradeoffs.reported_runtimes().to_string(index=False))
 
 # %% mystnb={"figure": {"caption": "Our Fig. 9 of Kleindessner et al.: training time of a whole trade-off curve against the number of training rows (Adult, logistic regression, demographic parity, log scale), mean and standard deviation over the runs, on the machine that built this page. The reductions' curve is about two orders of magnitude slower than the fair PCA family's at every size.", "name": "fig-tradeoff-runtime"}, "image": {"alt": "Line plot of seconds on a log scale against the number of training rows, one line per method. The reductions' line lies at a few seconds, about a hundred times above the Fair PCA and Fair PCA-S lines, which stay at a few hundredths of a second, at every size."}} tags=["nbval-ignore-output"]
 fig, ax = plt.subplots(figsize=(6.5, 4.2))
@@ -293,7 +284,7 @@ plt.show()
 # ## Writing the results
 #
 # With `results_csv` set (as `make reproduce` does), the curves and the runtimes are written with the commit, the
-# date and the machine (`fairlab.evaluation.write_results_csv`).
+# date and the machine (`fairlab.experiments.write_results_csv`).
 
 # %%
 if results_csv:
@@ -327,8 +318,8 @@ if results_csv:
 # ```{exercise}
 # :label: ex-tradeoff-gap
 #
-# Run `kleindessner_tradeoff_curves` with `eps=[0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15,
-# 0.2]` and `n_runs=3`, and recompute `kleindessner_tradeoff_gaps`. Does Fair PCA's mean gap to the reductions
+# Run `kleindessner_tradeoffs.curves` with `eps=[0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15,
+# 0.2]` and `n_runs=3`, and recompute `kleindessner_tradeoffs.gaps`. Does Fair PCA's mean gap to the reductions
 # change sign? Why is a gap computed on lower envelopes not affected by points that lie above a curve?
 # ```
 #

@@ -26,7 +26,7 @@
 # **Learning goals.** After this chapter you can
 # 1. explain why Fair PCA with k = d − 1 removes exactly one direction from every image, and why that erases a
 #    concept for every *linear* classifier;
-# 2. reproduce the concept-erasure figure with `concept_erasure_examples` and `plot_concept_erasure`, on the
+# 2. reproduce the concept-erasure figure with `concept_erasure.examples` and `plot_concept_erasure`, on the
 #    bundled digits stand-in or on CelebA;
 # 3. check an erasure claim by numbers: the concept's accuracy falls to chance, the task's accuracy stays.
 #
@@ -55,11 +55,7 @@ import numpy as np
 import pandas as pd
 
 from fairlab.datasets import load_celeba, make_digits_concept
-from fairlab.evaluation import (
-    concept_erasure_examples,
-    concept_erasure_reconstructions,
-    concept_erasure_scores,
-)
+from fairlab.experiments import concept_erasure
 from fairlab.plotting import plot_concept_erasure
 
 pd.set_option("display.width", 200)
@@ -138,14 +134,14 @@ print(f"{dataset}: {X.shape[0]} images of {image_shape[0]}x{image_shape[1]} pixe
 # %% [markdown]
 # ## The figure
 #
-# `concept_erasure_examples` fits PCA, Fair PCA and Fair PCA-S on all images with the concept as the sensitive
+# `concept_erasure.examples` fits PCA, Fair PCA and Fair PCA-S on all images with the concept as the sensitive
 # feature (as the paper does), picks a few images with and without the concept and returns their reconstructions
 # $\operatorname{inverse\_transform}(\operatorname{transform}(x))$; `plot_concept_erasure` draws one row per
 # version. The paper's figures have the first three rows (original, Fair PCA at $k = d - 1$ and at a small $k$);
 # we add PCA, to see what an ordinary low-rank reconstruction keeps, and Fair PCA-S.
 
 # %% mystnb={"figure": {"caption": "Our Fig. 5 of Kleindessner et al. on the digits stand-in: originals with the bar (left four) and without (right four), then their reconstructions. PCA keeps the bar; Fair PCA at k = 63 paints a faint bar of the same average brightness on every digit, so the bar no longer tells the groups apart, while the digits stay as they were; at k = 10 Fair PCA blurs the digits like PCA but no longer shows which had the bar; Fair PCA-S loses more of each digit.", "name": "fig-concept-erasure-digits"}, "image": {"alt": "A grid of small grey-scale digit images, eight columns and five rows. Top row: the originals, the first four with a bright horizontal bar near the top. Second row, Fair PCA with k = 63: every digit, with or without the bar, shows a mid-grey bar in the same place and otherwise looks like the original. Third row, PCA with k = 10: blurred digits, the bar still visible exactly on the first four. Fourth row, Fair PCA with k = 10: blurred digits, all with the same faint bar. Fifth row, Fair PCA-S with k = 10: blurrier, less legible digits."}}
-images, shown = concept_erasure_examples(X, concept, k, n_per_group=n_per_group, random_state=seed)
+images, shown = concept_erasure.examples(X, concept, k, n_per_group=n_per_group, random_state=seed)
 axes = plot_concept_erasure(images, image_shape, concept=shown, concept_name=concept_name)
 
 # %% [markdown]
@@ -157,8 +153,8 @@ axes = plot_concept_erasure(images, image_shape, concept=shown, concept_name=con
 # both $k$; the bar row has one brightness in both groups, somewhere between the originals' two.
 
 # %%
-full = concept_erasure_reconstructions(X, concept, d - 1, methods=["Fair PCA"])
-small = concept_erasure_reconstructions(X, concept, k)
+full = concept_erasure.reconstructions(X, concept, d - 1, methods=["Fair PCA"])
+small = concept_erasure.reconstructions(X, concept, k)
 versions = {"original": X, f"Fair PCA, k = {d - 1}": full["Fair PCA"],
             **{f"{m}, k = {k}": small[m] for m in ("PCA", "Fair PCA", "Fair PCA-S")}}
 gaps = pd.DataFrame({
@@ -171,7 +167,7 @@ gaps = pd.DataFrame({
 gaps.round(3).abs()
 
 # %% [markdown]
-# Second, a classifier. `concept_erasure_scores` splits the images in half (stratified by the concept), fits every
+# Second, a classifier. `concept_erasure.scores` splits the images in half (stratified by the concept), fits every
 # method on the training half and trains a logistic regression on the training representation to predict the
 # concept, and another to predict the digit; both are scored on the held-out half. "Original pixels" is the
 # *before*. `chance` is the held-out majority rate — the best a representation without linear concept
@@ -180,9 +176,9 @@ gaps.round(3).abs()
 
 # %%
 scores = pd.concat([
-    concept_erasure_scores(X, concept, labels, k=d - 1, methods=["Fair PCA"], random_state=seed)
+    concept_erasure.scores(X, concept, labels, k=d - 1, methods=["Fair PCA"], random_state=seed)
     .assign(k=d - 1),
-    concept_erasure_scores(X, concept, labels, k=k, random_state=seed).iloc[1:].assign(k=k),
+    concept_erasure.scores(X, concept, labels, k=k, random_state=seed).iloc[1:].assign(k=k),
 ], ignore_index=True)
 scores.loc[0, "k"] = d
 scores = scores.set_index(["method", "k"])
@@ -249,7 +245,7 @@ print(f"3. Fair PCA-S (k = {k}): concept {scores.loc[('Fair PCA-S', k), 'concept
 # ```{exercise}
 # :label: ex-erasure-parity
 #
-# Erase the *parity* of the digit instead of the bar: `concept_erasure_scores(X, labels % 2, labels, k=10)`.
+# Erase the *parity* of the digit instead of the bar: `concept_erasure.scores(X, labels % 2, labels, k=10)`.
 # Parity is then read at chance by a logistic regression, yet the digit classifier still gets most digits right —
 # and the digit determines the parity. Run it, and explain why this is no contradiction.
 # ```

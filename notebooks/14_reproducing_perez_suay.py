@@ -124,16 +124,7 @@ from sklearn.base import clone
 
 from fairlab import FairKernelRegression
 from fairlab import published
-from fairlab.evaluation import (
-    PEREZ_SUAY_SENSITIVE,
-    perez_suay_checks,
-    perez_suay_dimensionality_reduction,
-    perez_suay_plot,
-    perez_suay_regression,
-    perez_suay_splits,
-    perez_suay_summary,
-    write_results_csv,
-)
+from fairlab.experiments import perez_suay, write_results_csv
 
 sns.set_theme(style="whitegrid", palette="colorblind")
 pd.set_option("display.width", 250)
@@ -149,14 +140,14 @@ print("published tables of the paper:", published.tables("perezsuay2017"))
 # %% [markdown]
 # ## The data and the repetitions
 #
-# `perez_suay_splits` returns one `Bunch` per repetition with `X_train`, `y_train`, `X_val`, `y_val`, `X_test`,
+# `perez_suay.load_splits` returns one `Bunch` per repetition with `X_train`, `y_train`, `X_val`, `y_val`, `X_test`,
 # `y_test` ($y \in \{-1, +1\}$) and all features, the sensitive ones included; the runners below pick the columns
-# of $\mathbf S$ from `PEREZ_SUAY_SENSITIVE` and drop them for the $\backslash S$ variants.
+# of $\mathbf S$ from `perez_suay.SENSITIVE` and drop them for the $\backslash S$ variants.
 
 # %%
-adult = perez_suay_splits("adult", n_repetitions=n_repetitions, n_train=adult_train, n_val=adult_val,
+adult = perez_suay.load_splits("adult", n_repetitions=n_repetitions, n_train=adult_train, n_val=adult_val,
                           n_test=adult_test, random_state=seed)
-cmc = perez_suay_splits("cmc", n_repetitions=n_repetitions, n_train=cmc_train, n_val=cmc_val, n_test=cmc_test,
+cmc = perez_suay.load_splits("cmc", n_repetitions=n_repetitions, n_train=cmc_train, n_val=cmc_val, n_test=cmc_test,
                         random_state=seed)
 overview = []
 for name, sp in (("adult (a9a)", adult), ("cmc", cmc)):
@@ -164,14 +155,14 @@ for name, sp in (("adult (a9a)", adult), ("cmc", cmc)):
                      "validation": len(sp[0].y_val), "test": len(sp[0].y_test),
                      "P(y=+1), test": round(float(np.mean([np.mean(s.y_test > 0) for s in sp])), 2)})
 print(pd.DataFrame(overview).set_index("data").to_string())
-for key, choices in PEREZ_SUAY_SENSITIVE.items():
+for key, choices in perez_suay.SENSITIVE.items():
     names = adult[0].feature_names if key == "adult" else cmc[0].feature_names
     print(f"{key}: " + "; ".join(f"{s} = {[names[j] for j in cols]}" for s, cols in choices.items()))
 
 # %% [markdown]
 # ## Figure 4: income on Adult, protecting sex, and sex and race
 #
-# One call runs the whole protocol of a figure: `perez_suay_regression(splits, sensitive)` tunes LR and KRR on
+# One call runs the whole protocol of a figure: `perez_suay.regression(splits, sensitive)` tunes LR and KRR on
 # the validation rows, picks σ_S, and computes the FLR and FKR paths over μ with `fit_path` — one factorisation per
 # path instead of one per μ ({numref}`Section %s <sec-perez-suay-cost>` measures the saving). With both panels in one call, the "with S" fits are
 # shared (their hyper-parameters do not depend on $\mathbf S$). The result is tidy: one row per repetition,
@@ -179,7 +170,7 @@ for key, choices in PEREZ_SUAY_SENSITIVE.items():
 
 # %% tags=["nbval-ignore-output"]
 start = time.perf_counter()
-fig4 = perez_suay_regression(adult, ["sex", "sex+race"], grids=grids, progress=progress)
+fig4 = perez_suay.regression(adult, ["sex", "sex+race"], grids=grids, progress=progress)
 seconds_fig4 = time.perf_counter() - start
 print(f"Fig. 4: {seconds_fig4:.1f} s on this machine")
 
@@ -190,7 +181,7 @@ print(f"Fig. 4: {seconds_fig4:.1f} s on this machine")
 
 # %% mystnb={"figure": {"caption": "Our Fig. 4 of P\u00e9rez-Suay et al.: test error against the HSIC of the predictions with the sensitive attribute on Adult (a9a), protecting sex (left) and sex and race (right), at the reduced default scale. Large markers are LR and KRR with and without the sensitive columns among the inputs; the curves are the FLR and FKR paths over \u03bc. Going down a path buys orders of magnitude of independence for about one point of error, and FKR reaches the lowest dependence.", "name": "fig-perez-suay-adult-regression"}, "image": {"alt": "Two panels, test classification error in percent (17 to 21) on the horizontal axis against HSIC on a log vertical axis. In each, large markers for LR, KRR and their versions without S sit at the top left, near HSIC 0.01 and 18 % error. The fair paths descend from them: FLR and FKR (solid lines) drop to 10^-4 or below at 18.5 to 19 % error, the paths without S (dashed) end higher, near 10^-3, at 19.5 to 20.5 % error. Error bars show one standard deviation over the repetitions."}}
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-perez_suay_plot(fig4, axes=axes, titles=["Fig. 4 (left): sensitive sex", "Fig. 4 (right): sex and race"])
+perez_suay.plot(fig4, axes=axes, titles=["Fig. 4 (left): sensitive sex", "Fig. 4 (right): sex and race"])
 fig.tight_layout()
 plt.show()
 
@@ -200,7 +191,7 @@ plt.show()
 # model.
 
 # %%
-summary4 = perez_suay_summary(fig4)
+summary4 = perez_suay.summarize_results(fig4)
 ends = summary4[summary4.mu.isin([0.0, grids["mu"][-1]])].copy()
 ends["point"] = np.where(ends.mu == 0, "unfair (mu = 0)", "fair end (mu = 1e3)")
 ends["label"] = ends.label.str.replace("KRR", "FKR").str.replace("LR", "FLR").str.replace("FFLR", "FLR")
@@ -217,19 +208,19 @@ print(ends.pivot_table(index=["sensitive", "label"], columns="point", values=["e
 
 # %% tags=["nbval-ignore-output"]
 start = time.perf_counter()
-fig5 = perez_suay_regression(cmc, list(PEREZ_SUAY_SENSITIVE["cmc"]), grids=grids, progress=progress)
+fig5 = perez_suay.regression(cmc, list(perez_suay.SENSITIVE["cmc"]), grids=grids, progress=progress)
 seconds_fig5 = time.perf_counter() - start
 print(f"Fig. 5: {seconds_fig5:.1f} s on this machine")
 
 # %% mystnb={"figure": {"caption": "Our Fig. 5 of P\u00e9rez-Suay et al.: the same error\u2013dependence trade-off on CMC, one panel per sensitive attribute. The fair paths lower the HSIC by one to three orders of magnitude at little cost in error; with 500 training rows and two repetitions the error bars are wide, so read the ordering of the methods with care.", "name": "fig-perez-suay-cmc-regression"}, "image": {"alt": "Four panels in a 2 by 2 grid, for wife's education, husband's education, number of children and media exposure: test classification error in percent (about 24 to 43) against HSIC on a log axis. In each, large markers for LR and KRR sit at the top, KRR near 28 % error and LR near 32 %, and the FLR and FKR paths descend from them by one to three orders of magnitude at roughly constant error. Horizontal error bars span several points."}}
 fig, axes = plt.subplots(2, 2, figsize=(11, 8))
-perez_suay_plot(fig5, axes=axes, titles=["wife's education", "husband's education", "number of children",
+perez_suay.plot(fig5, axes=axes, titles=["wife's education", "husband's education", "number of children",
                                          "media exposure"])
 fig.tight_layout()
 plt.show()
 
 # %%
-summary5 = perez_suay_summary(fig5)
+summary5 = perez_suay.summarize_results(fig5)
 chosen = fig5[fig5.method == "FKR"].groupby(["sensitive", "variant"], sort=False)[["alpha", "sigma", "sigma_s"]]
 print("hyper-parameters chosen (FKR; most frequent over the repetitions):")
 print(chosen.agg(lambda v: v.mode().iloc[0]).map(lambda x: f"{x:.3g}").to_string())
@@ -237,7 +228,7 @@ print(chosen.agg(lambda v: v.mode().iloc[0]).map(lambda x: f"{x:.3g}").to_string
 # %% [markdown]
 # ## Figure 6: 1-NN after dimensionality reduction on Adult
 #
-# `perez_suay_dimensionality_reduction` fits PCA and kernel PCA (with each $n_p$ of `dr_components`), FDR and KFDR
+# `perez_suay.dimensionality_reduction` fits PCA and kernel PCA (with each $n_p$ of `dr_components`), FDR and KFDR
 # (with $q$ directions and the reference code's ridge $10^{-7}$ on the singular denominator), on the training rows
 # of each repetition, trains a 1-NN classifier on the training embedding and scores it on the test embedding. The
 # HSIC is the linear-kernel HSIC of the test embedding with $\mathbf S$. The labels next to the PCA and KPCA points
@@ -252,17 +243,17 @@ print(chosen.agg(lambda v: v.mode().iloc[0]).map(lambda x: f"{x:.3g}").to_string
 
 # %% tags=["nbval-ignore-output"]
 start = time.perf_counter()
-fig6 = perez_suay_dimensionality_reduction(adult, ["sex", "sex+race"], n_components=dr_components,
+fig6 = perez_suay.dimensionality_reduction(adult, ["sex", "sex+race"], n_components=dr_components,
                                            sigmas=np.logspace(-5, 3, n_sigmas_dr), progress=progress)
 seconds_fig6 = time.perf_counter() - start
 print(f"Fig. 6: {seconds_fig6:.1f} s on this machine")
 
 # %% mystnb={"figure": {"caption": "Our Fig. 6 of P\u00e9rez-Suay et al.: 1-NN test error against the HSIC of the embedding with the sensitive attribute on Adult, protecting sex (left) and sex and race (right). PCA and kernel PCA are drawn for several numbers of components (the labels); FDR and KFDR, single markers, depend two to five orders of magnitude less on the sensitive attribute at a similar error.", "name": "fig-perez-suay-adult-reduction"}, "image": {"alt": "Two panels, test 1-NN classification error in percent (22 to 32) against HSIC on a log axis, for sex (left) and for sex and race (right). PCA lines lie at the top near HSIC 0.2 to 0.3 and kernel PCA lines near 0.005 to 0.01, their versions without S (dashed) about ten times lower; small numbers beside the points give the number of components, 1 to 50. FDR and KFDR are single large markers near 25 % error, far below: about 5e-5 and 2e-6 for sex, 4e-3 and 1e-4 for sex and race."}} tags=["nbval-ignore-output"]
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-perez_suay_plot(fig6, axes=axes, titles=["Fig. 6 (left): sensitive sex", "Fig. 6 (right): sex and race"])
+perez_suay.plot(fig6, axes=axes, titles=["Fig. 6 (left): sensitive sex", "Fig. 6 (right): sex and race"])
 fig.tight_layout()
 plt.show()
-summary6 = perez_suay_summary(fig6)
+summary6 = perez_suay.summarize_results(fig6)
 table6 = summary6.assign(**{"error (%)": (100 * summary6.error_mean).round(1),
                             "HSIC": summary6.hsic_mean.map(lambda h: f"{h:.1e}")})
 print(table6[table6.method.isin(["FDR", "KFDR"]) | table6.n_components.isin([1, 2, 7, 50])]
@@ -273,14 +264,14 @@ print(table6[table6.method.isin(["FDR", "KFDR"]) | table6.n_components.isin([1, 
 # (sec-perez-suay-checks)=
 # ## The paper's conclusions, checked
 #
-# Each sentence of §4.3–4.4 becomes a criterion on the mean curves (`perez_suay_checks`; the criterion is part of
+# Each sentence of §4.3–4.4 becomes a criterion on the mean curves (`perez_suay.checks`; the criterion is part of
 # the printed text, errors in percentage points). Thresholds such as "75 % of the path" or "a factor 10" are our
 # reading of words like "better", "almost no impact" and "minimally"; the measured numbers are printed so that
 # another reading can be applied to them. At the reduced default scale (400 a9a training rows instead of 5000,
 # 2 repetitions instead of 25) some differences are within the noise; the paper-scale run is the one to cite.
 
 # %% tags=["nbval-ignore-output"]
-checks = perez_suay_checks(pd.concat([fig4, fig5], ignore_index=True), fig6)
+checks = perez_suay.checks(pd.concat([fig4, fig5], ignore_index=True), fig6)
 for fig_name, part in checks.groupby("figure", sort=False):
     print(f"{fig_name}: {int(part.holds.sum())} of {len(part)} checks hold")
     for row in part.itertuples():
@@ -292,7 +283,7 @@ for fig_name, part in checks.groupby("figure", sort=False):
 # changes are printed.
 
 # %%
-alt = perez_suay_checks(pd.concat([fig4, fig5], ignore_index=True), hsic="hsic_model")
+alt = perez_suay.checks(pd.concat([fig4, fig5], ignore_index=True), hsic="hsic_model")
 base = checks[checks.figure != "Fig. 6"].reset_index(drop=True)
 changed = alt[alt.holds != base.holds]
 print(f"{len(changed)} of {len(alt)} verdicts change with the reference code's measure")
@@ -328,7 +319,7 @@ print(per_fit.groupby(["figure", "method"])["seconds"].sum().round(2).unstack().
 print(f"whole figures (wall time): Fig. 4 {seconds_fig4:.1f} s, Fig. 5 {seconds_fig5:.1f} s, "
       f"Fig. 6 {seconds_fig6:.1f} s")
 sp = adult[0]
-X, y, S = sp.X_train, sp.y_train, sp.X_train[:, PEREZ_SUAY_SENSITIVE["adult"]["sex"]]
+X, y, S = sp.X_train, sp.y_train, sp.X_train[:, perez_suay.SENSITIVE["adult"]["sex"]]
 n = len(y)
 row = fig4[(fig4.method == "FKR") & (fig4.sensitive == "sex") & (fig4.variant == "with S")].iloc[0]
 model = FairKernelRegression(alpha=row.alpha, gamma=1 / (2 * row.sigma**2), sensitive_gamma=1 / (2 * row.sigma_s**2))
@@ -347,7 +338,7 @@ print(f"FKR, n = {n}, {len(grids['mu'])} values of mu: fit_path {t_path:.2f} s, 
 # ## Writing the results
 #
 # With `results_csv` set (as `make reproduce` does), the per-repetition results of the three figures and the checks
-# are written with the commit, the date and the machine (`fairlab.evaluation.write_results_csv`).
+# are written with the commit, the date and the machine (`fairlab.experiments.write_results_csv`).
 
 # %%
 if results_csv:
@@ -392,7 +383,7 @@ if results_csv:
 # ```{exercise}
 # :label: ex-ps-encoding
 #
-# Rerun Fig. 5 with `perez_suay_regression(cmc, ["n_children", "wife_education"], sensitive_encoding="one-hot",
+# Rerun Fig. 5 with `perez_suay.regression(cmc, ["n_children", "wife_education"], sensitive_encoding="one-hot",
 # grids=grids)`. What does the FLR penalty remove now that it did not before, and why can the HSIC values of the
 # two encodings not be compared with each other?
 # ```
@@ -413,7 +404,7 @@ if results_csv:
 # ```{exercise}
 # :label: ex-ps-measure
 #
-# Plot Fig. 4 with `perez_suay_plot(fig4, hsic="hsic_model")`, the measure of the reference code (the RBF kernel
+# Plot Fig. 4 with `perez_suay.plot(fig4, hsic="hsic_model")`, the measure of the reference code (the RBF kernel
 # with σ_S for KRR/FKR). For sex alone both measures agree up to a constant for KRR/FKR; for sex and race they do
 # not. Why? (Hint: what does the RBF kernel with σ_S = 0.1 do on rows of one-hot blocks?)
 # ```

@@ -26,8 +26,8 @@
 # :::{admonition} About this chapter
 # :class: tip
 # **Learning goals.** After this chapter you can
-# 1. run Experiments A and B of the paper with a handful of calls (`dediego_load`,
-#    `dediego_representation_scores`, `dediego_downstream_scores` and their summaries in `fairlab.evaluation`);
+# 1. run Experiments A and B of the paper with a handful of calls (`de_diego.load_datasets`,
+#    `de_diego.representation_scores`, `de_diego.downstream_scores` and their summaries in `fairlab.evaluation`);
 # 2. compute a disparate impact with its asymptotic confidence interval (the delta method of {cite}`besse2022survey`,
 #    `fairlab.metrics.disparate_impact_ci`);
 # 3. test competing readings of an under-specified metric against printed numbers *without tuning them per data set*,
@@ -87,27 +87,10 @@ import numpy as np
 import pandas as pd
 
 from fairlab import published
-from fairlab.evaluation import (
-    DEDIEGO_DATASETS,
-    DEDIEGO_DEFAULT_NORMALISATION,
-    DEDIEGO_NORMALISATION_OPTIONS,
-    dediego_compare,
-    dediego_data,
-    dediego_downstream_scores,
-    dediego_downstream_summary,
-    dediego_fig7,
-    dediego_k,
-    dediego_load,
-    dediego_normalisation_fit,
-    dediego_plot_representation,
-    dediego_plot_tradeoff,
-    dediego_representation_scores,
-    dediego_table1,
-    write_results_csv,
-)
+from fairlab.experiments import de_diego, write_results_csv
 
 if lawschool:  # add Law School, in the paper's place (third)
-    datasets = [k for k, name in DEDIEGO_DATASETS.items()
+    datasets = [k for k, name in de_diego.DATASETS.items()
                 if k == "lawschool" or k in datasets or name in datasets]
 pd.set_option("display.width", 250)
 pd.set_option("display.max_columns", 30)
@@ -119,7 +102,7 @@ print(f"Experiment B: {n_folds}-fold CV (paper: 7), at most {max_rows_b or 'all'
 # %% [markdown]
 # ## The data
 #
-# `dediego_load` returns each data set as numpy arrays (`X`, `y`, `s` with 1 = privileged), subsampled to at most
+# `de_diego.load_datasets` returns each data set as numpy arrays (`X`, `y`, `s` with 1 = privileged), subsampled to at most
 # `max_rows` rows with a fixed seed, and says why a data set is missing. Law School is external (its licence does
 # not allow shipping it), so the defaults use the five shipped data sets and need nothing outside `fairlab`.
 # `lawschool = True` adds it as the paper's sixth: it is read from `$FAIRLAB_DATA/lawschool/` (`law_data.csv`, see
@@ -127,24 +110,24 @@ print(f"Experiment B: {n_folds}-fold CV (paper: 7), at most {max_rows_b or 'all'
 # with `lawschool = True` wherever `FAIRLAB_DATA` is set (in CI, say), and `make reproduce` includes it.
 
 # %%
-data_a, skipped = dediego_load(datasets, max_rows=max_rows_a, random_state=seed)
-data_b, _ = dediego_load(datasets, max_rows=max_rows_b, random_state=seed)
+data_a, skipped = de_diego.load_datasets(datasets, max_rows=max_rows_a, random_state=seed)
+data_b, _ = de_diego.load_datasets(datasets, max_rows=max_rows_b, random_state=seed)
 for key, reason in skipped.items():
     print(f"skipped {key}: {reason}")
 t3 = published.table("dediego2025", "table3")
 paper_d = t3[t3.metric == "n_features"].set_index("dataset")["mean"]
 pd.DataFrame([{"dataset": d.dataset, "rows (all)": d.n_rows, "rows (A)": len(d.y), "rows (B)": len(data_b[key].y),
                "d (ours)": d.X.shape[1], "d (paper)": int(paper_d[d.dataset]), "task": d.task,
-               "k at eta = 0, 1, 2, 10": [dediego_k(key, e, d.X.shape[1]) for e in (0, 1, 2, 10)]}
+               "k at eta = 0, 1, 2, 10": [de_diego.paper_k(key, e, d.X.shape[1]) for e in (0, 1, 2, 10)]}
               for key, d in data_a.items()]).set_index("dataset")
 
 # %% [markdown]
 # (sec-dediego-table1)=
 # ## Experiment A: Table 1
 #
-# `dediego_representation_scores` fits `FairPLS(k, eta)` on each training split and measures, on the training and
+# `de_diego.representation_scores` fits `FairPLS(k, eta)` on each training split and measures, on the training and
 # on the test rows, the two covariances under every reading discussed in {numref}`§%s <sec-dediego-normalisation>`, and three versions of the
-# reconstruction error. `dediego_table1` picks one reading and averages over the splits. First the **printed
+# reconstruction error. `de_diego.table1` picks one reading and averages over the splits. First the **printed
 # definition taken literally**: $\mathrm{Cov}^2(T, V) = \lVert \tfrac1n \tilde T^\top \tilde V\rVert_F^2$ (§3.2 of the
 # paper: $C_{A,B} = A^\top B/n$) with the scores $T = r(X)$ as `FairPLS.transform` returns them, $Y$ and $S$ as
 # loaded (0/1; Communities' target in $[0, 1]$), summed over the components, on the test rows, and the sensitive
@@ -159,10 +142,10 @@ pd.DataFrame([{"dataset": d.dataset, "rows (all)": d.n_rows, "rows (A)": len(d.y
 # late members are no longer independent to rounding. The runners themselves are tested.
 
 # %% tags=["nbval-ignore-output"]
-scores_a = dediego_representation_scores(data_a, etas_a, n_splits=n_splits, test_size=test_size,
+scores_a = de_diego.representation_scores(data_a, etas_a, n_splits=n_splits, test_size=test_size,
                                          random_state=seed, progress=progress)
-table1 = dediego_table1(scores_a)
-cmp1 = dediego_compare(table1)
+table1 = de_diego.table1(scores_a)
+cmp1 = de_diego.compare(table1)
 view = cmp1[["dataset", "eta", "metric", "paper", "ours_mean", "ours_std", "within"]].copy()
 view[["ours_mean", "ours_std"]] = view[["ours_mean", "ours_std"]].round(4)
 print(view.to_string(index=False))
@@ -193,12 +176,12 @@ print(view.to_string(index=False))
 #
 # `scores="unit"` with `targets="standardized"` turns $\mathrm{Cov}^2$ into a sum of squared correlations;
 # `fairlab.metrics.cov2(T, v, standardize=..., reduce=...)` offers every combination, and its docstring states each
-# formula. For each reading, `dediego_normalisation_fit` counts how many of the printed $\mathrm{Cov}^2$ cells of
+# formula. For each reading, `de_diego.normalisation_fit` counts how many of the printed $\mathrm{Cov}^2$ cells of
 # Table 1 we reproduce within the paper's standard deviation (eight per data set: two columns, four values of
 # $\eta$), and the median ratio ours / paper per column (1 would be unbiased):
 
 # %%
-fit1 = dediego_normalisation_fit(scores_a)
+fit1 = de_diego.normalisation_fit(scores_a)
 print(fit1.round(3).to_string())
 
 # %% [markdown]
@@ -216,7 +199,7 @@ families = {"literal (raw, raw, sum)": {"scores": "raw", "targets": "raw"},
             "correlations (unit, standardized, sum)": {"scores": "unit", "targets": "standardized"}}
 per_dataset = {}
 for label, hyp in families.items():
-    c = dediego_compare(dediego_table1(scores_a, hyp))
+    c = de_diego.compare(de_diego.table1(scores_a, hyp))
     c = c[c.metric.isin(["cov2_y", "cov2_s"]) & c.ours_mean.notna()]
     per_dataset[label] = c.groupby(["dataset", "metric"], sort=False)["within"].sum().unstack("metric")
 print(pd.concat(per_dataset, axis=1).astype("Int64").to_string())
@@ -279,7 +262,7 @@ print(same[["dataset", "eta", "raw (Table 1)", "raw (Table 4)", "Table 1 / Table
 # %%
 err_fit = []
 for error in ("projection", "loadings", "weights"):
-    c = dediego_compare(dediego_table1(scores_a, error=error))
+    c = de_diego.compare(de_diego.table1(scores_a, error=error))
     c = c[(c.metric == "reconstruction_error") & c.ours_mean.notna()]
     err_fit.append({"error": error, "cells": len(c), "within": int(c.within.sum()),
                     "median ours / paper": round(float((c.ours_mean / c.paper_mean).median()), 2)})
@@ -296,10 +279,10 @@ pd.DataFrame(err_fit)
 # grows with $\eta$. Our curves (literal definition, test rows):
 
 # %% mystnb={"figure": {"caption": "Our Figs. 2 (upper row: covariances) and 3 (lower row: reconstruction error) of De-Diego et al.: Experiment A on the test rows, one panel per data set, means and standard deviations over the splits against \u03b7. The covariance with $S$ collapses by $\\eta = 2$ while the covariance with $Y$ falls more slowly, and the reconstruction error grows with \u03b7."}, "image": {"alt": "Two rows of five small line plots, one per data set (Adult Income, German Credit, Diabetes, COMPAS, Communities and Crimes), with \u03b7 from 0 to 10 on the horizontal axis. Upper row: Cov\u00b2 with the target (blue) falls slowly, Cov\u00b2 with S (orange) drops close to zero by \u03b7 = 2, except on Communities, where both fall together. Lower row: the normalised reconstruction error rises with \u03b7, steeply between \u03b7 = 0 and 2, then levels off."}}
-fig = dediego_plot_representation(table1)
+fig = de_diego.plot_representation(table1)
 fig.suptitle("Fig. 2: Cov² with the target (blue) and with S (orange) against η", y=1.03)
 plt.show()
-fig = dediego_plot_representation(table1, "reconstruction_error")
+fig = de_diego.plot_representation(table1, "reconstruction_error")
 fig.suptitle("Fig. 3: reconstruction error (projection onto the weights) against η", y=1.03)
 plt.show()
 
@@ -323,19 +306,19 @@ checks
 # (sec-dediego-downstream)=
 # ## Experiment B: Tables 4 and 5
 #
-# `dediego_downstream_scores` runs the cross-validation: on each fold Fair PLS is fitted on the training folds, each
+# `de_diego.downstream_scores` runs the cross-validation: on each fold Fair PLS is fitted on the training folds, each
 # model (scikit-learn's `LogisticRegression()`/`LinearRegression()`, `DecisionTree*()`, xgboost's `XGB*()`, all with
 # defaults) is trained on the training representation and scored on the held-out fold. The covariance columns are
 # computed under every reading of {numref}`§%s <sec-dediego-normalisation>` and chosen when summarising; below, the literal definition.
 
 # %%
-scores_b = dediego_downstream_scores(data_b, etas_b, n_folds=n_folds, models=models, random_state=seed,
+scores_b = de_diego.downstream_scores(data_b, etas_b, n_folds=n_folds, models=models, random_state=seed,
                                      progress=progress)
-summary_b = dediego_downstream_summary(scores_b)
+summary_b = de_diego.downstream_summary(scores_b)
 printed_etas = [e for e in etas_b if e in (0.0, 1.0, 2.0)]
 tables45 = {}
 for name in ("table4", "table5"):
-    c = dediego_compare(summary_b[summary_b.eta.isin(printed_etas)], name)
+    c = de_diego.compare(summary_b[summary_b.eta.isin(printed_etas)], name)
     tables45[name] = c
     ran = c[c.ours_mean.notna()]
     if len(ran):
@@ -408,7 +391,7 @@ print(ci.to_string())
 # $\mathrm{Cov}^2(r(X), S)$ on the held-out folds, whose standard deviations look like fold noise):
 
 # %% tags=["nbval-ignore-output"]
-fit45 = dediego_normalisation_fit(scores_b[scores_b.eta.isin(printed_etas)])
+fit45 = de_diego.normalisation_fit(scores_b[scores_b.eta.isin(printed_etas)])
 print(fit45.drop(columns=["features", "rows"]).round(3).to_string())
 
 # %% [markdown]
@@ -432,7 +415,7 @@ panels = [(n, f) for n, f in panels if n in set(summary_b.dataset)]
 if panels:
     fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 3.6), squeeze=False)
     for ax, (name, fairness) in zip(axes[0], panels):
-        dediego_plot_tradeoff(summary_b, name, fairness, ax=ax)
+        de_diego.plot_tradeoff(summary_b, name, fairness, ax=ax)
         ax.set_title(f"{name} ({'Fig. 1' if fairness == 'disparate_impact' else 'Fig. 4'})", fontsize=10)
     fig.tight_layout()
     plt.show()
@@ -457,8 +440,8 @@ print(trade.to_string())
 # it. The paper: Fair PCA 0.7649 (LR) and 0.7480 (DT); Fair PLS above 0.83 and 0.78.
 
 # %%
-adult7 = data_b["adult"] if "adult" in data_b else dediego_data("adult", max_rows=max_rows_b, random_state=seed)
-f7 = dediego_fig7(adult7, k=2, eta=fig7_eta, n_folds=n_folds, random_state=seed)
+adult7 = data_b["adult"] if "adult" in data_b else de_diego.load_data("adult", max_rows=max_rows_b, random_state=seed)
+f7 = de_diego.fig7(adult7, k=2, eta=fig7_eta, n_folds=n_folds, random_state=seed)
 paper7 = {("Fair PCA", "LR"): "0.7649", ("Fair PCA", "DT"): "0.7480", ("Fair PLS", "LR"): "> 0.83",
           ("Fair PLS", "DT"): "> 0.78"}
 summ7 = f7.groupby(["method", "model", "metric"], sort=False)["value"].mean().unstack("metric").round(3)
@@ -495,9 +478,9 @@ allc = allc[allc.ours_mean.notna()]
 share = allc.groupby(["table", "metric"], sort=False)["within"].agg(within="sum", cells="size")
 share["share"] = (share["within"] / share["cells"]).round(2)
 print(share.to_string())
-print("\nbest Cov² reading for Table 1:", dict(fit1.iloc[0][list(DEDIEGO_NORMALISATION_OPTIONS)]),
+print("\nbest Cov² reading for Table 1:", dict(fit1.iloc[0][list(de_diego.NORMALISATION_OPTIONS)]),
       f"({fit1.share_within.iloc[0]:.0%} of the cells)")
-print("literal definition:", DEDIEGO_DEFAULT_NORMALISATION)
+print("literal definition:", de_diego.DEFAULT_NORMALISATION)
 
 # %% [markdown]
 # **Summary.** The label statistics of the paper (Table 2, with its confidence intervals) are reproduced exactly, and
@@ -517,7 +500,7 @@ print("literal definition:", DEDIEGO_DEFAULT_NORMALISATION)
 # The defaults subsample the larger data sets (Experiment A: 5000 rows, Experiment B and Fig. 7: 2000 rows) and use 3
 # folds instead of 7; the output above says so. `make reproduce` runs this chapter on all six data sets with all rows, 7
 # folds and the full η grid (`lawschool=True`, `max_rows_a=None`, `max_rows_b=None`, `n_folds=7`) and, with
-# `results_csv` set, writes the tidy tables with the commit, the date and the machine (`fairlab.evaluation.write_results_csv`).
+# `results_csv` set, writes the tidy tables with the commit, the date and the machine (`fairlab.experiments.write_results_csv`).
 
 # %%
 if results_csv:

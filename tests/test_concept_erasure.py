@@ -4,12 +4,7 @@ import numpy as np
 import pytest
 
 from fairlab.datasets import make_digits_concept
-from fairlab.evaluation import (
-    CONCEPT_ERASURE_METHODS,
-    concept_erasure_examples,
-    concept_erasure_reconstructions,
-    concept_erasure_scores,
-)
+from fairlab.experiments import concept_erasure
 from fairlab.pca import FairPCA
 
 
@@ -75,8 +70,8 @@ def test_fair_pca_representation_has_zero_cross_covariance_with_the_concept(digi
 
 def test_scores_concept_drops_to_chance_and_the_digit_survives(digits):
     X, concept, digit = digits
-    scores = concept_erasure_scores(X, concept, digit, k=10, random_state=0).set_index("method")
-    assert list(scores.index) == ["Original pixels", *CONCEPT_ERASURE_METHODS]
+    scores = concept_erasure.scores(X, concept, digit, k=10, random_state=0).set_index("method")
+    assert list(scores.index) == ["Original pixels", *concept_erasure.METHODS]
     assert scores.loc["Original pixels", "concept_accuracy"] > 0.98
     assert scores.loc["PCA", "concept_accuracy"] > 0.95
     for method in ("Fair PCA", "Fair PCA-S"):
@@ -87,27 +82,27 @@ def test_scores_concept_drops_to_chance_and_the_digit_survives(digits):
     assert scores.loc["Original pixels", "explained_variance"] == 1.0
     assert 0 < scores.loc["Fair PCA", "explained_variance"] < scores.loc["PCA",
                                                                          "explained_variance"]
-    without_labels = concept_erasure_scores(X, concept, k=5, methods=["PCA"])
+    without_labels = concept_erasure.scores(X, concept, k=5, methods=["PCA"])
     assert np.isnan(without_labels["label_accuracy"]).all()
 
 
 def test_reconstructions_have_the_right_shape_and_match_the_estimator(digits):
     X, concept, _ = digits
-    rec = concept_erasure_reconstructions(X, concept, 10, X_new=X[:7])
-    assert list(rec) == ["Original", *CONCEPT_ERASURE_METHODS]
+    rec = concept_erasure.reconstructions(X, concept, 10, X_new=X[:7])
+    assert list(rec) == ["Original", *concept_erasure.METHODS]
     assert all(a.shape == (7, 64) for a in rec.values())
     np.testing.assert_array_equal(rec["Original"], X[:7])
     fair = FairPCA(n_components=10).fit(X, sensitive_features=concept)
     np.testing.assert_allclose(rec["Fair PCA"], fair.inverse_transform(fair.transform(X[:7])))
     # the reconstructed bar row no longer tells the groups apart on average
-    rec_all = concept_erasure_reconstructions(X, concept, 10, methods="Fair PCA")["Fair PCA"]
+    rec_all = concept_erasure.reconstructions(X, concept, 10, methods="Fair PCA")["Fair PCA"]
     gap = rec_all[concept == 1].mean(axis=0) - rec_all[concept == 0].mean(axis=0)
     assert np.abs(gap).max() < 1e-10
 
 
 def test_examples_pick_images_with_then_without_the_concept(digits):
     X, concept, _ = digits
-    images, shown = concept_erasure_examples(X, concept, 8, n_per_group=2, random_state=1)
+    images, shown = concept_erasure.examples(X, concept, 8, n_per_group=2, random_state=1)
     np.testing.assert_array_equal(shown, [1, 1, 0, 0])
     assert list(images) == ["original, d = 64", "Fair PCA, k = 63", "PCA, k = 8",
                             "Fair PCA, k = 8", "Fair PCA-S, k = 8"]
@@ -115,23 +110,23 @@ def test_examples_pick_images_with_then_without_the_concept(digits):
     # k = d - 1 projects out one direction only: the rest of the image is kept
     full = FairPCA(n_components=63).fit(X, sensitive_features=concept)
     assert np.linalg.matrix_rank(np.eye(64) - full.components_.T @ full.components_) == 1
-    fewer, _ = concept_erasure_examples(X, concept, 8, n_per_group=2, methods=["PCA"],
+    fewer, _ = concept_erasure.examples(X, concept, 8, n_per_group=2, methods=["PCA"],
                                         full_rank_fair=False)
     assert list(fewer) == ["original, d = 64", "PCA, k = 8"]
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda X, c: concept_erasure_reconstructions(X[:, 0], c, 3), "2-D"),
-    (lambda X, c: concept_erasure_reconstructions(X, c[:-1], 3), "one entry per row"),
-    (lambda X, c: concept_erasure_reconstructions(X, np.zeros_like(c), 3), "binary"),
-    (lambda X, c: concept_erasure_reconstructions(X, c, 0), "k must be"),
-    (lambda X, c: concept_erasure_reconstructions(X, c, 64), "k must be"),
-    (lambda X, c: concept_erasure_reconstructions(X, c, 3, methods=["LDA"]), "methods"),
-    (lambda X, c: concept_erasure_reconstructions(X, c, 3, X_new=X[:, :5]), "X_new"),
-    (lambda X, c: concept_erasure_scores(X, c, np.ones(3)), "labels"),
-    (lambda X, c: concept_erasure_scores(X, c, test_size=1.5), "test_size"),
-    (lambda X, c: concept_erasure_examples(X, c, 3, n_per_group=0), "n_per_group"),
-    (lambda X, c: concept_erasure_examples(X, c, 3, n_per_group=10_000), "too many"),
+    (lambda X, c: concept_erasure.reconstructions(X[:, 0], c, 3), "2-D"),
+    (lambda X, c: concept_erasure.reconstructions(X, c[:-1], 3), "one entry per row"),
+    (lambda X, c: concept_erasure.reconstructions(X, np.zeros_like(c), 3), "binary"),
+    (lambda X, c: concept_erasure.reconstructions(X, c, 0), "k must be"),
+    (lambda X, c: concept_erasure.reconstructions(X, c, 64), "k must be"),
+    (lambda X, c: concept_erasure.reconstructions(X, c, 3, methods=["LDA"]), "methods"),
+    (lambda X, c: concept_erasure.reconstructions(X, c, 3, X_new=X[:, :5]), "X_new"),
+    (lambda X, c: concept_erasure.scores(X, c, np.ones(3)), "labels"),
+    (lambda X, c: concept_erasure.scores(X, c, test_size=1.5), "test_size"),
+    (lambda X, c: concept_erasure.examples(X, c, 3, n_per_group=0), "n_per_group"),
+    (lambda X, c: concept_erasure.examples(X, c, 3, n_per_group=10_000), "too many"),
 ])
 def test_bad_input(digits, call, match):
     X, concept, _ = digits

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairlab import evaluation as ev
 from fairlab import metrics, published
+from fairlab.experiments import de_diego
 
 
 # ------------------------------------------------------------------ disparate impact with a CI
@@ -56,11 +56,11 @@ def test_disparate_impact_ci_equals_an_independent_delta_method(seed):
 @pytest.mark.parametrize("key", ["adult", "german", "compas", "diabetes"])
 def test_disparate_impact_ci_reproduces_table2(key):
     """The labels of our "pls" variants give Table 2's DI and its interval to the printed digits."""
-    data = ev.dediego_data(key)
+    data = de_diego.load_data(key)
     di, low, high = metrics.disparate_impact_ci(None, data.y, sensitive_features=data.s,
                                                 privileged_group=1, pos_label=data.pos_label)
     t2 = published.table("dediego2025", "table2").set_index(["dataset", "metric"])["mean"]
-    name = ev.DEDIEGO_DATASETS[key]
+    name = de_diego.DATASETS[key]
     for value, metric in ((di, "disparate_impact"), (low, "disparate_impact_ci_low"),
                           (high, "disparate_impact_ci_high")):
         assert round(value, 4) == pytest.approx(t2[(name, metric)], abs=1e-9), metric
@@ -100,29 +100,29 @@ def test_cov2_normalisations():
 
 # ------------------------------------------------------------------ runners
 def test_k_follows_table3():
-    assert ev.dediego_k("adult", 0) == 5 and ev.dediego_k("Adult Income", 2.0) == 3
-    assert ev.dediego_k("german", 10) == 1  # η = 10 takes k(η = 2)
-    assert ev.dediego_k("compas", 0.4) == 6 and ev.dediego_k("compas", 0.5) == 5  # ties: larger η
-    assert ev.dediego_k("diabetes", 0, n_features=18) == 18  # clipped to our d
+    assert de_diego.paper_k("adult", 0) == 5 and de_diego.paper_k("Adult Income", 2.0) == 3
+    assert de_diego.paper_k("german", 10) == 1  # η = 10 takes k(η = 2)
+    assert de_diego.paper_k("compas", 0.4) == 6 and de_diego.paper_k("compas", 0.5) == 5  # ties: larger η
+    assert de_diego.paper_k("diabetes", 0, n_features=18) == 18  # clipped to our d
     with pytest.raises(ValueError, match="dataset"):
-        ev.dediego_k("iris", 0)
+        de_diego.paper_k("iris", 0)
     with pytest.raises(ValueError, match="eta"):
-        ev.dediego_k("adult", -1)
+        de_diego.paper_k("adult", -1)
 
 
 def test_data_subsample_and_errors():
-    d = ev.dediego_data("german", max_rows=100, random_state=3)
+    d = de_diego.load_data("german", max_rows=100, random_state=3)
     assert d.X.shape == (100, len(d.feature_names)) and d.n_rows == 1000
     assert d.task == "classification" and set(np.unique(d.s)) == {0, 1}
-    assert ev.dediego_data("communities", max_rows=50).task == "regression"
+    assert de_diego.load_data("communities", max_rows=50).task == "regression"
     with pytest.raises(ValueError, match="max_rows"):
-        ev.dediego_data("german", max_rows=3)
+        de_diego.load_data("german", max_rows=3)
 
 
 def test_law_school_is_skipped_with_a_reason_when_absent(tmp_path, monkeypatch):
     monkeypatch.delenv("FAIRLAB_DATA", raising=False)
     monkeypatch.setenv("FAIRLAB_CACHE", str(tmp_path / "cache"))
-    found, skipped = ev.dediego_load(["german", "lawschool"], max_rows=50, data_home=tmp_path)
+    found, skipped = de_diego.load_datasets(["german", "lawschool"], max_rows=50, data_home=tmp_path)
     assert list(found) == ["german"] and list(skipped) == ["lawschool"]
     assert "law_data.csv" in skipped["lawschool"]
     # says where to put the file, without the (machine-specific) folders searched
@@ -131,7 +131,7 @@ def test_law_school_is_skipped_with_a_reason_when_absent(tmp_path, monkeypatch):
 
 @pytest.mark.skipif(not os.environ.get("FAIRLAB_DATA"), reason="Law School needs FAIRLAB_DATA")
 def test_law_school_with_fairlab_data():
-    d = ev.dediego_data("lawschool")
+    d = de_diego.load_data("lawschool")
     assert d.X.shape == (19567, 3)
     di, low, high = metrics.disparate_impact_ci(None, d.y, sensitive_features=d.s,
                                                 privileged_group=1, pos_label=d.pos_label)
@@ -140,16 +140,16 @@ def test_law_school_with_fairlab_data():
 
 @pytest.fixture(scope="module")
 def small():
-    data, _ = ev.dediego_load(["german", "communities"], max_rows=300)
+    data, _ = de_diego.load_datasets(["german", "communities"], max_rows=300)
     return data
 
 
 def test_representation_scores_and_the_normalisation_table(small):
-    sc = ev.dediego_representation_scores(small, [0.0, 10.0], n_splits=2)
+    sc = de_diego.representation_scores(small, [0.0, 10.0], n_splits=2)
     assert set(sc["features"]) == {"S not in X", "S in X"} and set(sc["rows"]) == {"test", "train"}
     assert set(sc.loc[sc.metric == "reconstruction_error", "error"]) == {
         "projection", "loadings", "weights"}
-    t1 = ev.dediego_table1(sc)
+    t1 = de_diego.table1(sc)
     wide = t1.pivot_table(index=["dataset", "eta"], columns="metric", values="mean")
     for name in wide.index.get_level_values(0).unique():
         # the penalty does what it is for, on the training rows and on the test rows
@@ -157,28 +157,28 @@ def test_representation_scores_and_the_normalisation_table(small):
     assert set(t1["n_splits"]) == {2}
     k10 = t1[t1.eta == 10.0].groupby("dataset", sort=False)["k"].first()
     assert k10.to_dict() == {"German Credit": 1, "Communities and Crimes": 3}  # k(η = 2)
-    cmp = ev.dediego_compare(t1)
+    cmp = de_diego.compare(t1)
     assert len(cmp) == 2 * 4 * 3  # every printed cell of the two data sets, ours or not
     ran = cmp["ours_mean"].notna()
     assert ran.sum() == 2 * 2 * 3 and cmp.loc[ran, "within"].notna().all()
-    fit = ev.dediego_normalisation_fit(sc)
-    assert len(fit) == len(ev.dediego_normalisations()) == 32
+    fit = de_diego.normalisation_fit(sc)
+    assert len(fit) == len(de_diego.normalisations()) == 32
     assert (fit["cells"] == 8).all()
     assert fit["share_within"].is_monotonic_decreasing
     one = fit.iloc[0]
-    hyp = {k: one[k] for k in ev.DEDIEGO_NORMALISATION_OPTIONS}
-    again = ev.dediego_compare(ev.dediego_table1(sc, hyp))
+    hyp = {k: one[k] for k in de_diego.NORMALISATION_OPTIONS}
+    again = de_diego.compare(de_diego.table1(sc, hyp))
     again = again[again.metric.str.startswith("cov2")]
     assert again["within"].mean() == pytest.approx(one["share_within"])
     with pytest.raises(ValueError, match="normalisation"):
-        ev.dediego_table1(sc, {"scores": "cubed"})
+        de_diego.table1(sc, {"scores": "cubed"})
     with pytest.raises(ValueError, match="features"):
-        ev.dediego_representation_scores(small, [0.0], features=("S maybe",))
+        de_diego.representation_scores(small, [0.0], features=("S maybe",))
 
 
 def test_downstream_scores_tables_4_and_5(small):
-    sc = ev.dediego_downstream_scores(small, [0.0, 2.0], n_folds=2, models=("LR", "DT"))
-    summ = ev.dediego_downstream_summary(sc)
+    sc = de_diego.downstream_scores(small, [0.0, 2.0], n_folds=2, models=("LR", "DT"))
+    summ = de_diego.downstream_summary(sc)
     german = summ[summ.dataset == "German Credit"]
     assert {"accuracy", "disparate_impact", "eopp", "cov2_yhat", "cov2_s",
             "disparate_impact_pooled", "disparate_impact_ci_low",
@@ -189,57 +189,57 @@ def test_downstream_scores_tables_4_and_5(small):
     assert ((piv["accuracy"] > 0.4) & (piv["accuracy"] <= 1)).all()
     comm = summ[summ.dataset == "Communities and Crimes"]
     assert {"ks", "mse", "cov2_yhat", "cov2_s"} == set(comm["metric"])
-    t4, t5 = ev.dediego_compare(summ, "table4"), ev.dediego_compare(summ, "table5")
+    t4, t5 = de_diego.compare(summ, "table4"), de_diego.compare(summ, "table5")
     assert t4.loc[t4.ours_mean.notna(), "dataset"].unique().tolist() == ["German Credit"]
     assert t5["ours_mean"].notna().sum() == 2 * 2 * 4  # η ∈ {0, 2}, LR and DT, 4 columns
     # the Cov² scaling is chosen at summary time, from the same folds
-    unit = ev.dediego_downstream_summary(sc, {"scores": "unit", "targets": "standardized"})
+    unit = de_diego.downstream_summary(sc, {"scores": "unit", "targets": "standardized"})
     a = summ[summ.metric == "cov2_s"]["mean"].to_numpy()
     b = unit[unit.metric == "cov2_s"]["mean"].to_numpy()
     assert a.shape == b.shape and not np.allclose(a, b)
-    fit = ev.dediego_normalisation_fit(sc)
+    fit = de_diego.normalisation_fit(sc)
     assert len(fit) == 8 and set(fit["rows"]) == {"test"}
 
 
 def test_models_defaults_and_missing_xgboost(monkeypatch):
-    models = ev.dediego_models("regression", ("LR", "DT"))
+    models = de_diego.downstream_models("regression", ("LR", "DT"))
     assert type(models["LR"]).__name__ == "LinearRegression"
-    assert type(ev.dediego_models("classification", ("LR",))["LR"]).__name__ == \
+    assert type(de_diego.downstream_models("classification", ("LR",))["LR"]).__name__ == \
         "LogisticRegression"
     monkeypatch.setitem(sys.modules, "xgboost", None)
     with pytest.raises(ImportError, match="pip install xgboost"):
-        ev.dediego_models("classification", ("XGB",))
+        de_diego.downstream_models("classification", ("XGB",))
     with pytest.raises(ValueError, match="unknown model"):
-        ev.dediego_models("classification", ("SVM",))
+        de_diego.downstream_models("classification", ("SVM",))
     with pytest.raises(ValueError, match="task"):
-        ev.dediego_models("ranking")
+        de_diego.downstream_models("ranking")
 
 
 def test_xgboost_runs_when_installed():
     pytest.importorskip("xgboost")
-    data, _ = ev.dediego_load(["compas"], max_rows=300)
-    sc = ev.dediego_downstream_scores(data, [1.0], n_folds=2, models=("XGB",))
+    data, _ = de_diego.load_datasets(["compas"], max_rows=300)
+    sc = de_diego.downstream_scores(data, [1.0], n_folds=2, models=("XGB",))
     acc = sc[(sc.metric == "accuracy")]["value"]
     assert len(acc) == 2 and (acc > 0.5).all()
 
 
 def test_fig7_and_plots(small):
-    f7 = ev.dediego_fig7(small["german"], n_folds=2)
+    f7 = de_diego.fig7(small["german"], n_folds=2)
     assert set(f7["method"]) == {"Fair PCA", "Fair PLS"} and set(f7["model"]) == {"LR", "DT"}
     assert len(f7) == 2 * 2 * 2 * 2
     with pytest.raises(ValueError, match="classification"):
-        ev.dediego_fig7(small["communities"])
+        de_diego.fig7(small["communities"])
     t1 = pd.DataFrame({"dataset": ["D"] * 4, "eta": [0.0, 1.0] * 2, "metric": ["cov2_y"] * 2
                        + ["cov2_s"] * 2, "mean": [0.3, 0.2, 0.1, 0.0], "std": [0.01] * 4})
-    fig = ev.dediego_plot_representation(t1)
+    fig = de_diego.plot_representation(t1)
     assert len(fig.axes) == 1 and len(fig.axes[0].lines) >= 2
     with pytest.raises(ValueError, match="metric"):
-        ev.dediego_plot_representation(t1, "mse")
+        de_diego.plot_representation(t1, "mse")
     summ = pd.DataFrame({"dataset": "D", "eta": [0.0, 1.0, 0.0, 1.0], "k": 2, "model": "LR",
                          "metric": ["accuracy", "accuracy", "disparate_impact",
                                     "disparate_impact"], "mean": [0.8, 0.7, 0.5, 0.9]})
-    ax = ev.dediego_plot_tradeoff(summ, "D")
+    ax = de_diego.plot_tradeoff(summ, "D")
     assert ax.get_ylabel().startswith("accuracy")
     with pytest.raises(ValueError, match="not in summary"):
-        ev.dediego_plot_tradeoff(summ, "E")
+        de_diego.plot_tradeoff(summ, "E")
     plt.close("all")

@@ -2,7 +2,7 @@
 
 The unit tests need no external data.  ``TestLeeSplits`` runs on Lee et al.'s exact split files
 (``$FAIRLAB_DATA/fair-manifold-pca``) and is skipped, with the reason, when they are absent.
-What it asserts was measured first (see the chapter and ``evaluation.kleindessner_compare``):
+What it asserts was measured first (see the chapter and ``kleindessner.compare``):
 
 * %Var and MMD² of PCA, Fair PCA, Fair PCA-S (0.5) and (0.85) equal the printed mean **and**
   std, to the authors' decimals, in every cell of Tables 1-3 (48 cells).
@@ -25,6 +25,7 @@ from threadpoolctl import threadpool_limits
 
 from fairlab import evaluation as ev
 from fairlab import published
+from fairlab.experiments import kleindessner, write_results_csv
 
 FOUR = ["PCA", "Fair PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)"]
 SVMS = {k: v for k, v in ev.lee_classifiers().items() if k != "mlp"}
@@ -32,8 +33,8 @@ SVMS = {k: v for k, v in ev.lee_classifiers().items() if k != "mlp"}
 
 # ------------------------------------------------------------------------------ unit tests
 def test_methods_have_the_printed_names_and_settings():
-    methods = ev.kleindessner_methods(2)
-    assert list(methods) == list(ev.KLEINDESSNER_METHODS)
+    methods = kleindessner.estimators(2)
+    assert list(methods) == list(kleindessner.METHODS)
     pub = published.table("kleindessner2023", "table1")
     assert set(methods) == set(pub["method"])
     assert methods["Fair PCA"].get_params()["center"] is False
@@ -41,11 +42,11 @@ def test_methods_have_the_printed_names_and_settings():
     assert methods["FPCA (0.1, 0.01)"].get_params()["delta"] == 0.1
     assert methods["MbF-PCA (10^-6)"].get_params()["tau"] == 1e-6
     assert methods["RLACE"].get_params()["max_iter"] == 10_000
-    assert list(ev.kleindessner_methods(10, [ev.SAMADI_METHOD])) == [ev.SAMADI_METHOD]
+    assert list(kleindessner.estimators(10, [kleindessner.SAMADI_METHOD])) == [kleindessner.SAMADI_METHOD]
     with pytest.raises(ValueError, match="unknown method"):
-        ev.kleindessner_methods(2, ["Fair PCA", "fair pca"])
+        kleindessner.estimators(2, ["Fair PCA", "fair pca"])
     with pytest.raises(ValueError, match="positive integer"):
-        ev.kleindessner_methods(0)
+        kleindessner.estimators(0)
 
 
 @pytest.mark.parametrize("dataset, shape", [
@@ -54,7 +55,7 @@ def test_methods_have_the_printed_names_and_settings():
 def test_default_splits_are_ours_with_lee_sizes_and_ignore_fairlab_data(
         dataset, shape, monkeypatch, tmp_path):
     monkeypatch.setenv("FAIRLAB_DATA", str(tmp_path))  # no Lee files there: must not matter
-    splits = ev.kleindessner_splits(dataset, n_splits=2, random_state=3)
+    splits = kleindessner.load_splits(dataset, n_splits=2, random_state=3)
     assert len(splits) == 2
     sp = splits[0]
     assert (len(sp.X_train), len(sp.X_test), sp.X_train.shape[1]) == shape
@@ -65,21 +66,21 @@ def test_default_splits_are_ours_with_lee_sizes_and_ignore_fairlab_data(
     np.testing.assert_allclose(sd[sd > 0], 1)
     assert set(np.unique(sp.s_train)) == {0.0, 1.0}
     assert not np.array_equal(splits[0].X_test, splits[1].X_test)
-    again = ev.kleindessner_splits(dataset, n_splits=1, random_state=3)[0]
+    again = kleindessner.load_splits(dataset, n_splits=1, random_state=3)[0]
     np.testing.assert_array_equal(again.X_test, sp.X_test)
 
 
 def test_splits_reject_bad_arguments():
     with pytest.raises(ValueError, match="dataset must be one of"):
-        ev.kleindessner_splits("bank")
+        kleindessner.load_splits("bank")
     with pytest.raises(ValueError, match="10 splits"):
-        ev.kleindessner_splits("german", lee_splits=True, n_splits=11)
-    assert ev.kleindessner_splits("German Credit", n_splits=1)[0].dataset == "german"
+        kleindessner.load_splits("german", lee_splits=True, n_splits=11)
+    assert kleindessner.load_splits("German Credit", n_splits=1)[0].dataset == "german"
 
 
 def _small_table(k=(2, 10), methods=("PCA", "Fair PCA", "Fair Kernel PCA"), **kw):
-    splits = ev.kleindessner_splits("german", n_splits=2)
-    return ev.kleindessner_table("german", list(k), list(methods), splits=splits, **kw)
+    splits = kleindessner.load_splits("german", n_splits=2)
+    return kleindessner.table("german", list(k), list(methods), splits=splits, **kw)
 
 
 def test_table_is_tidy_with_the_published_identifiers():
@@ -131,7 +132,7 @@ def test_compare_marks_equal_within_and_differing_cells():
     acc = ours.metric == "accuracy_pct"
     ours.loc[acc & (ours.model == "Kernel SVM"), "mean"] = 82.50   # within the std 1.09
     ours.loc[acc & (ours.model == "MLP"), "mean"] = 90.0           # outside
-    res = ev.kleindessner_compare(ours)
+    res = kleindessner.compare(ours)
     assert len(res) == 8
     status = dict(zip(zip(res.model, res.metric), res.status))
     assert status[("", "var_pct")] == "equal"
@@ -139,10 +140,10 @@ def test_compare_marks_equal_within_and_differing_cells():
     assert status[("Kernel SVM", "accuracy_pct")] == "within std"
     assert status[("MLP", "accuracy_pct")] == "differs"
     assert status[("Linear SVM", "delta_dp")] == "equal"
-    wide = ev.kleindessner_side_by_side(res)
+    wide = kleindessner.side_by_side(res)
     assert wide.loc[(2, "PCA"), "%Var"] == "7.78 | 7.78 ="
     assert wide.loc[(2, "PCA"), "MLP %Acc"] == "90.00 | 81.21 ✗"
-    counts = ev.kleindessner_match_counts(res)
+    counts = kleindessner.match_counts(res)
     assert counts.loc["PCA"].to_dict() == {"equal": 5, "mean equal": 1, "within std": 1,
                                            "differs": 1}
 
@@ -150,23 +151,23 @@ def test_compare_marks_equal_within_and_differing_cells():
 def test_compare_picks_table4_for_samadi():
     pub = published.table("kleindessner2023", "table4")
     ours = pub.assign(protocol="train_on_test")
-    res = ev.kleindessner_compare(ours)
+    res = kleindessner.compare(ours)
     assert len(res) == len(pub) and (res.status == "equal").all()
 
 
 def test_lee_gaussian_splits_use_the_same_indices_in_both_groups():
-    splits = ev.lee_gaussian_splits(20, n_splits=2, n_per_group=30, train_per_group=21)
+    splits = kleindessner.gaussian_splits(20, n_splits=2, n_per_group=30, train_per_group=21)
     sp = splits[0]
     assert sp.X_train.shape == (42, 20) and sp.X_test.shape == (18, 20)
     assert sp.s_train.sum() == 21 and sp.s_test.sum() == 9
     np.testing.assert_array_equal(sp.y_train, sp.s_train)
     assert not np.array_equal(splits[0].X_test, splits[1].X_test)
     with pytest.raises(ValueError, match="train_per_group"):
-        ev.lee_gaussian_splits(20, n_per_group=30, train_per_group=30)
+        kleindessner.gaussian_splits(20, n_per_group=30, train_per_group=30)
 
 
 def test_runtimes_and_ratios():
-    r = ev.kleindessner_runtimes([{"d": 20, "k": 2}, {"d": 30, "k": 3}], ["Fair PCA", "PCA"],
+    r = kleindessner.runtimes([{"d": 20, "k": 2}, {"d": 30, "k": 3}], ["Fair PCA", "PCA"],
                                  n_per_group=40, train_per_group=28)
     assert list(r.columns) == ["d", "k", "method", "seconds", "seconds_min"]
     assert len(r) == 4 and (r.seconds > 0).all()
@@ -175,19 +176,19 @@ def test_runtimes_and_ratios():
     with pytest.raises(ValueError, match="reference"):
         ev.runtime_ratios(r, reference="INLP")
     with pytest.raises(ValueError, match="grid"):
-        ev.kleindessner_runtimes([{"d": 20}])
+        kleindessner.runtimes([{"d": 20}])
 
 
 def test_reported_runtimes_quote_the_text():
-    rep = ev.kleindessner_reported_runtimes()
+    rep = kleindessner.reported_runtimes()
     row = rep[(rep.method == "INLP") & (rep.d == 800)].iloc[0]
     assert (row.relation, row.seconds) == ("≈", 1270.0)
-    assert set(rep.method) <= set(ev.KLEINDESSNER_METHODS)
+    assert set(rep.method) <= set(kleindessner.METHODS)
 
 
 def test_write_results_csv_adds_provenance(tmp_path):
     frame = pd.DataFrame({"method": ["Fair PCA"], "mean": [1.0]})
-    path = ev.write_results_csv(frame, tmp_path / "sub" / "r.csv", chapter="11")
+    path = write_results_csv(frame, tmp_path / "sub" / "r.csv", chapter="11")
     back = pd.read_csv(path)
     assert list(back.columns) == ["chapter", "method", "mean", "commit", "date", "machine",
                                   "fairlab"]
@@ -252,11 +253,11 @@ def lee_results():
     # thread pool made the same work 15x slower (57 s against 3.4 s for Adult, measured).
     with threadpool_limits(1):
         for name in ("adult", "german", "compas"):
-            splits = ev.kleindessner_splits(name, lee_splits=True)
-            frames.append(ev.kleindessner_table(name, [2, 10], FOUR, splits=splits,
+            splits = kleindessner.load_splits(name, lee_splits=True)
+            frames.append(kleindessner.table(name, [2, 10], FOUR, splits=splits,
                                                 classifiers=SVMS))
     ours = pd.concat(frames, ignore_index=True)
-    return ev.kleindessner_compare(ours)
+    return kleindessner.compare(ours)
 
 
 class TestLeeSplits:

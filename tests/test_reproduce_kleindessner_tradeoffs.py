@@ -13,7 +13,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.utils import Bunch
 
 from fairlab import FairPCA, metrics
-from fairlab import evaluation as ev
+from fairlab.experiments import kleindessner_tradeoffs
 
 SMALL = {"n_runs": 1, "n_train": 600, "n_test": 400}  # EO: k = 98 needs > 98 rows with y = 1
 CURVE_COLUMNS = ["dataset", "method", "fairness", "classifier", "run", "param", "error",
@@ -22,41 +22,41 @@ CURVE_COLUMNS = ["dataset", "method", "fairness", "classifier", "run", "param", 
 
 @pytest.fixture(scope="module")
 def split():
-    return ev.kleindessner_tradeoff_splits("adult", n_runs=1, n_train=600, n_test=400)[0]
+    return kleindessner_tradeoffs.load_splits("adult", n_runs=1, n_train=600, n_test=400)[0]
 
 
 @pytest.fixture(scope="module")
 def curves():
-    return ev.kleindessner_tradeoff_curves(
+    return kleindessner_tradeoffs.curves(
         "adult", methods=["Fair PCA", "Fair PCA-S", "Reductions"], fairness=["DP", "EO"],
         lambdas=[0.0, 0.125, 1.0], eps=[0.01, 0.2], **SMALL)
 
 
 # ------------------------------------------------------------------------------ splits
 def test_splits_follow_the_protocol():
-    sp = ev.kleindessner_tradeoff_splits("adult", n_runs=2, n_train=300, n_test=200)
+    sp = kleindessner_tradeoffs.load_splits("adult", n_runs=2, n_train=300, n_test=200)
     assert [s.run for s in sp] == [0, 1]
     assert sp[0].X_train.shape == (300, 99) and sp[0].X_test.shape == (200, 99)
     np.testing.assert_allclose(sp[0].X_train.mean(axis=0), 0, atol=1e-10)
     # run r: the first rows of default_rng(r·1111)'s permutation, so run 1 ≠ run 0
     assert not np.array_equal(sp[0].y_train, sp[1].y_train) or not np.allclose(
         sp[0].X_train, sp[1].X_train)
-    raw = ev._tradeoff_data("adult", None)
+    raw = kleindessner_tradeoffs._load("adult", None)
     perm = np.random.default_rng(1111).permutation(len(raw[1]))
     np.testing.assert_array_equal(sp[1].y_train, raw[1][perm[:300]])
     np.testing.assert_array_equal(sp[1].s_test, raw[2][perm[300:500]])
     assert set(np.unique(sp[0].s_train)) == {0, 1} and set(np.unique(sp[0].y_train)) == {0, 1}
-    later = ev.kleindessner_tradeoff_splits("adult", n_runs=1, n_train=300, n_test=200,
+    later = kleindessner_tradeoffs.load_splits("adult", n_runs=1, n_train=300, n_test=200,
                                             first_run=1)[0]
     assert later.run == 1
     np.testing.assert_array_equal(later.X_train, sp[1].X_train)
-    bank = ev.kleindessner_tradeoff_splits("bank", n_runs=1, n_train=100, n_test=0)[0]
+    bank = kleindessner_tradeoffs.load_splits("bank", n_runs=1, n_train=100, n_test=0)[0]
     assert bank.X_train.shape == (100, 52) and bank.X_test.shape == (0, 52)
 
 
 def test_lambda_grid_is_the_papers():
-    assert ev.KLEINDESSNER_TRADEOFF_LAMBDAS == tuple(round((i / 10) ** 3, 6) for i in range(11))
-    assert len(ev.KLEINDESSNER_TRADEOFF_EPS) == 11 and ev.KLEINDESSNER_TRADEOFF_EPS[-1] == 0.2
+    assert kleindessner_tradeoffs.LAMBDAS == tuple(round((i / 10) ** 3, 6) for i in range(11))
+    assert len(kleindessner_tradeoffs.EPS) == 11 and kleindessner_tradeoffs.EPS[-1] == 0.2
 
 
 # ------------------------------------------------------------------------------ curves
@@ -78,14 +78,14 @@ def test_lambda_zero_is_the_fair_representation(split):
     assert np.abs(gap).max() < 1e-8  # the representation's own mean parity
     clf = LogisticRegression(C=1 / (2 * 600 * 0.01), max_iter=10_000, random_state=0)
     pred = clf.fit(A, split.y_train).predict(fair.transform(split.X_test))
-    row = ev.kleindessner_tradeoff_curves("adult", methods=["Fair PCA"], fairness=["DP"],
+    row = kleindessner_tradeoffs.curves("adult", methods=["Fair PCA"], fairness=["DP"],
                                           lambdas=[0.0], **SMALL).iloc[0]
     assert abs(row.error - np.mean(pred != split.y_test)) <= 1 / 400 + 1e-12
     dp = metrics.demographic_parity_difference(split.y_test, pred,
                                                sensitive_features=split.s_test)
     assert abs(row.violation - dp) <= 2 / 100 + 1e-12  # at most one flipped prediction
     # and the representation learned for EO has equal group means on the rows with y = 1
-    _, points = ev._fair_curve("Fair PCA", split, "EO", "logistic regression", [0.0])
+    _, points = kleindessner_tradeoffs._fair_curve("Fair PCA", split, "EO", "logistic regression", [0.0])
     rows = split.y_train == 1
     eo = FairPCA(98, center=False).fit(split.X_train[rows], sensitive_features=split.s_train[rows])
     B = eo.transform(split.X_train[rows])
@@ -102,11 +102,11 @@ def test_lambda_zero_is_fairer_than_lambda_one(curves):
 @pytest.mark.parametrize("method", ["Fair PCA", "Fair PCA-S"])
 def test_reused_fit_equals_refit_per_lambda(split, method):
     lambdas = [0.0, 0.008, 0.216, 1.0]
-    naive = ev._fair_curve(method, split, "DP", "logistic regression", lambdas,
+    naive = kleindessner_tradeoffs._fair_curve(method, split, "DP", "logistic regression", lambdas,
                            reuse_fit=False, warm_start=False)[1]
-    reused = ev._fair_curve(method, split, "DP", "logistic regression", lambdas,
+    reused = kleindessner_tradeoffs._fair_curve(method, split, "DP", "logistic regression", lambdas,
                             reuse_fit=True, warm_start=False)[1]
-    warm = ev._fair_curve(method, split, "DP", "logistic regression", lambdas,
+    warm = kleindessner_tradeoffs._fair_curve(method, split, "DP", "logistic regression", lambdas,
                           reuse_fit=True, warm_start=True)[1]
     for (lam, p_naive, _), (_, p_reused, _), (_, p_warm, _) in zip(naive, reused, warm):
         np.testing.assert_array_equal(p_naive, p_reused)  # same representation, same fit
@@ -114,19 +114,19 @@ def test_reused_fit_equals_refit_per_lambda(split, method):
 
 
 def test_reused_fit_equals_refit_for_the_kernel_svm(split):
-    small = ev.kleindessner_tradeoff_splits("adult", n_runs=1, n_train=150, n_test=100)[0]
+    small = kleindessner_tradeoffs.load_splits("adult", n_runs=1, n_train=150, n_test=100)[0]
     args = ("Fair PCA-S", small, "DP", "kernel SVM", [0.0, 1.0])
-    naive = ev._fair_curve(*args, reuse_fit=False)[1]
-    reused = ev._fair_curve(*args, reuse_fit=True, warm_start=True)[1]  # warm start ignored
+    naive = kleindessner_tradeoffs._fair_curve(*args, reuse_fit=False)[1]
+    reused = kleindessner_tradeoffs._fair_curve(*args, reuse_fit=True, warm_start=True)[1]  # warm start ignored
     for (_, a, _), (_, b, _) in zip(naive, reused):
         np.testing.assert_array_equal(a, b)
 
 
 def test_reductions_follow_the_bound():
     """A tighter difference_bound gives a smaller training violation (fairlearn's guarantee)."""
-    sp = ev.kleindessner_tradeoff_splits("adult", n_runs=1, n_train=600, n_test=600)[0]
+    sp = kleindessner_tradeoffs.load_splits("adult", n_runs=1, n_train=600, n_test=600)[0]
     train = Bunch(**{**sp, "X_test": sp.X_train, "y_test": sp.y_train, "s_test": sp.s_train})
-    _, points = ev._reductions_curve(train, "DP", "logistic regression", [0.001, 0.2])
+    _, points = kleindessner_tradeoffs._reductions_curve(train, "DP", "logistic regression", [0.001, 0.2])
     dp = [metrics.demographic_parity_difference(sp.y_train, p, sensitive_features=sp.s_train)
           for _, p, _ in points]
     assert dp[0] < dp[1]
@@ -134,23 +134,23 @@ def test_reductions_follow_the_bound():
 
 # ------------------------------------------------------------------------------ runtimes
 def test_runtimes_structure_and_summary():
-    r = ev.kleindessner_tradeoff_runtimes([200, 300], methods=["Fair PCA", "Reductions"],
+    r = kleindessner_tradeoffs.runtimes([200, 300], methods=["Fair PCA", "Reductions"],
                                           n_runs=2, lambdas=[0.0, 1.0], eps=[0.2])
     assert set(r.columns) >= {"dataset", "method", "n_train", "run", "n_points", "seconds",
                               "seconds_per_point"}
     assert len(r) == 2 * 2 * 2
     assert r.loc[r.method == "Fair PCA", "n_points"].eq(2).all()
     np.testing.assert_allclose(r.seconds_per_point * r.n_points, r.seconds)
-    s = ev.kleindessner_tradeoff_runtime_summary(r)
+    s = kleindessner_tradeoffs.runtime_summary(r)
     assert len(s) == 4
     np.testing.assert_allclose(s.loc[s.method == "Reductions", "ratio"], 1.0)
     assert (s.seconds_std >= 0).all()
     with pytest.raises(ValueError, match="reference"):
-        ev.kleindessner_tradeoff_runtime_summary(r, reference="Fair PCA-S")
+        kleindessner_tradeoffs.runtime_summary(r, reference="Fair PCA-S")
 
 
 def test_reported_runtimes_are_the_papers_text():
-    rep = ev.kleindessner_reported_tradeoff_runtimes()
+    rep = kleindessner_tradeoffs.reported_runtimes()
     at5000 = rep[rep.n_train == 5000].set_index("method")["seconds"]
     assert at5000["Fair PCA"] == 0.04 and at5000["Reductions"] == 4.6
     assert ((rep.n_train == 40000) & (rep.relation == ">") & (rep.seconds == 32.0)).any()
@@ -174,24 +174,24 @@ def test_reported_runtimes_are_the_papers_text():
 def test_bad_arguments_are_named(kwargs, match):
     args = {**SMALL, "methods": ["Fair PCA"], "lambdas": [0.0], **kwargs}
     with pytest.raises(ValueError, match=match):
-        ev.kleindessner_tradeoff_curves(**args)
+        kleindessner_tradeoffs.curves(**args)
 
 
 def test_bad_runtime_arguments_are_named():
     with pytest.raises(ValueError, match="n_train"):
-        ev.kleindessner_tradeoff_runtimes([], methods=["Fair PCA"])
+        kleindessner_tradeoffs.runtimes([], methods=["Fair PCA"])
     with pytest.raises(ValueError, match="n_train"):
-        ev.kleindessner_tradeoff_runtimes([1.5], methods=["Fair PCA"])
+        kleindessner_tradeoffs.runtimes([1.5], methods=["Fair PCA"])
     with pytest.raises(ValueError, match="classifier"):
-        ev.kleindessner_tradeoff_runtimes(100, classifier="tree")
+        kleindessner_tradeoffs.runtimes(100, classifier="tree")
     with pytest.raises(ValueError, match="dataset"):
-        ev.kleindessner_tradeoff_splits("compas")
+        kleindessner_tradeoffs.load_splits("compas")
 
 
 # ------------------------------------------------------------------------------ curve gap
 def test_gap_of_a_curve_with_itself_is_zero():
     c = np.array([[0.0, 0.3], [0.05, 0.25], [0.1, 0.2]])
-    g = ev.tradeoff_curve_gap(c, c[::-1])  # point order does not matter
+    g = kleindessner_tradeoffs.curve_gap(c, c[::-1])  # point order does not matter
     assert g["area"] == 0 and g["mean_gap"] == 0 and g["mean_abs_gap"] == 0
     assert (g["lo"], g["hi"]) == (0.0, 0.1)
 
@@ -199,17 +199,17 @@ def test_gap_of_a_curve_with_itself_is_zero():
 def test_gap_of_a_shifted_curve():
     ref = np.array([[0.0, 0.3], [0.05, 0.25], [0.1, 0.2]])
     worse = ref + [0.0, 0.02]
-    g = ev.tradeoff_curve_gap(worse, ref)
+    g = kleindessner_tradeoffs.curve_gap(worse, ref)
     assert g["mean_gap"] == pytest.approx(0.02) and g["mean_abs_gap"] == pytest.approx(0.02)
     assert g["area"] == pytest.approx(0.02 * 0.1)
-    assert ev.tradeoff_curve_gap(ref, worse)["mean_gap"] == pytest.approx(-0.02)
+    assert kleindessner_tradeoffs.curve_gap(ref, worse)["mean_gap"] == pytest.approx(-0.02)
 
 
 def test_gap_uses_lower_envelopes_by_hand():
     # a: error 0.3 from v = 0, 0.1 from v = 0.5; b: 0.2 from v = 0.25 (a dominated point added)
     a = pd.DataFrame({"violation": [0.0, 0.5, 0.6], "error": [0.3, 0.1, 0.4]})
     b = pd.DataFrame({"violation": [0.25, 1.0], "error": [0.2, 0.25]})
-    g = ev.tradeoff_curve_gap(a, b)
+    g = kleindessner_tradeoffs.curve_gap(a, b)
     # on [0.25, 1]: a − b = 0.1 on [0.25, 0.5), −0.1 on [0.5, 1]
     assert (g["lo"], g["hi"]) == (0.25, 1.0)
     assert g["area"] == pytest.approx(0.1 * 0.25 + 0.1 * 0.5)
@@ -218,26 +218,26 @@ def test_gap_uses_lower_envelopes_by_hand():
 
 
 def test_gap_of_single_points():
-    g = ev.tradeoff_curve_gap([[0.1, 0.2]], [[0.1, 0.15]])
+    g = kleindessner_tradeoffs.curve_gap([[0.1, 0.2]], [[0.1, 0.15]])
     assert g["area"] == 0 and g["mean_gap"] == pytest.approx(0.05)
 
 
 def test_gap_bad_input():
     with pytest.raises(ValueError, match="curve"):
-        ev.tradeoff_curve_gap(np.zeros((3, 3)), [[0, 0]])
+        kleindessner_tradeoffs.curve_gap(np.zeros((3, 3)), [[0, 0]])
     with pytest.raises(ValueError, match="reference"):
-        ev.tradeoff_curve_gap([[0, 0]], np.empty((0, 2)))
+        kleindessner_tradeoffs.curve_gap([[0, 0]], np.empty((0, 2)))
     with pytest.raises(ValueError, match="lacks"):
-        ev.tradeoff_curve_gap(pd.DataFrame({"x": [1]}), [[0, 0]])
+        kleindessner_tradeoffs.curve_gap(pd.DataFrame({"x": [1]}), [[0, 0]])
     with pytest.raises(ValueError, match="finite"):
-        ev.tradeoff_curve_gap([[np.nan, 0]], [[0, 0]])
+        kleindessner_tradeoffs.curve_gap([[np.nan, 0]], [[0, 0]])
 
 
 def test_gaps_table(curves):
-    gaps = ev.kleindessner_tradeoff_gaps(curves)
+    gaps = kleindessner_tradeoffs.gaps(curves)
     assert set(gaps.method) == {"Fair PCA", "Fair PCA-S"}
     assert len(gaps) == 4
     assert (gaps.area >= 0).all() and (gaps.mean_abs_gap >= gaps.mean_gap.abs() - 1e-12).all()
     assert (gaps.error_range > 0).all()
     with pytest.raises(ValueError, match="reference"):
-        ev.kleindessner_tradeoff_gaps(curves[curves.method != "Reductions"])
+        kleindessner_tradeoffs.gaps(curves[curves.method != "Reductions"])

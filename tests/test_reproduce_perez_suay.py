@@ -15,7 +15,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from fairlab import FairKernelRegression, FairLinearRegression, metrics, published  # noqa: E402
-from fairlab import evaluation as ev  # noqa: E402
+from fairlab.experiments import perez_suay  # noqa: E402
 
 SMALL_GRIDS = {"alpha": np.logspace(-2, 2, 3), "sigma": np.logspace(0, 2, 3),
                "sigma_s": np.logspace(-1, 2, 4), "mu": np.logspace(-7, 3, 6)}
@@ -23,17 +23,17 @@ SMALL_GRIDS = {"alpha": np.logspace(-2, 2, 3), "sigma": np.logspace(0, 2, 3),
 
 @pytest.fixture(scope="module")
 def adult():
-    return ev.perez_suay_splits("adult", n_repetitions=2, n_train=60, n_val=60, n_test=300)
+    return perez_suay.load_splits("adult", n_repetitions=2, n_train=60, n_val=60, n_test=300)
 
 
 @pytest.fixture(scope="module")
 def cmc():
-    return ev.perez_suay_splits("cmc", n_repetitions=1, n_train=80, n_val=80, n_test=120)
+    return perez_suay.load_splits("cmc", n_repetitions=1, n_train=80, n_val=80, n_test=120)
 
 
 @pytest.fixture(scope="module")
 def adult_regression(adult):
-    return ev.perez_suay_regression(adult, ["sex", "sex+race"], grids=SMALL_GRIDS)
+    return perez_suay.regression(adult, ["sex", "sex+race"], grids=SMALL_GRIDS)
 
 
 # ------------------------------------------------------------------------------ splits
@@ -42,15 +42,15 @@ def test_no_published_tables_for_this_paper():
 
 
 def test_splits_have_the_paper_sizes_and_labels():
-    splits = ev.perez_suay_splits("cmc", n_repetitions=2)
+    splits = perez_suay.load_splits("cmc", n_repetitions=2)
     sp = splits[0]
-    assert (len(sp.y_train), len(sp.y_val), len(sp.y_test)) == ev.PEREZ_SUAY_SIZES["cmc"]
+    assert (len(sp.y_train), len(sp.y_val), len(sp.y_test)) == perez_suay.SIZES["cmc"]
     assert sp.X_train.shape[1] == 9 and set(np.unique(sp.y_train)) == {-1.0, 1.0}
     # the three parts of one repetition are disjoint rows of the 1473 (sizes add up)
     rows = np.vstack([sp.X_train, sp.X_val, sp.X_test])
     assert len(rows) == 1473
     assert not np.array_equal(splits[0].X_train, splits[1].X_train)
-    again = ev.perez_suay_splits("cmc", n_repetitions=1)[0]
+    again = perez_suay.load_splits("cmc", n_repetitions=1)[0]
     np.testing.assert_array_equal(again.X_train, sp.X_train)
 
 
@@ -67,34 +67,34 @@ def test_a9a_test_subset_is_shared_by_the_repetitions(adult):
 
 def test_splits_reject_bad_arguments():
     with pytest.raises(ValueError, match="dataset must be"):
-        ev.perez_suay_splits("german")
+        perez_suay.load_splits("german")
     with pytest.raises(ValueError, match="n_repetitions"):
-        ev.perez_suay_splits("cmc", n_repetitions=0)
+        perez_suay.load_splits("cmc", n_repetitions=0)
     with pytest.raises(ValueError, match="CMC has 1473 rows"):
-        ev.perez_suay_splits("cmc", n_train=1000, n_val=500)
+        perez_suay.load_splits("cmc", n_train=1000, n_val=500)
     with pytest.raises(ValueError, match="n_test"):
-        ev.perez_suay_splits("a9a", n_repetitions=1, n_test=-3)
-    assert ev.perez_suay_splits("a9a", n_repetitions=1, n_train=5, n_val=5,
+        perez_suay.load_splits("a9a", n_repetitions=1, n_test=-3)
+    assert perez_suay.load_splits("a9a", n_repetitions=1, n_train=5, n_val=5,
                                 n_test=5)[0].dataset == "adult"
 
 
 # ------------------------------------------------------------------------------ S and HSIC
 def test_inputs_drop_the_sensitive_columns_and_encode_s(cmc, adult):
-    cols = ev.PEREZ_SUAY_SENSITIVE["cmc"]["wife_education"]
-    Xs, S = ev._ps_inputs(cmc[0], cols, "without S", "columns")
+    cols = perez_suay.SENSITIVE["cmc"]["wife_education"]
+    Xs, S = perez_suay._inputs(cmc[0], cols, "without S", "columns")
     assert Xs["train"].shape[1] == 8 and S["train"].shape == (80, 1)
     np.testing.assert_array_equal(S["train"][:, 0], cmc[0].X_train[:, 1])
-    _, S1 = ev._ps_inputs(cmc[0], cols, "with S", "one-hot")
+    _, S1 = perez_suay._inputs(cmc[0], cols, "with S", "one-hot")
     values = np.unique(np.concatenate([cmc[0][f"X_{p}"][:, 1] for p in ("train", "val",
                                                                          "test")]))
     assert S1["train"].shape == (80, len(values)) and len(values) > 2
     np.testing.assert_array_equal(S1["train"].sum(axis=1), 1.0)
     # a binary column stays as it is; a9a's one-hot blocks are unchanged by "one-hot"
-    _, Sm = ev._ps_inputs(cmc[0], ev.PEREZ_SUAY_SENSITIVE["cmc"]["media_exposure"], "with S",
+    _, Sm = perez_suay._inputs(cmc[0], perez_suay.SENSITIVE["cmc"]["media_exposure"], "with S",
                           "one-hot")
     assert Sm["train"].shape[1] == 1
-    cols = ev.PEREZ_SUAY_SENSITIVE["adult"]["sex+race"]
-    Xa, Sa = ev._ps_inputs(adult[0], cols, "without S", "one-hot")
+    cols = perez_suay.SENSITIVE["adult"]["sex+race"]
+    Xa, Sa = perez_suay._inputs(adult[0], cols, "without S", "one-hot")
     assert Sa["test"].shape == (300, 7) and Xa["test"].shape == (300, 116)
 
 
@@ -103,14 +103,14 @@ def test_grouped_rbf_hsic_equals_the_dense_estimator():
     S = rng.integers(0, 3, size=(80, 2)).astype(float)
     f = rng.normal(size=(80, 3))
     for gamma in (0.1, 2.0):
-        ours = ev._ps_hsic_rbf(f, S, gamma)
+        ours = perez_suay._hsic_rbf(f, S, gamma)
         dense = [metrics.hsic(f[:, j], S, kernel_y="rbf", gamma_y=gamma,
                               sensitive_type="continuous") for j in range(3)]
         np.testing.assert_allclose(ours, dense, rtol=1e-10)
     # linear measure: (1/n²)‖S̃ᵀf̃‖², the reference code's trace form
     H = np.eye(80) - 1 / 80
     ref = np.trace(H @ S @ S.T @ H @ np.outer(f[:, 0], f[:, 0])) / 80**2
-    assert ev._ps_linear_hsic(f[:, 0], S)[0] == pytest.approx(ref, rel=1e-10)
+    assert perez_suay._linear_hsic(f[:, 0], S)[0] == pytest.approx(ref, rel=1e-10)
 
 
 # ------------------------------------------------------------------------------ regression
@@ -143,8 +143,8 @@ def test_regression_rows_and_protocol(adult_regression, adult):
 def test_path_rows_equal_refitting_at_that_mu(adult_regression, adult):
     r = adult_regression
     sp = adult[0]
-    cols = ev.PEREZ_SUAY_SENSITIVE["adult"]["sex"]
-    Xs, S = ev._ps_inputs(sp, cols, "with S", "columns")
+    cols = perez_suay.SENSITIVE["adult"]["sex"]
+    Xs, S = perez_suay._inputs(sp, cols, "with S", "columns")
     n = len(sp.y_train)
     for method in ("FLR", "FKR"):
         row = r[(r.method == method) & (r.sensitive == "sex") & (r.variant == "with S")
@@ -171,7 +171,7 @@ def test_sigma_s_maximises_the_dependence_of_krr(adult_regression, adult):
     row = r[(r.method == "KRR") & (r.sensitive == "sex+race") & (r.variant == "with S")
             & (r.repetition == 1)].iloc[0]
     sp = adult[1]
-    Xs, S = ev._ps_inputs(sp, ev.PEREZ_SUAY_SENSITIVE["adult"]["sex+race"], "with S",
+    Xs, S = perez_suay._inputs(sp, perez_suay.SENSITIVE["adult"]["sex+race"], "with S",
                           "columns")
     krr = FairKernelRegression(alpha=row.alpha, gamma=1 / (2 * row.sigma**2))
     with pytest.warns(UserWarning):
@@ -183,31 +183,31 @@ def test_sigma_s_maximises_the_dependence_of_krr(adult_regression, adult):
 
 def test_regression_on_cmc_encodings_and_bad_arguments(cmc):
     grids = {**SMALL_GRIDS, "mu": [1e-7, 1e3]}
-    cols = ev.perez_suay_regression(cmc, "n_children", methods=("LR", "FLR"), grids=grids,
+    cols = perez_suay.regression(cmc, "n_children", methods=("LR", "FLR"), grids=grids,
                                     variants=("with S",))
-    hot = ev.perez_suay_regression(cmc, "n_children", methods=("LR", "FLR"), grids=grids,
+    hot = perez_suay.regression(cmc, "n_children", methods=("LR", "FLR"), grids=grids,
                                    variants=("with S",), sensitive_encoding="one-hot")
     assert set(cols.method) == {"LR", "FLR"} and len(cols) == 3
     # the number of children as a number or as 0/1 indicators: other penalties, other paths
     assert not np.allclose(cols.hsic, hot.hsic)
     with pytest.raises(ValueError, match="sensitive must be among"):
-        ev.perez_suay_regression(cmc, "sex")
+        perez_suay.regression(cmc, "sex")
     with pytest.raises(ValueError, match="variants must be among"):
-        ev.perez_suay_regression(cmc, "n_children", variants=("with s",))
+        perez_suay.regression(cmc, "n_children", variants=("with s",))
     with pytest.raises(ValueError, match="methods must be among"):
-        ev.perez_suay_regression(cmc, "n_children", methods=("SVM",))
+        perez_suay.regression(cmc, "n_children", methods=("SVM",))
     with pytest.raises(ValueError, match="sensitive_encoding"):
-        ev.perez_suay_regression(cmc, "n_children", sensitive_encoding="ordinal")
+        perez_suay.regression(cmc, "n_children", sensitive_encoding="ordinal")
     with pytest.raises(ValueError, match="grids has unknown keys"):
-        ev.perez_suay_regression(cmc, "n_children", grids={"lambda": [1.0]})
+        perez_suay.regression(cmc, "n_children", grids={"lambda": [1.0]})
     with pytest.raises(ValueError, match="non-empty"):
-        ev.perez_suay_regression([], "n_children")
+        perez_suay.regression([], "n_children")
 
 
 # ------------------------------------------------------------------------------ Fig. 6
 @pytest.fixture(scope="module")
 def adult_dr(adult):
-    return ev.perez_suay_dimensionality_reduction(adult, ["sex", "sex+race"],
+    return perez_suay.dimensionality_reduction(adult, ["sex", "sex+race"],
                                                   n_components=(1, 3, 200),
                                                   sigmas=np.logspace(-1, 2, 4))
 
@@ -225,7 +225,7 @@ def test_dimensionality_reduction_rows(adult_dr):
     assert d.loc[d.method.isin(["PCA", "FDR"]), "sigma"].isna().all()
     # the fair directions are (nearly) uncorrelated with sex on the training rows, hence far
     # less dependent on the test rows than PCA's
-    s = ev.perez_suay_summary(d)
+    s = perez_suay.summarize_results(d)
     sex = s[(s.sensitive == "sex") & (s.variant == "with S")].set_index(["method",
                                                                           "n_components"])
     assert sex.loc[("FDR", 2), "hsic_mean"] < 0.1 * sex.loc[("PCA", 3), "hsic_mean"]
@@ -234,7 +234,7 @@ def test_dimensionality_reduction_rows(adult_dr):
 
 def test_dimensionality_reduction_sigma_and_arguments(adult):
     sigmas = np.logspace(-1, 2, 4)
-    d = ev.perez_suay_dimensionality_reduction(adult[:1], "sex", methods=("KPCA",),
+    d = perez_suay.dimensionality_reduction(adult[:1], "sex", methods=("KPCA",),
                                                variants=("with S",), n_components=[2],
                                                sigmas=sigmas)
     sp = adult[0]
@@ -243,16 +243,16 @@ def test_dimensionality_reduction_sigma_and_arguments(adult):
                         sensitive_type="continuous") for s in sigmas]
     assert d.sigma.iloc[0] == sigmas[int(np.argmax(dep))]
     with pytest.raises(ValueError, match="methods must be among"):
-        ev.perez_suay_dimensionality_reduction(adult, "sex", methods=("LDA",))
+        perez_suay.dimensionality_reduction(adult, "sex", methods=("LDA",))
     with pytest.raises(ValueError, match="n_components"):
-        ev.perez_suay_dimensionality_reduction(adult, "sex", n_components=[0])
+        perez_suay.dimensionality_reduction(adult, "sex", n_components=[0])
     with pytest.raises(ValueError, match="ridge"):
-        ev.perez_suay_dimensionality_reduction(adult, "sex", ridge=-1.0)
+        perez_suay.dimensionality_reduction(adult, "sex", ridge=-1.0)
 
 
 # ------------------------------------------------------------------------------ summary, plot
 def test_summary_is_mean_and_population_std(adult_regression):
-    s = ev.perez_suay_summary(adult_regression)
+    s = perez_suay.summarize_results(adult_regression)
     r = adult_regression
     one = r[(r.method == "FKR") & (r.sensitive == "sex") & (r.variant == "without S")
             & (r.mu == SMALL_GRIDS["mu"][2])]
@@ -261,12 +261,12 @@ def test_summary_is_mean_and_population_std(adult_regression):
     assert row.hsic_std.item() == pytest.approx(np.std(one.hsic))
     assert set(s.n_repetitions) == {2}
     assert {"LR", "LR\\S", "FLR", "FLR\\S", "KRR", "KRR\\S", "FKR", "FKR\\S"} == set(s.label)
-    with pytest.raises(ValueError, match="perez_suay_regression"):
-        ev.perez_suay_summary(pd.DataFrame({"x": [1]}))
+    with pytest.raises(ValueError, match="perez_suay.regression"):
+        perez_suay.summarize_results(pd.DataFrame({"x": [1]}))
 
 
 def test_plot_draws_one_log_panel_per_sensitive_choice(adult_regression, adult_dr):
-    axes = ev.perez_suay_plot(adult_regression)
+    axes = perez_suay.plot(adult_regression)
     assert len(axes) == 2 and all(ax.get_yscale() == "log" for ax in axes)
     assert [ax.get_title() for ax in axes] == ["sex", "sex+race"]
     labels = {t.get_text() for t in axes[0].get_legend().get_texts()}
@@ -274,13 +274,13 @@ def test_plot_draws_one_log_panel_per_sensitive_choice(adult_regression, adult_d
     line = next(ln for ln in axes[0].get_lines() if ln.get_label() == "FKR")
     assert len(line.get_xdata()) == len(SMALL_GRIDS["mu"])
     plt.close("all")
-    axes = ev.perez_suay_plot(adult_dr, sensitive="sex+race", hsic="hsic", std=False)
+    axes = perez_suay.plot(adult_dr, sensitive="sex+race", hsic="hsic", std=False)
     assert len(axes) == 1 and axes[0].get_xlabel() == "test classification error (%)"
     plt.close("all")
     with pytest.raises(ValueError, match="hsic must be"):
-        ev.perez_suay_plot(adult_dr, hsic="hsic_model")
+        perez_suay.plot(adult_dr, hsic="hsic_model")
     with pytest.raises(ValueError, match="not in results"):
-        ev.perez_suay_plot(adult_regression, sensitive="race")
+        perez_suay.plot(adult_regression, sensitive="race")
 
 
 # ------------------------------------------------------------------------------ checks
@@ -306,12 +306,12 @@ def _toy_regression(fkr_error, fkr_hsic, without_s_extra=0.0, dataset="cmc",
 def test_checks_detect_each_cmc_conclusion_holding_or_not():
     good = _toy_regression(np.linspace(0.28, 0.31, 5), np.logspace(-2.5, -6, 5),
                            without_s_extra=0.01)
-    c = ev.perez_suay_checks(good).set_index("conclusion")
+    c = perez_suay.checks(good).set_index("conclusion")
     assert len(c) == 3 and c.holds.all(), c.measured.tolist()
     assert (c.figure == "Fig. 5").all()
     # FKR worse than FLR at one μ, no gain from keeping S, +8 points at the fair end
     bad = _toy_regression([0.28, 0.29, 0.34, 0.33, 0.36], np.logspace(-2.5, -6, 5))
-    c = ev.perez_suay_checks(bad)
+    c = perez_suay.checks(bad)
     assert not c.holds.any(), c.measured.tolist()
     assert "FKR better at 2/5 μ" in c.measured.iloc[0]
     assert "+8.0 pt" in c.measured.iloc[2]
@@ -320,47 +320,47 @@ def test_checks_detect_each_cmc_conclusion_holding_or_not():
 def test_checks_detect_the_adult_conclusions():
     rows = _toy_regression(np.linspace(0.16, 0.165, 5), np.logspace(-2, -7, 5),
                            without_s_extra=0.002, dataset="adult", sensitive="sex")
-    c = ev.perez_suay_checks(rows)
+    c = perez_suay.checks(rows)
     assert len(c) == 5 and (c.figure == "Fig. 4").all()
     assert c.holds.all(), c.measured.tolist()
     # the other measure is read from hsic_model: here FKR does not lower it at all
     other = rows.assign(hsic_model=rows.hsic)
     other.loc[other.method == "FKR", "hsic_model"] = 1e-2
-    c2 = ev.perez_suay_checks(other, hsic="hsic_model")
+    c2 = perez_suay.checks(other, hsic="hsic_model")
     assert c2.holds.tolist() == [False, False, False, True, True], c2.measured.tolist()
-    pd.testing.assert_frame_equal(ev.perez_suay_checks(rows.assign(hsic_model=rows.hsic),
+    pd.testing.assert_frame_equal(perez_suay.checks(rows.assign(hsic_model=rows.hsic),
                                                        hsic="hsic_model"), c)
     with pytest.raises(ValueError, match="hsic must be"):
-        ev.perez_suay_checks(rows, hsic="rbf")
+        perez_suay.checks(rows, hsic="rbf")
     # FLR\S far from FLR: the "no impact in the linear case" check must fail
     shifted = rows.copy()
     lin = shifted.method.isin(["LR", "FLR"]) & (shifted.variant == "without S")
     shifted.loc[lin, "error"] += 0.03
-    c = ev.perez_suay_checks(shifted).set_index("conclusion")
+    c = perez_suay.checks(shifted).set_index("conclusion")
     assert c.holds.sum() == 4
     assert not c.loc[c.index.str.startswith("linear case"), "holds"].item()
 
 
 def test_checks_on_dimensionality_reduction_results(adult_dr):
-    c = ev.perez_suay_checks(dimensionality_reduction=adult_dr)
+    c = perez_suay.checks(dimensionality_reduction=adult_dr)
     assert set(c.panel) == {"sex", "sex+race"} and (c.figure == "Fig. 6").all()
     assert len(c) == 7  # 4 for sex (incl. KFDR vs FDR), 3 for sex+race
     assert c.measured.str.len().min() > 10 and c.holds.dtype == bool
     with pytest.raises(ValueError, match="pass regression"):
-        ev.perez_suay_checks()
+        perez_suay.checks()
 
 
 def test_hsic_formatting_floors_rounding_noise():
-    assert ev._ps_fmt(3.14159e-3) == "3.1e-03"
-    assert ev._ps_fmt(1e-14) == "<1e-10"
+    assert perez_suay._fmt(3.14159e-3) == "3.1e-03"
+    assert perez_suay._fmt(1e-14) == "<1e-10"
 
 
 def test_kernel_dr_falls_back_to_the_rank_of_the_kernel():
     rng = np.random.default_rng(0)
     X = np.repeat(rng.normal(size=(5, 3)), 8, axis=0)  # 5 distinct rows: rank(K̃) ≤ 4
-    model = ev._ps_kernel_dr(X, 10, 0.5, None, 1e-7)
+    model = perez_suay._kernel_dr(X, 10, 0.5, None, 1e-7)
     assert model.n_components_ == len(model.eigenvalues_kernel_) <= 4
-    assert ev._ps_kernel_dr(X, 2, 0.5, None, 1e-7).n_components_ == 2
+    assert perez_suay._kernel_dr(X, 2, 0.5, None, 1e-7).n_components_ == 2
 
 
 def test_one_nn_breaks_near_ties_the_same_way_whatever_the_last_bits():
@@ -373,7 +373,7 @@ def test_one_nn_breaks_near_ties_the_same_way_whatever_the_last_bits():
     errors = set()
     for noise in (0.0, 1e-14, -1e-14, 3e-15):
         jitter = noise * np.random.default_rng(1).normal(size=E_te.shape)
-        row = ev._ps_knn_row({}, "PCA", 2, E_tr * (1 + noise), y, E_te + jitter, y_test,
+        row = perez_suay._knn_row({}, "PCA", 2, E_tr * (1 + noise), y, E_te + jitter, y_test,
                              S_test, np.nan, 0.0)
         errors.add(row["error"])
     assert errors == {0.0}  # the tie goes to the first training row, label −1, every time

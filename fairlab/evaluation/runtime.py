@@ -1,0 +1,95 @@
+"""Wall-clock sweeps: several methods timed over a grid of problem sizes, and their ratios.
+"""
+
+import time
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+
+from ._util import _progress
+
+
+def runtime_sweep(methods, make_data, grid, *, repeats=3, warmup=False, progress=False):
+    """Time several methods over a grid of problem sizes.
+
+    For every parameter dict ``params`` of ``grid`` the data are built once, **outside the timer**,
+    with ``data = make_data(**params)``; then each ``methods[name](data)`` is timed ``repeats``
+    times with :func:`time.perf_counter`.
+
+    Parameters
+    ----------
+    methods : dict of str -> callable
+        ``name -> f(data)`` doing exactly the work to time (e.g. ``lambda d: FairPCA(5).fit(d.X,
+        sensitive_features=d.z)``).
+    make_data : callable
+        ``make_data(**params) -> data`` (any object passed on to the methods).
+    grid : list of dict
+        Parameter points, e.g. ``[{"d": 20}, {"d": 60}]``; each key becomes a column.
+    repeats : int, default=3
+        Timed calls per method and grid point.
+    warmup : bool, default=False
+        Make one untimed call first (caches, lazy imports, BLAS thread start-up).
+    progress : bool, default=False
+        Show a tqdm bar over the grid.
+
+    Returns
+    -------
+    DataFrame
+        One row per (grid point, method): the grid keys, ``method``, ``seconds`` (median over the
+        repeats) and ``seconds_min`` (fastest repeat, the least noisy estimate on a busy machine).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlab.evaluation import runtime_sweep
+    >>> table = runtime_sweep({"eigh": np.linalg.eigh, "svd": np.linalg.svd},
+    ...                       lambda d: np.eye(d), [{"d": 10}, {"d": 20}], repeats=2)
+    >>> table.columns.tolist()
+    ['d', 'method', 'seconds', 'seconds_min']
+    >>> table[["d", "method"]].values.tolist()
+    [[10, 'eigh'], [10, 'svd'], [20, 'eigh'], [20, 'svd']]
+    """
+    if not isinstance(methods, dict) or not methods:
+        raise ValueError("methods must be a non-empty dict name -> callable(data).")
+    for name, fn in methods.items():
+        if not callable(fn):
+            raise TypeError(f"methods[{name!r}] must be callable(data); got {type(fn).__name__}.")
+    if not callable(make_data):
+        raise TypeError("make_data must be callable(**params) returning the data.")
+    grid = list(grid)
+    if not grid or not all(isinstance(p, dict) for p in grid):
+        raise ValueError("grid must be a non-empty list of dicts of make_data keyword arguments.")
+    if isinstance(repeats, bool) or not isinstance(repeats, Integral) or repeats < 1:
+        raise ValueError(f"repeats must be a positive integer; got {repeats!r}.")
+    rows = []
+    for params in _progress(grid, progress, total=len(grid), desc="runtime"):
+        data = make_data(**params)
+        for name, fn in methods.items():
+            if warmup:
+                fn(data)
+            times = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                fn(data)
+                times.append(time.perf_counter() - start)
+            rows.append({**params, "method": name, "seconds": float(np.median(times)),
+                         "seconds_min": float(np.min(times))})
+    return pd.DataFrame(rows)
+
+
+
+def runtime_ratios(runtimes, reference="Fair PCA", *, by=("d", "k"), column="seconds"):
+    """Each method's time divided by ``reference``'s at the same grid point.
+
+    Returns ``runtimes`` with an added column ``ratio`` (NaN where the reference is absent).
+    """
+    by = [by] if isinstance(by, str) else [b for b in by if b in runtimes.columns]
+    ref = runtimes[runtimes["method"] == reference].set_index(by)[column]
+    if ref.empty:
+        raise ValueError(f"reference method {reference!r} is not in runtimes.")
+    key = pd.MultiIndex.from_frame(runtimes[by]) if len(by) > 1 else runtimes[by[0]]
+    out = runtimes.copy()
+    out["ratio"] = runtimes[column].to_numpy() / ref.reindex(key).to_numpy()
+    return out
+

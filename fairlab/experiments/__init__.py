@@ -1,0 +1,68 @@
+"""The papers' experiments, one module per paper section, and the ledger of their results.
+
+* :mod:`~fairlab.experiments.kleindessner` — Kleindessner et al. (2023) §5.1, fair PCA against
+  its competitors (Tables 1–4, Figs. 2, 3, 7);
+* :mod:`~fairlab.experiments.kleindessner_tradeoffs` — §5.2, trade-off curves against the
+  reductions approach (Figs. 4, 8, 9);
+* :mod:`~fairlab.experiments.concept_erasure` — §5.3, concept erasure on images (Figs. 5, 10–15);
+* :mod:`~fairlab.experiments.perez_suay` — Pérez-Suay et al. (2017) §4 (Figs. 4–6);
+* :mod:`~fairlab.experiments.de_diego` — De-Diego et al. (2025) §4 (Tables 1–5).
+
+The public names of each module drop the paper's name (the module is the namespace):
+``kleindessner.table("german", 2)``, ``perez_suay.regression(...)``.
+
+Paper scale is data.  An experiment is a grid of **work units**, each a pure function of its key
+and parameters; :func:`run` computes the units the committed **ledger** lacks (on a Dask cluster,
+resumably) and :func:`read_ledger` reads it — one tidy CSV per experiment under
+``notebooks/results/``, per split, with the commit, date, machine and seconds of every unit.
+The book's chapters render the ledger beside the printed numbers and recompute a few units live
+(:func:`recompute`, :func:`equal_to_ledger`); :func:`verify` reruns a sample.  From the shell::
+
+    python -m fairlab.experiments run kleindessner [--where method="Fair PCA"] [--scheduler ...]
+    python -m fairlab.experiments verify kleindessner
+    python -m fairlab.experiments status
+"""
+
+from . import concept_erasure, de_diego, kleindessner, kleindessner_tradeoffs, perez_suay
+from ._ledger import (
+    EXPERIMENTS,
+    LEDGER_COLUMNS,
+    RESULT_COLUMNS,
+    SIGNIFICANT_DIGITS,
+    equal_to_ledger,
+    ledger_path,
+    parameters_json,
+    read_ledger,
+    recompute,
+    results_dir,
+    run,
+    summarize_ledger,
+    unit_id,
+    verification_sample,
+    verify,
+)
+from ._provenance import write_results_csv
+
+__all__ = [
+    "EXPERIMENTS",
+    "LEDGER_COLUMNS",
+    "RESULT_COLUMNS",
+    "SIGNIFICANT_DIGITS",
+    "concept_erasure",
+    "de_diego",
+    "equal_to_ledger",
+    "kleindessner",
+    "kleindessner_tradeoffs",
+    "ledger_path",
+    "parameters_json",
+    "perez_suay",
+    "read_ledger",
+    "recompute",
+    "results_dir",
+    "run",
+    "summarize_ledger",
+    "unit_id",
+    "verification_sample",
+    "verify",
+    "write_results_csv",
+]

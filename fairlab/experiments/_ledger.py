@@ -1,0 +1,386 @@
+"""Paper scale as data: an experiment is a grid of work units whose rows are kept in a ledger.
+
+A **work unit** is one cell of an experiment's grid (e.g. data set × method × k × split).  It is a
+pure function of its key and of the experiment's parameters: it loads its own data, fits, scores,
+and returns tidy rows, one per (model, metric) and **per split** — never only a mean.  An
+experiment module of :mod:`fairlab.experiments` declares
+
+* ``PAPER`` — the paper's key in :mod:`fairlab.published`;
+* ``UNIT_KEYS`` — the names of a unit's key fields, in order;
+* ``PARAMETERS`` — the paper-scale parameters, passed to every unit;
+* ``units(**selection)`` — the paper-scale grid as a list of key dicts (narrowed by ``selection``);
+* ``run_unit(key, parameters)`` — the unit's rows, with the columns :data:`RESULT_COLUMNS`.
+
+:func:`run` computes the units that the **ledger** does not hold yet — one tidy CSV per experiment,
+``notebooks/results/<experiment>.csv.gz``, with :data:`LEDGER_COLUMNS`: the result columns plus
+the unit's provenance (commit, date, machine with its BLAS kernel, parameters, seconds).  A unit
+counts as done when the ledger holds it with the same parameters.  Each finished unit is written
+at once to a cache file, so an interrupted run resumes where it stopped; the ledger is rewritten
+from the cache as units finish.  Units run on ``dask.distributed``: a ``LocalCluster`` of
+single-threaded worker processes, one per core (the default), an existing cluster named by
+``scheduler=`` or ``$FAIRLAB_SCHEDULER`` (``tcp://host:port``), or ``scheduler="serial"`` in this
+process.  Every unit runs with single-threaded BLAS wherever it runs, so its rows do not depend on
+where it ran.
+
+Values are stored to :data:`SIGNIFICANT_DIGITS` significant digits; :func:`equal_to_ledger` and
+:func:`verify` call a recomputed value equal when it rounds to the stored one.
+"""
+
+import importlib
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._provenance import git_commit, machine, utc_now
+
+#: The result columns of a unit's rows (``fairlab.published``'s keys, plus where and which split).
+RESULT_COLUMNS = ["paper", "table", "dataset", "method", "k", "eta", "model", "metric", "split",
+                  "value"]
+#: Per-unit provenance, the same on every row of a unit.
+PROVENANCE_COLUMNS = ["unit", "commit", "date", "machine", "parameters", "seconds"]
+#: The columns of a ledger file.
+LEDGER_COLUMNS = RESULT_COLUMNS + PROVENANCE_COLUMNS
+#: Significant digits of a stored value: far below any printed digit, far above the rounding
+#: differences between BLAS kernels (about 1e-13 relative in these experiments).
+SIGNIFICANT_DIGITS = 8
+#: The experiments that are grids of units, in the order of the book's chapters.
+EXPERIMENTS = ("kleindessner", "kleindessner_tradeoffs", "perez_suay", "de_diego")
+_NUMERIC = ("k", "eta", "split", "value", "seconds")
+
+
+def _module(experiment):
+    if experiment not in EXPERIMENTS:
+        raise ValueError(f"experiment must be one of {list(EXPERIMENTS)}; got {experiment!r}.")
+    module = importlib.import_module(f".{experiment}", __package__)
+    if not hasattr(module, "run_unit"):
+        raise ValueError(f"experiment {experiment!r} does not define work units yet.")
+    return module
+
+
+def results_dir(path=None):
+    """The folder of the ledgers: ``path``, ``$FAIRLAB_RESULTS``, or the checkout's results.
+
+    In a checkout of the repository the default is its ``notebooks/results`` folder (where the
+    committed ledgers live); elsewhere ``./results``.
+    """
+    if path is not None:
+        return Path(path)
+    if os.environ.get("FAIRLAB_RESULTS"):
+        return Path(os.environ["FAIRLAB_RESULTS"])
+    checkout = Path(__file__).resolve().parents[2] / "notebooks" / "results"
+    return checkout if checkout.parent.is_dir() else Path.cwd() / "results"
+
+
+def ledger_path(experiment, path=None):
+    """Where the ledger of ``experiment`` lives (:func:`results_dir`)."""
+    return results_dir(path) / f"{experiment}.csv.gz"
+
+
+def unit_id(experiment, key):
+    """A readable, unique name of a unit: ``experiment/field=value/...`` in ``UNIT_KEYS`` order."""
+    module = _module(experiment)
+    missing = [name for name in module.UNIT_KEYS if name not in key]
+    if missing:
+        raise ValueError(f"unit key {key!r} lacks {missing}; {experiment} units have "
+                         f"{list(module.UNIT_KEYS)}.")
+    return "/".join([experiment, *(f"{name}={key[name]}" for name in module.UNIT_KEYS)])
+
+
+def parameters_json(parameters):
+    """The canonical text of a parameter dict (sorted keys), as stored in the ledger."""
+    return json.dumps(parameters, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _round(value):
+    if value is None or not np.isfinite(value) or value == 0:
+        return value
+    return float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+
+
+def _read(path):
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    for column in _NUMERIC:
+        frame[column] = pd.to_numeric(frame[column].replace("", np.nan))
+    return frame[LEDGER_COLUMNS]
+
+
+def read_ledger(experiment, path=None):
+    """The ledger of ``experiment`` as a DataFrame (empty, with :data:`LEDGER_COLUMNS`, if none)."""
+    file = ledger_path(experiment, path)
+    if not file.exists():
+        return pd.DataFrame({c: pd.Series(dtype=float if c in _NUMERIC else object)
+                             for c in LEDGER_COLUMNS})
+    return _read(file)
+
+
+def _cache_dir(experiment, path):
+    return results_dir(path) / ".cache" / experiment
+
+
+def _cache_file(experiment, uid, path):
+    safe = "".join(c if c.isalnum() or c in "-_=." else "_" for c in uid.split("/", 1)[1])
+    return _cache_dir(experiment, path) / f"{safe}.csv"
+
+
+def _run_unit(experiment, key, parameters, uid, commit):
+    """Run one unit with single-threaded BLAS and stamp its rows with their provenance."""
+    from threadpoolctl import threadpool_limits
+
+    module = _module(experiment)
+    start = time.perf_counter()
+    with threadpool_limits(limits=1):
+        rows = module.run_unit(dict(key), dict(parameters))
+    seconds = time.perf_counter() - start
+    missing = [c for c in RESULT_COLUMNS if c not in rows.columns]
+    if missing:
+        raise RuntimeError(f"{uid}: run_unit returned no {missing} column(s).")
+    rows = rows[RESULT_COLUMNS].copy()
+    rows["value"] = [_round(float(v)) for v in rows["value"]]
+    rows["unit"] = uid
+    rows["commit"] = commit
+    rows["date"] = utc_now()
+    rows["machine"] = machine()
+    rows["parameters"] = parameters_json(parameters)
+    rows["seconds"] = round(seconds, 3)
+    return rows
+
+
+def _write_atomic(frame, file):
+    file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = file.with_name(file.name + ".tmp")
+    frame.to_csv(tmp, index=False)
+    tmp.replace(file)
+
+
+def _merge(experiment, path):
+    """Fold the cached units into the ledger (a cached unit replaces its ledger rows)."""
+    files = sorted(_cache_dir(experiment, path).glob("*.csv"))
+    if not files:
+        return read_ledger(experiment, path)
+    cached = pd.concat([_read(f) for f in files], ignore_index=True)
+    ledger = read_ledger(experiment, path)
+    ledger = ledger[~ledger["unit"].isin(set(cached["unit"]))]
+    merged = pd.concat([ledger, cached], ignore_index=True) if len(ledger) else cached
+    merged = merged.sort_values(["unit", "model", "metric"], kind="stable", ignore_index=True)
+    _write_atomic(merged, ledger_path(experiment, path))
+    for f in files:
+        f.unlink()
+    return merged
+
+
+def _client(scheduler):
+    """A dask.distributed client for ``scheduler`` (None: $FAIRLAB_SCHEDULER or a LocalCluster)."""
+    from dask.distributed import Client, LocalCluster
+
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    address = scheduler or os.environ.get("FAIRLAB_SCHEDULER")
+    if address:
+        return Client(address), True
+    cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    return Client(cluster), True
+
+
+def _progress_bar(total, enabled):
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="units", unit="unit")
+
+
+def run(experiment, units=None, *, parameters=None, scheduler=None, redo=False, path=None,
+        progress=None):
+    """Compute the units of ``experiment`` that the ledger lacks, and return their ledger rows.
+
+    Parameters
+    ----------
+    experiment : str
+        One of :data:`EXPERIMENTS`.
+    units : list of dict, optional
+        Unit keys; default the paper-scale grid ``module.units()``.
+    parameters : dict, optional
+        Overrides of the paper-scale ``module.PARAMETERS``.  A unit done with other parameters
+        is not done for these: it is computed, and its ledger rows replaced.
+    scheduler : {None, "serial"} or str or distributed.Client, default=None
+        Where units run: ``None`` means ``$FAIRLAB_SCHEDULER`` if set, else a ``LocalCluster``
+        of one single-threaded worker process per core; ``"serial"`` runs them one after the
+        other in this process; an address (``"tcp://host:port"``) or a ``Client`` uses that
+        cluster.
+    redo : bool, default=False
+        Recompute the chosen units even when the ledger holds them.
+    path : path, optional
+        The results folder (:func:`results_dir`).
+    progress : bool, optional
+        A progress bar with units done/total and the time left; default on in a terminal.
+
+    Returns
+    -------
+    DataFrame
+        The ledger rows of the chosen units (:data:`LEDGER_COLUMNS`).
+    """
+    module = _module(experiment)
+    params = {**module.PARAMETERS, **(parameters or {})}
+    unknown = sorted(set(parameters or {}) - set(module.PARAMETERS))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown} for {experiment}; it takes "
+                         f"{sorted(module.PARAMETERS)}.")
+    keys = module.units() if units is None else [dict(u) for u in units]
+    ids = [unit_id(experiment, key) for key in keys]
+    if len(set(ids)) != len(ids):
+        raise ValueError("units holds the same unit twice.")
+    ledger = _merge(experiment, path)  # a run that was interrupted left its units in the cache
+    text = parameters_json(params)
+    done = set() if redo else set(ledger.loc[ledger["parameters"] == text, "unit"])
+    todo = [(uid, key) for uid, key in zip(ids, keys, strict=True) if uid not in done]
+    progress = os.isatty(2) if progress is None else progress
+    if todo:
+        _compute(experiment, todo, params, scheduler, path, progress)
+        ledger = _merge(experiment, path)
+    return ledger[ledger["unit"].isin(set(ids))].reset_index(drop=True)
+
+
+def _compute(experiment, todo, params, scheduler, path, progress):
+    commit = git_commit()
+    bar = _progress_bar(len(todo), progress)
+    written = 0
+
+    def record(rows, uid):
+        nonlocal written
+        _write_atomic(rows, _cache_file(experiment, uid, path))
+        written += 1
+        if bar is not None:
+            bar.update()
+        if written % 20 == 0:  # the ledger on disk follows a long run
+            _merge(experiment, path)
+
+    try:
+        if scheduler == "serial":
+            for uid, key in todo:
+                record(_run_unit(experiment, key, params, uid, commit), uid)
+            return
+        from dask.distributed import as_completed
+
+        client, owned = _client(scheduler)
+        try:
+            futures = {client.submit(_run_unit, experiment, key, params, uid, commit,
+                                     key=f"unit-{uid}-{time.time_ns()}", pure=False): uid
+                       for uid, key in todo}
+            for future in as_completed(futures):
+                record(future.result(), futures[future])
+        finally:
+            if owned:
+                cluster = client.cluster
+                client.close()
+                if cluster is not None:
+                    cluster.close()
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def equal_to_ledger(rows, ledger):
+    """Per unit, whether freshly computed ``rows`` equal the ledger's values.
+
+    A value is equal when it rounds to the stored one at :data:`SIGNIFICANT_DIGITS` (NaN equals
+    NaN).  Returns a DataFrame ``unit, values, equal, max_relative_difference``.
+    """
+    keys = ["unit", "model", "metric", "split"]
+    both = rows.merge(ledger[keys + ["value"]], on=keys, how="left",
+                      suffixes=("", "_ledger"), validate="one_to_one")
+    out = []
+    for uid, group in both.groupby("unit", sort=False):
+        new = np.array([_round(v) for v in group["value"]], float)
+        old = group["value_ledger"].to_numpy(float)
+        same = (new == old) | (np.isnan(new) & np.isnan(old))
+        scale = np.maximum(np.abs(old), np.finfo(float).tiny)
+        with np.errstate(invalid="ignore"):
+            rel = np.where(same, 0.0, np.abs(new - old) / scale)
+        out.append({"unit": uid, "values": len(group), "equal": bool(same.all()),
+                    "max_relative_difference": float(np.nanmax(rel)) if len(rel) else 0.0})
+    return pd.DataFrame(out, columns=["unit", "values", "equal", "max_relative_difference"])
+
+
+def recompute(experiment, units, *, parameters=None):
+    """Run ``units`` here, serially, without touching the ledger; their rows as a DataFrame."""
+    module = _module(experiment)
+    params = {**module.PARAMETERS, **(parameters or {})}
+    frames = [_run_unit(experiment, key, params, unit_id(experiment, key), git_commit())
+              for key in units]
+    return pd.concat(frames, ignore_index=True)
+
+
+def verification_sample(ledger, *, max_unit_seconds=30.0):
+    """A deterministic sample of a ledger's units: the quickest unit of each (dataset, method).
+
+    Units that took longer than ``max_unit_seconds`` are left out (their pair is then not
+    verified; :func:`verify` says which).  Returns unit keys as dicts, in ledger order.
+    """
+    per_unit = ledger.drop_duplicates("unit")[["unit", "dataset", "method", "seconds"]]
+    chosen = (per_unit.sort_values(["seconds", "unit"], kind="stable")
+              .drop_duplicates(["dataset", "method"]))
+    chosen = chosen[chosen["seconds"] <= max_unit_seconds]
+    return sorted(chosen["unit"])
+
+
+def _key_from_id(experiment, uid):
+    module = _module(experiment)
+    fields = dict(part.split("=", 1) for part in uid.split("/")[1:])
+    return module.parse_key(fields)
+
+
+def verify(experiment, *, path=None, max_unit_seconds=30.0):
+    """Recompute :func:`verification_sample` of the ledger and compare each unit with it.
+
+    Returns
+    -------
+    DataFrame
+        ``unit, values, equal, max_relative_difference`` per recomputed unit, plus one row with
+        ``equal = NaN`` for each (dataset, method) pair left out (too slow), whose ``unit`` names
+        the pair.
+    """
+    ledger = read_ledger(experiment, path)
+    if ledger.empty:
+        raise ValueError(f"the ledger of {experiment} is empty: nothing to verify.")
+    sample = verification_sample(ledger, max_unit_seconds=max_unit_seconds)
+    parameters = json.loads(ledger["parameters"].iloc[0])
+    mixed = ledger["parameters"].nunique() > 1
+    results = []
+    for uid in sample:
+        params = json.loads(ledger.loc[ledger["unit"] == uid, "parameters"].iloc[0]) \
+            if mixed else parameters
+        module = _module(experiment)
+        extra = {k: v for k, v in params.items() if k in module.PARAMETERS}
+        rows = recompute(experiment, [_key_from_id(experiment, uid)], parameters=extra)
+        results.append(equal_to_ledger(rows, ledger))
+    out = pd.concat(results, ignore_index=True) if results else equal_to_ledger(
+        ledger.iloc[:0], ledger)
+    covered = set(ledger.loc[ledger["unit"].isin(sample), "dataset"] + " / " +
+                  ledger.loc[ledger["unit"].isin(sample), "method"])
+    pairs = set(ledger["dataset"] + " / " + ledger["method"])
+    skipped = pd.DataFrame({"unit": sorted(pairs - covered), "values": 0, "equal": math.nan,
+                            "max_relative_difference": math.nan})
+    return pd.concat([out, skipped], ignore_index=True) if len(skipped) else out
+
+
+def summarize_ledger(ledger, *, ddof=0):
+    """Mean and std over splits of each printed cell of a ledger (the papers' ``np.std``: ddof 0).
+
+    Returns
+    -------
+    DataFrame
+        ``paper, table, dataset, method, k, eta, model, metric, mean, std, n_splits``, in the
+        ledger's order, ready for :func:`fairlab.published.compare`.
+    """
+    keys = ["paper", "table", "dataset", "method", "k", "eta", "model", "metric"]
+    grouped = ledger.groupby(keys, sort=False, dropna=False)["value"]
+    out = grouped.agg(mean="mean", n_splits="size").reset_index()
+    out.insert(len(keys) + 1, "std", grouped.std(ddof=ddof).to_numpy())
+    out["n_splits"] = out["n_splits"].astype(int)
+    return out

@@ -1,0 +1,630 @@
+"""Kleindessner et al. (2023) §5.2: trade-off curves against the reductions (Figs. 4, 8, 9).
+"""
+
+import contextlib
+import functools
+import time
+import warnings
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+import sklearn
+from sklearn.svm import SVC
+from sklearn.utils import Bunch
+
+from .. import datasets, metrics
+from ..evaluation._util import _check_names, _progress
+from ..evaluation.runtime import runtime_ratios
+from ..kernel_pca import FairKernelPCA
+from ..pca import FairPCA
+from ..tradeoff import FairTradeoff
+
+#: Data sets of §5.2 (``load_<name>(variant="agarwal")``).
+DATASETS = ("adult", "bank")
+
+
+
+#: Curves of §5.2: the fair PCA family with the λ knob, and fairlearn's reductions.
+METHODS = ("Fair PCA", "Fair PCA-S", "Fair Kernel PCA", "Reductions")
+
+
+
+#: Fairness notions: demographic parity and equal opportunity (TPR parity).
+FAIRNESS = ("DP", "EO")
+
+
+
+#: Downstream classifiers of §5.2.
+CLASSIFIERS = ("logistic regression", "kernel SVM")
+
+
+
+#: The λ grid of App. C.1: weights (i/10)³, i = 0..10 (the reference code's ``λ³``).
+LAMBDAS = tuple(round((i / 10) ** 3, 6) for i in range(11))
+
+
+
+#: The ``difference_bound`` ε grid of App. C.1 for the reductions.
+EPS = (0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2)
+
+
+
+#: The training-set sizes of Fig. 9.
+N_TRAIN = (1000, 5000, 10000, 20000, 30000, 40000)
+
+
+
+_REDUCTION = "Reductions"
+
+
+
+def _int(value, name, minimum):
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
+    return int(value)
+
+
+
+def _grid(values, name, upper=None):
+    arr = np.asarray(values, dtype=float).ravel()
+    if arr.size == 0 or not np.all(np.isfinite(arr)) or np.any(arr < 0) or (
+            upper is not None and np.any(arr > upper)):
+        bound = f"in [0, {upper}]" if upper is not None else ">= 0"
+        raise ValueError(f"{name} must be a non-empty list of numbers {bound}; got {values!r}.")
+    return [float(v) for v in arr]
+
+
+
+@functools.lru_cache(maxsize=4)
+def _load(key, data_home):
+
+    data = getattr(datasets, f"load_{key}")(variant="agarwal", data_home=data_home)
+    return (data.X.to_numpy(float), (data.y.to_numpy() == data.pos_label).astype(int),
+            data.sensitive.to_numpy().astype(int))
+
+
+
+def load_splits(dataset, *, n_runs=10, n_train=5000, n_test=5000,
+                                 first_run=0, data_home=None):
+    """The train/test draws of Kleindessner et al. §5.2 (App. C.2).
+
+    Run ``r`` permutes the rows with ``np.random.default_rng(r * 1111)`` and takes the first
+    ``n_train`` rows for training and the next ``n_test`` for testing; a
+    :class:`~sklearn.preprocessing.StandardScaler` fitted on the training rows scales both
+    (the reference code, ``comparison_with_Agarwal``).
+
+    Parameters
+    ----------
+    dataset : {"adult", "bank"}
+        ``load_adult(variant="agarwal")`` (48 842 rows, d = 99, z = sex) or
+        ``load_bank(variant="agarwal")`` (41 188 rows, d = 52, z = 1[age > 40]).
+    n_runs : int, default=10
+        Number of draws (runs ``first_run .. first_run + n_runs − 1``).
+    n_train, n_test : int, default=5000
+        Rows per draw; ``n_test=0`` gives training rows only (the runtime study of Fig. 9).
+    first_run : int, default=0
+        Index of the first run (the paper: runs 0 to 9).
+    data_home : path, optional
+        Passed to the loader.
+
+    Returns
+    -------
+    list of Bunch
+        ``X_train, y_train, s_train, X_test, y_test, s_test`` (numpy; y and s coded 0/1),
+        ``run``, ``dataset``, ``n_train``.
+    """
+    key = str(dataset).lower()
+    if key not in DATASETS:
+        raise ValueError(f"dataset must be one of {list(DATASETS)}; "
+                         f"got {dataset!r}.")
+    n_runs = _int(n_runs, "n_runs", 1)
+    n_train = _int(n_train, "n_train", 2)
+    n_test = _int(n_test, "n_test", 0)
+    first_run = _int(first_run, "first_run", 0)
+    from sklearn.preprocessing import StandardScaler
+
+    X, y, s = _load(key, None if data_home is None else str(data_home))
+    if n_train + n_test > len(y):
+        raise ValueError(f"n_train + n_test = {n_train + n_test} exceeds the {len(y)} rows of "
+                         f"{key}; lower n_train or n_test.")
+    out = []
+    for run in range(first_run, first_run + n_runs):
+        perm = np.random.default_rng(run * 1111).permutation(len(y))
+        tr, te = perm[:n_train], perm[n_train:n_train + n_test]
+        scaler = StandardScaler().fit(X[tr])
+        out.append(Bunch(X_train=scaler.transform(X[tr]), y_train=y[tr], s_train=s[tr],
+                         X_test=scaler.transform(X[te]) if n_test else X[te],
+                         y_test=y[te], s_test=s[te],
+                         run=run, dataset=key, n_train=n_train))
+    return out
+
+
+
+def _blas_limit(threads):
+    """A ``threadpoolctl`` limit on the BLAS pools (a no-op context for ``threads=None``)."""
+
+    if threads is None:
+        return contextlib.nullcontext()
+    threads = _int(threads, "blas_threads", 1)
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=threads, user_api="blas")
+
+
+
+def _gamma(X_train):
+    """γ = 1/(d·Var X_train): the reference's kernel SVM and fair kernel PCA width."""
+    var = float(np.var(X_train))
+    return 1.0 / (X_train.shape[1] * var) if var > 0 else 1.0
+
+
+
+def _classifier(classifier, n_train, gamma, warm_start=False):
+    from sklearn.linear_model import LogisticRegression
+
+    if classifier == "logistic regression":
+        return LogisticRegression(C=1.0 / (2 * n_train * 0.01), max_iter=10_000, random_state=0,
+                                  warm_start=warm_start)
+    return SVC(C=1.0 / (2 * n_train * 5e-5), gamma=gamma, random_state=0)
+
+
+
+def _transformers(method, d, gamma):
+    """Unfitted (fair, standard) pair of a fair PCA method, with the paper's dimensions."""
+    from sklearn.decomposition import PCA, KernelPCA
+
+    if method == "Fair PCA":
+        return FairPCA(d - 1, center=False), PCA(d - 1, svd_solver="covariance_eigh")
+    if method == "Fair PCA-S":
+        k = max(int(d / 4), 1)
+        return (FairPCA(k, equalize_covariance=0.5, center=False),
+                PCA(k, svd_solver="covariance_eigh"))
+    return (FairKernelPCA(d - 1, kernel="rbf", gamma=gamma, center=False),
+            KernelPCA(d - 1, kernel="rbf", gamma=gamma, random_state=0))
+
+
+
+def _fit_rows(split, fairness):
+    """Rows the representation is learned from: all (DP) or those with y = 1 (EO)."""
+    if fairness == "EO":
+        rows = split.y_train == 1
+        return split.X_train[rows], split.s_train[rows]
+    return split.X_train, split.s_train
+
+
+
+def _fair_curve(method, split, fairness, classifier, lambdas, *, reuse_fit=True,
+                warm_start=True, evaluate=True):
+    """One curve of a fair PCA method: (seconds of the shared fit, [(λ, pred_test, seconds)])."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y, n = split.X_train, split.y_train, len(split.y_train)
+    gamma = _gamma(X)
+    X_fit, s_fit = _fit_rows(split, fairness)
+    linear = classifier == "logistic regression"
+    warm = warm_start and reuse_fit and linear
+    points, coef, intercept = [], None, None
+    with warnings.catch_warnings(), sklearn.config_context(assume_finite=True):
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        shared = 0.0
+        if reuse_fit:
+            t0 = time.perf_counter()
+            fair, standard = _transformers(method, X.shape[1], gamma)
+            fair.fit(X_fit, sensitive_features=s_fit)
+            standard.fit(X_fit)
+            A = fair.transform(X)
+            C = np.hstack([A, standard.transform(X)])
+            shared = time.perf_counter() - t0
+            if evaluate:
+                C_te = np.hstack([fair.transform(split.X_test),
+                                  standard.transform(split.X_test)])
+        for lam in lambdas:
+            t0 = time.perf_counter()
+            if reuse_fit:
+                scale = np.r_[np.ones(A.shape[1]), np.full(C.shape[1] - A.shape[1], lam)]
+                Z = C * scale
+                clf = _classifier(classifier, n, gamma, warm_start=warm)
+                if warm and coef is not None:  # start from the previous λ's weights
+                    clf.coef_ = coef
+                    clf.intercept_ = intercept
+                clf.fit(Z, y)
+                if warm:
+                    coef = clf.coef_.copy()
+                    intercept = clf.intercept_.copy()
+            else:
+                fair, standard = _transformers(method, X.shape[1], gamma)
+                knob = FairTradeoff(fair, standard, lam=lam).fit(X_fit, sensitive_features=s_fit)
+                clf = _classifier(classifier, n, gamma).fit(knob.transform(X), y)
+            seconds = time.perf_counter() - t0
+            pred = None
+            if evaluate:
+                if reuse_fit:
+                    Z_te = C_te * scale
+                else:
+                    Z_te = knob.transform(split.X_test)
+                pred = clf.predict(Z_te)
+            points.append((lam, pred, seconds))
+    return shared, points
+
+
+
+def _reductions_curve(split, fairness, classifier, eps_grid, *, evaluate=True):
+    """One curve of fairlearn's ExponentiatedGradient: (0.0, [(ε, pred_test, seconds)]).
+
+    The paper's call: ``ExponentiatedGradient(clf, DemographicParity(difference_bound=ε))``
+    (or ``TruePositiveRateParity``) with fairlearn's default ``eps``, which since fairlearn 0.5
+    only sets the L1 bound of the multipliers, so the constraint's bound is what varies.
+    """
+    try:
+        from fairlearn import reductions
+    except ImportError:
+        raise ImportError("the 'Reductions' curve runs fairlearn's ExponentiatedGradient; "
+                          "install fairlearn (pip install 'fairlab[book]').") from None
+
+    X, y, n = split.X_train, split.y_train, len(split.y_train)
+    gamma = _gamma(X)
+    moment = getattr(reductions, {"DP": "DemographicParity",
+                                  "EO": "TruePositiveRateParity"}[fairness])
+    rng = np.random.default_rng(split.run)
+    points = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ConvergenceWarning of the cost-sensitive fits
+        for eps in eps_grid:
+            t0 = time.perf_counter()
+            model = reductions.ExponentiatedGradient(
+                _classifier(classifier, n, gamma), moment(difference_bound=eps))
+            model.fit(X, y, sensitive_features=split.s_train)
+            seconds = time.perf_counter() - t0
+            pred = None
+            if evaluate:
+                pred = model.predict(split.X_test, random_state=int(rng.integers(2**31)))
+            points.append((eps, pred, seconds))
+    return 0.0, points
+
+
+
+def _one_curve(method, split, fairness, classifier, lambdas, eps, *, reuse_fit,
+                    warm_start, evaluate=True):
+    if method == _REDUCTION:
+        return _reductions_curve(split, fairness, classifier, eps, evaluate=evaluate)
+    return _fair_curve(method, split, fairness, classifier, lambdas, reuse_fit=reuse_fit,
+                       warm_start=warm_start, evaluate=evaluate)
+
+
+
+def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
+                                 fairness=FAIRNESS,
+                                 classifiers=("logistic regression",), n_runs=10, n_train=5000,
+                                 n_test=5000, first_run=0, lambdas=LAMBDAS,
+                                 eps=EPS, reuse_fit=True, warm_start=True,
+                                 blas_threads=1, data_home=None, progress=False):
+    r"""Error-vs-violation trade-off curves of Kleindessner et al. §5.2 (Figs. 4 and 8).
+
+    For every data set, run (:func:`load_splits`), fairness notion, downstream
+    classifier and method, one curve:
+
+    * a fair PCA method (``"Fair PCA"``: ``FairPCA(d − 1)``; ``"Fair PCA-S"``:
+      ``FairPCA(int(d/4), equalize_covariance=0.5)``, i.e. l = int(d/2); ``"Fair Kernel PCA"``:
+      ``FairKernelPCA(d − 1, kernel="rbf", γ)``; all uncentred, as the paper's
+      ``standardize=False``) paired with standard PCA / kernel PCA of the same dimension in the
+      knob of §3.1, :class:`~fairlab.FairTradeoff`, ``x ↦ (U_fairᵀx; λ·U_stᵀx)``, for each λ of
+      ``lambdas``; the classifier is trained on that representation of the training rows.
+      For EO both representations are learned from the training rows with y = 1 (the reference
+      code; the classifier still sees all rows);
+    * ``"Reductions"``: fairlearn's ``ExponentiatedGradient`` around the same classifier,
+      with ``DemographicParity`` (DP) or ``TruePositiveRateParity`` (EO) and
+      ``difference_bound = ε`` for each ε of ``eps``, fairlearn's other defaults (the paper's
+      call; fairlearn is called directly because the ``eps`` of
+      :class:`~fairlab.baselines.ExponentiatedGradientClassifier` is fairlearn's ``eps``, the
+      L1 bound of the multipliers, not the constraint's bound); its randomised predictions are
+      drawn from a generator seeded with the run.
+
+    Classifiers (reference code): ``LogisticRegression(C = 1/(2·n_train·0.01), max_iter=10000)``
+    and ``SVC(C = 1/(2·n_train·5·10⁻⁵), γ = 1/(d·Var X_train))`` (C = 0.01 and 2 at n = 5000);
+    fair kernel PCA uses the same γ.  Metrics on the test rows: ``error`` = P(ŷ ≠ y),
+    ``violation`` = :math:`\Delta_{DP} = |P(\hat y=1 \mid z=0) - P(\hat y=1 \mid z=1)|` or
+    :math:`\Delta_{EO} = |\mathrm{TPR}_0 - \mathrm{TPR}_1|`.
+
+    Parameters
+    ----------
+    datasets : str or list of {"adult", "bank"}, default=("adult",)
+    methods : list of {"Fair PCA", "Fair PCA-S", "Fair Kernel PCA", "Reductions"}
+    fairness : list of {"DP", "EO"}
+    classifiers : list of {"logistic regression", "kernel SVM"}
+    n_runs, n_train, n_test, first_run : int
+        Draws, their sizes and the first run's index (the paper: 10, 5000, 5000, 0).
+    lambdas : list of float in [0, 1]
+        Weights of the standard block, default :data:`LAMBDAS`
+        ((i/10)³, the weights of the paper's figures).
+    eps : list of float >= 0
+        ``difference_bound`` values, default :data:`EPS`.
+    reuse_fit : bool, default=True
+        Fit the fair and the standard representation once per curve and rescale the standard
+        block for each λ (what ``FairTradeoff`` computes: its fit does not depend on λ).
+        ``False`` refits ``FairTradeoff`` for every λ, as the paper's pipeline does; both give
+        the same representations.
+    warm_start : bool, default=True
+        Start each λ's logistic regression from the previous λ's weights (the objective is
+        strictly convex, so only the iterations change, not the optimum up to the solver's
+        tolerance).  Only with ``reuse_fit``; ignored for the kernel SVM.
+    blas_threads : int or None, default=1
+        BLAS threads during the fits (``threadpoolctl``), the same for every method; both kinds
+        of curve are sequences of small fits, which an oversubscribed thread pool only slows
+        down.  ``None`` leaves the pools as they are.
+    data_home : path, optional
+    progress : bool, default=False
+        tqdm bar over the curves.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``dataset, method, fairness, classifier, run, param, error, violation,
+        seconds``.  ``param`` is λ for the fair methods and ε for the reductions;
+        ``seconds`` is the training time of that point (representation + classifier fits, no
+        prediction), the once-per-curve fit of ``reuse_fit`` shared equally by the curve's
+        points, so that the seconds of a curve add up to its wall time.
+    """
+    datasets = _check_names(datasets, DATASETS, "datasets")
+    methods = _check_names(methods, METHODS, "methods")
+    fairness = _check_names(fairness, FAIRNESS, "fairness")
+    classifiers = _check_names(classifiers, CLASSIFIERS, "classifiers")
+    lambdas = _grid(lambdas, "lambdas", upper=1.0)
+    eps = _grid(eps, "eps")
+    n_test = _int(n_test, "n_test", 1)
+    tasks = [(ds, split, fair, clf, m)
+             for ds in datasets
+             for split in load_splits(ds, n_runs=n_runs, n_train=n_train,
+                                                       n_test=n_test, first_run=first_run,
+                                                       data_home=data_home)
+             for fair in fairness for clf in classifiers for m in methods]
+    rows = []
+    for ds, split, fair, clf, method in _progress(tasks, progress, total=len(tasks),
+                                                  desc="curves"):
+        with _blas_limit(blas_threads):
+            shared, points = _one_curve(method, split, fair, clf, lambdas, eps,
+                                             reuse_fit=reuse_fit, warm_start=warm_start)
+        score = (metrics.demographic_parity_difference if fair == "DP"
+                 else metrics.equal_opportunity_difference)
+        for param, pred, seconds in points:
+            rows.append({"dataset": ds, "method": method, "fairness": fair, "classifier": clf,
+                         "run": split.run, "param": param,
+                         "error": float(np.mean(pred != split.y_test)),
+                         "violation": float(score(split.y_test, pred,
+                                                  sensitive_features=split.s_test)),
+                         "seconds": seconds + shared / len(points)})
+    return pd.DataFrame(rows, columns=["dataset", "method", "fairness", "classifier", "run",
+                                       "param", "error", "violation", "seconds"])
+
+
+
+def runtimes(n_train=N_TRAIN, *, dataset="adult",
+                                   methods=("Fair PCA", "Fair PCA-S", "Reductions"),
+                                   fairness="DP", classifier="logistic regression", n_runs=10,
+                                   first_run=0, lambdas=LAMBDAS,
+                                   eps=EPS, reuse_fit=True,
+                                   warm_start=True, blas_threads=1, warmup=True,
+                                   data_home=None, progress=False):
+    """Whole-curve training times against n_train (Kleindessner et al. Fig. 9).
+
+    For each ``n_train`` and run, the training rows of :func:`load_splits`
+    (``n_test=0``, as the paper's runtime script) are drawn outside the timer, then every
+    method's whole curve (all λ, or all ε) is trained and timed as in
+    :func:`curves` (same options; no prediction).  The paper plots the
+    mean over grid points and runs (``seconds_per_point``); its "0.04 s vs 4.6 s" is that
+    statistic at n = 5000.
+
+    Parameters
+    ----------
+    n_train : int or list of int
+        Training-set sizes (the paper: :data:`N_TRAIN`).
+    dataset, fairness, classifier : str
+        One setting (the paper: Adult, DP, logistic regression).
+    methods, n_runs, first_run, lambdas, eps, reuse_fit, warm_start, blas_threads, data_home
+        As in :func:`curves`.
+    progress : bool, default=False
+        As in :func:`curves`.
+    warmup : bool, default=True
+        Train one point of every method's curve, untimed, on the first draw of the smallest
+        size (imports, caches, thread start-up).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``dataset, method, fairness, classifier, n_train, run, n_points, seconds,
+        seconds_per_point``; ``seconds`` is the whole curve's wall time.
+    """
+    grid = [n_train] if isinstance(n_train, Integral) else list(n_train)
+    if not grid:
+        raise ValueError("n_train must be an integer or a non-empty list of integers.")
+    grid = [_int(n, "n_train", 2) for n in grid]
+    methods = _check_names(methods, METHODS, "methods")
+    (fairness,) = _check_names([fairness], FAIRNESS, "fairness")
+    (classifier,) = _check_names([classifier], CLASSIFIERS,
+                                    "classifier")
+    lambdas = _grid(lambdas, "lambdas", upper=1.0)
+    eps = _grid(eps, "eps")
+    tasks = [(n, split) for n in grid
+             for split in load_splits(dataset, n_runs=n_runs, n_train=n,
+                                                       n_test=0, first_run=first_run,
+                                                       data_home=data_home)]
+    def curve(method, split, lambdas=lambdas, eps=eps):
+        with _blas_limit(blas_threads):
+            return _one_curve(method, split, fairness, classifier, lambdas, eps,
+                                   reuse_fit=reuse_fit, warm_start=warm_start, evaluate=False)
+
+    if warmup:
+        first = min(tasks, key=lambda task: task[0])[1]
+        for method in methods:
+            curve(method, first, lambdas[:1], eps[:1])
+    rows = []
+    for n, split in _progress(tasks, progress, total=len(tasks), desc="runtime"):
+        for method in methods:
+            t0 = time.perf_counter()
+            _, points = curve(method, split)
+            seconds = time.perf_counter() - t0
+            rows.append({"dataset": split.dataset, "method": method, "fairness": fairness,
+                         "classifier": classifier, "n_train": n, "run": split.run,
+                         "n_points": len(points), "seconds": seconds,
+                         "seconds_per_point": seconds / len(points)})
+    return pd.DataFrame(rows)
+
+
+
+def runtime_summary(runtimes, *, reference="Reductions", ddof=0):
+    """Mean ± std of the whole-curve seconds per method and n_train, and the ratio to ``reference``.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``method, n_train, seconds, seconds_std, seconds_per_point, ratio`` (``ratio``
+        = mean whole-curve seconds / the reference's at the same n_train; with grids of equal
+        length it is also the per-point ratio the paper quotes).
+    """
+    if reference not in set(runtimes["method"]):
+        raise ValueError(f"reference {reference!r} is not among the methods of runtimes.")
+    g = runtimes.groupby(["method", "n_train"], sort=False)
+    out = pd.DataFrame({"seconds": g["seconds"].mean(),
+                        "seconds_std": g["seconds"].std(ddof=ddof).fillna(0.0),
+                        "seconds_per_point": g["seconds_per_point"].mean()}).reset_index()
+    return runtime_ratios(out, reference, by=("n_train",))
+
+
+
+def reported_runtimes():
+    """The running times Kleindessner et al. state in the text of §5.2 and App. C.7.
+
+    "fair PCA runs for 0.04 seconds on average while the method by Agarwal et al. 2018 runs for
+    4.6 seconds" (§5.2, n = 5000, logistic regression, including the classifier training); "the
+    method of Agarwal et al. 2018, on average, runs for more than 32 seconds when training with
+    40000 datapoints and aiming for DP"; "none of our methods ever runs for more than 0.5
+    seconds" (App. C.7, Fig. 9).  The averages are over the eleven grid points and ten runs,
+    so ``seconds`` is per grid point (``statistic``).  Their machine: a MacBook Pro
+    (see :func:`kleindessner_reported_runtimes`).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``source, method, n_train, fairness, relation, seconds, statistic``.
+    """
+    rows = [
+        ("§5.2", "Fair PCA", 5000, "DP/EO", "≈", 0.04, "per point"),
+        ("§5.2", "Reductions", 5000, "DP/EO", "≈", 4.6, "per point"),
+        ("App. C.7", "Reductions", 40000, "DP", ">", 32.0, "per point"),
+        ("App. C.7", "Fair PCA family", 40000, "DP", "<", 0.5, "per point"),
+    ]
+    return pd.DataFrame(rows, columns=["source", "method", "n_train", "fairness", "relation",
+                                       "seconds", "statistic"])
+
+
+
+def _lower_envelope(violation, error):
+    """Sorted violations and the running minimum of the error: E(v) = min{error_i : v_i ≤ v}."""
+    order = np.argsort(violation, kind="stable")
+    return violation[order], np.minimum.accumulate(error[order])
+
+
+
+def _curve_points(curve, x, y, name):
+    if isinstance(curve, pd.DataFrame):
+        missing = [c for c in (x, y) if c not in curve.columns]
+        if missing:
+            raise ValueError(f"{name} lacks the column(s) {missing}.")
+        pts = curve[[x, y]].to_numpy(float)
+    else:
+        pts = np.asarray(curve, dtype=float)
+        if pts.ndim != 2 or pts.shape[1] != 2:
+            raise ValueError(f"{name} must be a DataFrame or an (n, 2) array of (violation, "
+                             f"error) points; got shape {pts.shape}.")
+    if len(pts) == 0 or not np.all(np.isfinite(pts)):
+        raise ValueError(f"{name} must hold at least one point, all finite.")
+    return pts[:, 0], pts[:, 1]
+
+
+
+def curve_gap(curve, reference, *, x="violation", y="error"):
+    r"""How far apart two trade-off curves are: the area between their lower envelopes.
+
+    Each curve is summarised by its lower envelope E(v) = min{error of a point with violation
+    ≤ v} (the best error reachable within a violation budget v: a non-increasing step
+    function).  On the violation range both envelopes are defined and at least one curve
+    reaches, [lo, hi] = [max(min v_a, min v_b), max(max v_a, max v_b)] (an envelope stays flat
+    after its last point), the gap is
+
+    .. math::
+
+        \text{area} = \int_{lo}^{hi} |E_a(v) − E_b(v)|\,dv, \qquad
+        \text{mean\_abs\_gap} = \frac{\text{area}}{hi − lo}, \qquad
+        \text{mean\_gap} = \frac{1}{hi − lo}\int_{lo}^{hi} (E_a − E_b)\,dv,
+
+    computed exactly (both are step functions).  ``mean_abs_gap`` is the error difference at
+    matched violation, averaged over the range: "the curves overlap" reads as a mean gap that
+    is small against the curves' own spread of errors.  ``mean_gap > 0`` means ``curve`` is
+    worse (higher error) than ``reference`` on average.  When hi = lo (one point each at the
+    same violation) the gaps are those at that point and ``area`` is 0.
+
+    Parameters
+    ----------
+    curve, reference : DataFrame or array of shape (n, 2)
+        Points (violation, error), e.g. one method's curve averaged over runs; with a
+        DataFrame, the columns ``x`` and ``y``.
+    x, y : str, default "violation", "error"
+
+    Returns
+    -------
+    dict with ``lo, hi, area, mean_gap, mean_abs_gap``.
+    """
+    va, ea = _lower_envelope(*_curve_points(curve, x, y, "curve"))
+    vb, eb = _lower_envelope(*_curve_points(reference, x, y, "reference"))
+    lo, hi = max(va[0], vb[0]), max(va[-1], vb[-1])
+
+    def at(v, vs, es):
+        return es[np.searchsorted(vs, v, side="right") - 1]
+
+    if hi <= lo:
+        diff = float(at(lo, va, ea) - at(lo, vb, eb))
+        return {"lo": float(lo), "hi": float(hi), "area": 0.0, "mean_gap": diff,
+                "mean_abs_gap": abs(diff)}
+    knots = np.unique(np.concatenate([[lo, hi], va[(va > lo) & (va < hi)],
+                                      vb[(vb > lo) & (vb < hi)]]))
+    left, width = knots[:-1], np.diff(knots)
+    diff = at(left, va, ea) - at(left, vb, eb)
+    area = float(np.sum(np.abs(diff) * width))
+    return {"lo": float(lo), "hi": float(hi), "area": area,
+            "mean_gap": float(np.sum(diff * width) / (hi - lo)),
+            "mean_abs_gap": area / (hi - lo)}
+
+
+
+def gaps(curves, *, reference="Reductions"):
+    """:func:`curve_gap` of every method's mean curve against ``reference``'s.
+
+    The curves of :func:`curves` are first averaged over runs per
+    parameter value (the points the paper plots), then compared per data set, fairness notion
+    and classifier.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``dataset, fairness, classifier, method, lo, hi, area, mean_gap, mean_abs_gap,
+        error_range`` (``error_range``: max − min of the mean errors of both curves, the scale
+        to read the gap against).
+    """
+    if reference not in set(curves["method"]):
+        raise ValueError(f"reference {reference!r} is not among the methods of the curves.")
+    keys = ["dataset", "fairness", "classifier"]
+    mean = curves.groupby(keys + ["method", "param"], sort=False)[["violation", "error"]].mean()
+    mean = mean.reset_index()
+    rows = []
+    for key, df in mean.groupby(keys, sort=False):
+        ref = df[df["method"] == reference]
+        if ref.empty:
+            continue
+        for method, cur in df[df["method"] != reference].groupby("method", sort=False):
+            gap = curve_gap(cur, ref)
+            both = np.concatenate([cur["error"], ref["error"]])
+            rows.append(dict(zip(keys, key), method=method, **gap,
+                             error_range=float(both.max() - both.min())))
+    return pd.DataFrame(rows, columns=keys + ["method", "lo", "hi", "area", "mean_gap",
+                                              "mean_abs_gap", "error_range"])
+
