@@ -1187,8 +1187,11 @@ class KernelFairDR(_FDRBase):
     is self-adjoint in the semi-inner product of the PSD matrix G, so Lanczos in that inner
     product needs only products with K̃ and G (two per step; no eigendecomposition of K̃ and
     no Cholesky factor of B).  Each Ritz pair is accepted at a residual at the rounding level,
-    purified (w ← K̃Gw/ν) and checked again.  Signs: the largest-magnitude training score of
-    each component is positive.
+    purified (w ← K̃Gw/ν) and checked again.
+
+    *Signs.*  Both solvers: the largest-magnitude training score of each component is
+    positive — a convention on the final components, so it does not inherit the signs of
+    LAPACK's eigenvectors (which change with the BLAS kernel and thread count).
 
     References
     ----------
@@ -1284,6 +1287,13 @@ class KernelFairDR(_FDRBase):
                                 np.linalg.norm(Psi_c, axis=0), n)
         k = self._default_n_components(Q, len(sigma))
         B = _fdr_directions(C, G, k, self.ridge, Q)  # β, unit ‖u‖
+        # Sign convention on the final components, as the partial solver: the largest-|·|
+        # training score of each component is positive.  (The flip inside _fdr_directions acts
+        # in the eigenbasis U of K̃, whose own signs are LAPACK's and change with the BLAS
+        # kernel or thread count.)
+        scores = F @ B
+        rows = np.argmax(np.abs(scores), axis=0)
+        B = B * np.where(scores[rows, np.arange(B.shape[1])] < 0, -1.0, 1.0)
         self.dual_coef_ = U @ (B / np.sqrt(sigma)[:, None])
         self.n_components_ = B.shape[1]
         self._store_hsic(C, G, B, n)
