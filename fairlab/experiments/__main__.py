@@ -1,0 +1,118 @@
+"""Command line of the results ledger: ``python -m fairlab.experiments {run,verify,status}``.
+
+``run EXPERIMENT`` computes the units of the paper-scale grid that the ledger lacks (``--where
+field=value``, repeatable, narrows the grid: values of one field are alternatives, fields must all
+match); ``verify`` reruns a sample of every ledger and exits 1 on a difference; ``status`` prints
+each ledger's units, rows and summed unit time.
+"""
+
+import argparse
+import json
+import sys
+
+import pandas as pd
+
+from . import _ledger
+
+
+def _where(pairs):
+    chosen = {}
+    for pair in pairs:
+        field, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--where takes FIELD=VALUE; got {pair!r}.")
+        chosen.setdefault(field, set()).add(value)
+    return chosen
+
+
+def _units(experiment, where):
+    module = _ledger._module(experiment)
+    unknown = sorted(set(where) - set(module.UNIT_KEYS))
+    if unknown:
+        raise SystemExit(f"--where: {experiment} units have the fields {list(module.UNIT_KEYS)}; "
+                         f"got {unknown}.")
+    return [key for key in module.units()
+            if all(str(key[field]) in values for field, values in where.items())]
+
+
+def _parameters(pairs):
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--parameter takes NAME=VALUE (VALUE as JSON); got {pair!r}.")
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
+
+
+def _run(args):
+    units = _units(args.experiment, _where(args.where))
+    print(f"{args.experiment}: {len(units)} unit(s) in the grid", flush=True)
+    rows = _ledger.run(args.experiment, units, parameters=_parameters(args.parameter),
+                       scheduler=args.scheduler, redo=args.redo, path=args.results,
+                       progress=not args.quiet)
+    print(f"{rows['unit'].nunique()} unit(s) in the ledger, {len(rows)} rows; "
+          f"{_ledger.ledger_path(args.experiment, args.results)}")
+
+
+def _verify(args):
+    failed = False
+    for experiment in args.experiment or _ledger.EXPERIMENTS:
+        if _ledger.read_ledger(experiment, args.results).empty:
+            print(f"{experiment}: no ledger")
+            continue
+        result = _ledger.verify(experiment, path=args.results,
+                                max_unit_seconds=args.max_unit_seconds)
+        checked = result[result["equal"].notna()]
+        bad = checked[~checked["equal"].astype(bool)]
+        print(f"{experiment}: {len(checked)} unit(s) recomputed, {len(bad)} differ")
+        for row in bad.itertuples():
+            print(f"  differs: {row.unit} (largest relative difference "
+                  f"{row.max_relative_difference:.2e})")
+        for row in result[result["equal"].isna()].itertuples():
+            print(f"  not verified (every unit slower than {args.max_unit_seconds:g} s): "
+                  f"{row.unit}")
+        failed |= len(bad) > 0
+    return 1 if failed else 0
+
+
+def _status(args):
+    lines = []
+    for experiment in _ledger.EXPERIMENTS:
+        ledger = _ledger.read_ledger(experiment, args.results)
+        per_unit = ledger.drop_duplicates("unit")
+        lines.append({"experiment": experiment, "units": len(per_unit), "rows": len(ledger),
+                      "unit hours": round(per_unit["seconds"].sum() / 3600, 2),
+                      "commits": ledger["commit"].nunique()})
+    print(pd.DataFrame(lines).to_string(index=False))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m fairlab.experiments",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--results", default=None,
+                        help="folder of the ledgers (default: the checkout's notebooks/results)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="compute the units the ledger lacks")
+    run.add_argument("experiment", choices=_ledger.EXPERIMENTS)
+    run.add_argument("--where", action="append", default=[], metavar="FIELD=VALUE")
+    run.add_argument("--parameter", action="append", default=[], metavar="NAME=VALUE")
+    run.add_argument("--scheduler", default=None,
+                     help="'serial', or a dask scheduler address (default: $FAIRLAB_SCHEDULER, "
+                          "else a LocalCluster with one worker per core)")
+    run.add_argument("--redo", action="store_true", help="recompute units the ledger holds")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    verify = commands.add_parser("verify", help="recompute a sample of the ledgers")
+    verify.add_argument("experiment", nargs="*", choices=[[], *_ledger.EXPERIMENTS])
+    verify.add_argument("--max-unit-seconds", type=float, default=30.0)
+    commands.add_parser("status", help="units, rows and unit time of each ledger")
+    args = parser.parse_args(argv)
+    handler = {"run": _run, "verify": _verify, "status": _status}[args.command]
+    return handler(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
