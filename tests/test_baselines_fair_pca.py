@@ -24,8 +24,9 @@ from sklearn.decomposition import PCA
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fairlab import FairPCA, UnconstrainedFallbackWarning
+from fairlab.baselines._manifold import project, project_rows, rbfgs, retract
 from fairlab.baselines.fpca import FPCA
-from fairlab.baselines.mbfpca import MbFPCA, _MMDPenalty, _qf, _rbfgs, _rlbfgs
+from fairlab.baselines.mbfpca import MbFPCA, _MMDPenalty
 from fairlab.baselines.samadi import SamadiFairPCA, _best_in_plane
 from fairlab.datasets import load_lee2022_split, make_lee_gaussians
 from fairlab.metrics import lee_bandwidth, mmd2
@@ -192,7 +193,7 @@ def test_mbfpca_reproduces_lee_loadings():
 def test_mmd_penalty_value_and_gradient():
     rng = np.random.default_rng(0)
     X1, X0 = rng.normal(size=(30, 6)), rng.normal(size=(20, 6)) + 0.5
-    V = _qf(rng.normal(size=(6, 2)))
+    V = retract(rng.normal(size=(6, 2)), 0.0)
     pen = _MMDPenalty(X1, X0, 1.3)
     value, grad = pen.value_and_grad(V)
     z = np.r_[np.ones(30), np.zeros(20)]
@@ -205,8 +206,24 @@ def test_mmd_penalty_value_and_gradient():
         assert fd == pytest.approx(np.vdot(grad, E), rel=1e-6, abs=1e-12)
 
 
-@pytest.mark.parametrize("solver", [_rbfgs, _rlbfgs])
-def test_riemannian_solvers_find_the_pca_subspace(solver):
+def test_stiefel_projection_retraction_and_batched_projection():
+    rng = np.random.default_rng(4)
+    V = retract(rng.normal(size=(7, 3)) * 1e3 + 5.0, 0.0)  # far from orthonormal input
+    assert np.allclose(V.T @ V, np.eye(3), atol=1e-13)
+    Z = rng.normal(size=(7, 3))
+    xi = project(V, Z)
+    assert np.allclose(V.T @ xi + xi.T @ V, 0.0, atol=1e-13)  # tangent
+    assert np.allclose(project(V, xi), xi, atol=1e-13)  # idempotent
+    assert np.vdot(Z - xi, xi) == pytest.approx(0.0, abs=1e-12)  # orthogonal
+    W = retract(V, 0.3 * xi)
+    assert np.allclose(W.T @ W, np.eye(3), atol=1e-13)
+    rows = rng.normal(size=(5, 21))
+    dense = np.array([project(V, r.reshape(7, 3)).ravel() for r in rows])
+    assert np.allclose(project_rows(V, rows), dense, atol=1e-13)
+
+
+@pytest.mark.parametrize("limited_memory", [False, True], ids=["dense", "limited-memory"])
+def test_riemannian_solvers_find_the_pca_subspace(limited_memory):
     rng = np.random.default_rng(1)
     B = rng.normal(size=(8, 8))
     A = B @ np.diag([9.0, 7.0, 5.0, 1.0, 0.5, 0.3, 0.2, 0.1]) @ B.T / 8
@@ -214,7 +231,8 @@ def test_riemannian_solvers_find_the_pca_subspace(solver):
     def cost(V):
         return -np.einsum("ij,ij->", V, A @ V), -2.0 * A @ V
 
-    V, _, _ = solver(cost, _qf(rng.normal(size=(8, 3))), tol=1e-9, max_iter=500)
+    V, _, _ = rbfgs(cost, retract(rng.normal(size=(8, 3)), 0.0), tol=1e-9, max_iter=500,
+                    limited_memory=limited_memory)
     top = linalg.eigh(A)[1][:, -3:]
     assert np.allclose(V.T @ V, np.eye(3), atol=1e-12)
     assert max_angle_deg(V, top) < 1e-5

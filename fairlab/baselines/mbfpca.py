@@ -30,24 +30,25 @@ Algorithm (Lee et al.'s ``mbfpca.m`` and ``uci.m``; the inner solver is ours, se
         ε = max(1e-6, θ_ε ε);  if violated: ρ = 2ρ;  V = V_new
 
 Inner solver.  Lee et al. call ROPTLIB's Riemannian BFGS (C++).  fairlab uses a Riemannian BFGS
-in numpy (Huang, Gallivan & Absil, 2015) with the Euclidean metric on St(d, k): Riemannian
-gradient grad f = G − V sym(VᵀG) (G the Euclidean gradient), QR retraction R_V(ξ) = qf(V + ξ),
-a dense dk×dk inverse-Hessian approximation carried to the new tangent space by orthogonal
-projection, Armijo backtracking; it stops, as ROPTLIB with ``Stop_Criterion = 1``, when the
-*absolute* norm of the Riemannian gradient is below ε, or after 300 iterations.  Above
-dk = 2000 entries a limited-memory version (10 pairs) replaces the dense matrix.  The dense
-version matters: with the limited-memory one the penalty path left Lee et al.'s on 2 of 3
-German splits, with the dense one it reproduced their stored loadings on all three.
+in numpy (Huang, Gallivan & Absil, 2015; ``fairlab.baselines._manifold``, where projection,
+retraction, transport and line search are written once) with the Euclidean metric on St(d, k):
+Riemannian gradient grad f = G − V sym(VᵀG) (G the Euclidean gradient), QR retraction
+R_V(ξ) = qf(V + ξ), a dense dk×dk inverse-Hessian approximation carried to the new tangent
+space by orthogonal projection (P H P, as batched d×k products), Armijo backtracking; it stops,
+as ROPTLIB with ``Stop_Criterion = 1``, when the *absolute* norm of the Riemannian gradient is
+below ε, or after 300 iterations.  Above dk = 2000 entries a limited-memory version (10 pairs)
+replaces the dense matrix.  The dense version matters: with the limited-memory one the penalty
+path left Lee et al.'s on 2 of 3 German splits, with the dense one it reproduced their stored
+loadings on all three.
 
 Cost.  One cost-and-gradient evaluation needs the n×n kernel matrix of the projected rows:
-O(n²k) time and O(n²) memory; the quasi-Newton step adds O((dk)²).  For n in the tens of
-thousands subsample the rows.
+O(n²k) time and O(n²) memory; the quasi-Newton step adds O((dk)²k), the transport of H.  For n
+in the tens of thousands subsample the rows.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
 
 import warnings
-from collections import deque
 from numbers import Integral, Real
 
 import numpy as np
@@ -61,12 +62,11 @@ from sklearn.utils.validation import check_random_state, validate_data
 from .._linalg import as_seed, flip_signs
 from .._validation import check_groups, check_n_components, warn_unconstrained
 from ._common import LinearProjection, reject_bool_n_components
+from ._manifold import rbfgs, retract
 
 __all__ = ["MbFPCA"]
 
 _MEDIAN_MAX_ROWS = 5000  # rows used for the bandwidth's median heuristic (subsampled above)
-_MEMORY = 10  # L-RBFGS stored pairs
-_DENSE_MAX = 2000  # dense RBFGS up to this many entries of V (H is dk × dk)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,147 +113,6 @@ class _MMDPenalty:
         KwY = K @ (w[:, None] * Y)
         G = -(4.0 * self.gamma) * (self.X.T @ ((w * Kw)[:, None] * Y - w[:, None] * KwY))
         return max(float(w @ Kw), 0.0), G
-
-
-# ---------------------------------------------------------------------------------------------
-# Limited-memory Riemannian BFGS on the Stiefel manifold (Euclidean metric, QR retraction)
-# ---------------------------------------------------------------------------------------------
-def _tangent(V, Z):
-    """Orthogonal projection of Z onto the tangent space of St(d, k) at V: Z − V sym(VᵀZ)."""
-    VtZ = V.T @ Z
-    return Z - V @ (0.5 * (VtZ + VtZ.T))
-
-
-def _qf(M):
-    """Q factor of M = QR with diag(R) > 0 (the QR retraction)."""
-    Q, R = linalg.qr(M, mode="economic", check_finite=False)
-    s = np.sign(np.diag(R))
-    s[s == 0] = 1.0
-    return Q * s
-
-
-def _rlbfgs(fun, V, *, tol, max_iter, relative=False):
-    """Minimise ``fun`` (returns cost and Euclidean gradient) over St(d, k) from V.
-
-    Stops when ‖grad f‖_F < tol (times ‖grad f(V₀)‖_F when ``relative``), after ``max_iter``
-    iterations, or when the line search cannot decrease f any more.  Returns (V, f, n_iter).
-    """
-    f, G = fun(V)
-    g = _tangent(V, G)
-    gnorm = np.linalg.norm(g)
-    threshold = tol * gnorm if relative else tol
-    memory = deque(maxlen=_MEMORY)  # (s, y, 1/⟨s, y⟩), transported to the current point
-    it = 0
-    for it in range(1, max_iter + 1):
-        if gnorm < threshold:
-            return V, f, it - 1
-        # two-loop recursion for d = −H g
-        q = g.copy()
-        alphas = []
-        for s, y, r in reversed(memory):
-            a = r * np.vdot(s, q)
-            q -= a * y
-            alphas.append(a)
-        if memory:
-            s, y, _ = memory[-1]
-            q *= np.vdot(s, y) / np.vdot(y, y)
-        else:
-            q *= 1.0 / max(1.0, gnorm)  # first step: at most unit length
-        for (s, y, r), a in zip(memory, reversed(alphas)):
-            q += (a - r * np.vdot(y, q)) * s
-        d = -q
-        slope = np.vdot(g, d)
-        if slope >= 0:  # not a descent direction: restart from the gradient
-            memory.clear()
-            d = -g / max(1.0, gnorm)
-            slope = np.vdot(g, d)
-        # Armijo backtracking along the retraction
-        t = 1.0
-        while True:
-            V_new = _qf(V + t * d)
-            f_new, G_new = fun(V_new)
-            if f_new <= f + 1e-4 * t * slope:
-                break
-            t *= 0.5
-            if t < 1e-12:
-                return V, f, it  # no further decrease possible (rounding level)
-        g_new = _tangent(V_new, G_new)
-        s = _tangent(V_new, t * d)
-        y = g_new - _tangent(V_new, g)
-        memory = deque(
-            ((_tangent(V_new, a), _tangent(V_new, b), r) for a, b, r in memory), maxlen=_MEMORY
-        )
-        sy = np.vdot(s, y)
-        if sy > 1e-12 * np.linalg.norm(s) * np.linalg.norm(y):
-            memory.append((s, y, 1.0 / sy))
-        V, f, g = V_new, f_new, g_new
-        gnorm = np.linalg.norm(g)
-    return V, f, it
-
-
-def _tangent_rows(V, Z):
-    """:func:`_tangent` applied to every row of Z (n × dk, each row a row-major d×k matrix)."""
-    d, k = V.shape
-    Z = Z.reshape(-1, d, k)
-    VtZ = np.einsum("ia,nib->nab", V, Z)
-    S = 0.5 * (VtZ + VtZ.transpose(0, 2, 1))
-    return (Z - np.einsum("ia,nab->nib", V, S)).reshape(-1, d * k)
-
-
-def _rbfgs(fun, V, *, tol, max_iter, relative=False):
-    """Riemannian BFGS with a dense inverse-Hessian approximation (ambient coordinates).
-
-    H (dk × dk) acts on tangent vectors; after each step it is carried to the new tangent space
-    by the orthogonal projection P (H ← PHP) and updated by the BFGS formula on the projected
-    pair (s, y); Armijo backtracking along the QR retraction.  Same stopping rules as
-    :func:`_rlbfgs`, which is used instead when dk > ``_DENSE_MAX``.
-    """
-    if V.size > _DENSE_MAX:
-        return _rlbfgs(fun, V, tol=tol, max_iter=max_iter, relative=relative)
-    shape = V.shape
-    f, G = fun(V)
-    g = _tangent(V, G)
-    gnorm = np.linalg.norm(g)
-    threshold = tol * gnorm if relative else tol
-    H = None
-    it = 0
-    for it in range(1, max_iter + 1):
-        if gnorm < threshold:
-            return V, f, it - 1
-        if H is None:
-            d = -g / max(1.0, gnorm)
-        else:
-            d = _tangent(V, -(H @ g.ravel()).reshape(shape))
-        slope = np.vdot(g, d)
-        if slope >= 0:  # not a descent direction: restart from the gradient
-            H = None
-            d = -g / max(1.0, gnorm)
-            slope = np.vdot(g, d)
-        t = 1.0
-        while True:
-            V_new = _qf(V + t * d)
-            f_new, G_new = fun(V_new)
-            if f_new <= f + 1e-4 * t * slope:
-                break
-            t *= 0.5
-            if t < 1e-12:
-                return V, f, it
-        g_new = _tangent(V_new, G_new)
-        s = _tangent(V_new, t * d).ravel()
-        y = (g_new - _tangent(V_new, g)).ravel()
-        if H is not None:
-            H = _tangent_rows(V_new, _tangent_rows(V_new, H).T)  # PHP (H symmetric)
-        sy = float(s @ y)
-        if sy > 1e-12 * np.linalg.norm(s) * np.linalg.norm(y):
-            if H is None:
-                H = (sy / float(y @ y)) * _tangent_rows(V_new, np.eye(V.size))
-            r = 1.0 / sy
-            Hy = H @ y
-            H += (r * r * float(y @ Hy) + r) * np.outer(s, s) - r * (np.outer(s, Hy)
-                                                                   + np.outer(Hy, s))
-        V, f, g = V_new, f_new, g_new
-        gnorm = np.linalg.norm(g)
-    return V, f, it
 
 
 def _top_eigenvectors(A, k):
@@ -502,9 +361,9 @@ class MbFPCA(LinearProjection):
         if self.init == "pca":
             V = V_pca
         else:
-            candidates = [_qf(rng.standard_normal((d, k))) for _ in range(11)]
+            candidates = [retract(rng.standard_normal((d, k)), 0.0) for _ in range(11)]
             V = max(candidates, key=lambda W: np.einsum("ij,ij->", W, A @ W))
-            V = _rbfgs(penalty_and_grad, V, tol=1e-6, max_iter=500, relative=True)[0]
+            V = rbfgs(penalty_and_grad, V, tol=1e-6, max_iter=500, relative=True)[0]
 
         tol = float(self.tol_init)
         tol_min = float(self.tol_min)
@@ -518,7 +377,7 @@ class MbFPCA(LinearProjection):
                 return (-np.einsum("ij,ij->", W, AW) / total + rho * pen,
                         -2.0 * AW / total + rho * gpen)
 
-            V_new = _rbfgs(cost, V, tol=tol, max_iter=self.max_inner_iter)[0]
+            V_new = rbfgs(cost, V, tol=tol, max_iter=self.max_inner_iter)[0]
             dist = float(np.linalg.norm(V_new - V))
             violated = any(p.value(V_new) > self.tau for p in penalties)
             V = V_new

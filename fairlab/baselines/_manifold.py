@@ -1,0 +1,183 @@
+r"""Riemannian quasi-Newton optimisation on the Stiefel manifold St(d, k) = {V : VᵀV = I_k}.
+
+Every piece is written once here and used by :class:`~fairlab.baselines.MbFPCA`:
+
+* metric: the Euclidean one, ⟨ξ, η⟩ = tr(ξᵀη); tangent space T_V = {ξ : Vᵀξ + ξᵀV = 0};
+* projection onto T_V: P_V(Z) = Z − V sym(VᵀZ); Riemannian gradient grad f = P_V(∇f);
+* retraction: R_V(ξ) = qf(V + ξ), the Q factor with positive diagonal of R;
+* vector transport: by projection, T_{V→W}(ξ) = P_W(ξ);
+* line search: Armijo backtracking along the retraction, f(R_V(tη)) ≤ f(V) + c₁ t ⟨grad f, η⟩,
+  t = 1, ½, ¼, … (c₁ = 10⁻⁴), given up below t = 10⁻¹²;
+* :func:`rbfgs`: Riemannian BFGS (Huang, Gallivan & Absil 2015) with the inverse-Hessian
+  approximation H either dense (dk × dk, carried to the new tangent space as P H P) or limited
+  memory (the last 10 pairs (s, y), transported by projection; Huang, Absil & Gallivan 2018).
+
+The iteration (one loop for both kinds of H)::
+
+    g = grad f(V)
+    repeat until ‖g‖_F < tol (× ‖g(V₀)‖_F if relative) or max_iter:
+        η = −H g  (−g / max(1, ‖g‖) when H is empty or −Hg is not a descent direction)
+        t = Armijo step along R_V(tη);  V⁺ = R_V(tη)        (stop if none: rounding level)
+        s = P_{V⁺}(tη),  y = grad f(V⁺) − P_{V⁺}(g)
+        H ← transport of H to V⁺;  BFGS update of H with (s, y) if ⟨s, y⟩ > 10⁻¹²‖s‖‖y‖
+"""
+
+# SPDX-License-Identifier: BSD-3-Clause
+
+from collections import deque
+
+import numpy as np
+from scipy import linalg
+
+ARMIJO_C1 = 1e-4
+MIN_STEP = 1e-12
+MEMORY = 10  # L-RBFGS stored pairs
+DENSE_MAX = 2000  # dense H up to this many entries of V (H is dk × dk)
+
+
+def project(V, Z):
+    """Orthogonal projection of Z onto the tangent space of St(d, k) at V: Z − V sym(VᵀZ)."""
+    VtZ = V.T @ Z
+    return Z - V @ (0.5 * (VtZ + VtZ.T))
+
+
+def project_rows(V, Z):
+    """:func:`project` applied to every row of Z (N × dk, each row a row-major d×k matrix).
+
+    The rows are viewed as a stack of N matrices Z_n (no copy) and projected by two batched
+    products, VᵀZ_n and V sym(VᵀZ_n).
+    """
+    d, k = V.shape
+    Zs = Z.reshape(-1, d, k)
+    VtZ = np.matmul(V.T, Zs)
+    return (Zs - np.matmul(V, 0.5 * (VtZ + VtZ.transpose(0, 2, 1)))).reshape(Z.shape[0], -1)
+
+
+def retract(V, xi):
+    """QR retraction: the Q factor of V + ξ with a positive diagonal of R."""
+    Q, R = linalg.qr(V + xi, mode="economic", check_finite=False)
+    s = np.sign(np.diag(R))
+    s[s == 0] = 1.0
+    return Q * s
+
+
+def transport(W, xi):
+    """Vector transport by projection onto the tangent space at W."""
+    return project(W, xi)
+
+
+def armijo(fun, V, f, slope, direction):
+    """Backtracking along the retraction; returns (t, V⁺, f(V⁺), ∇f(V⁺)) or None.
+
+    ``slope`` = ⟨grad f(V), η⟩ < 0.  None means no step of length ≥ 10⁻¹² decreases f
+    enough — the rounding level of f has been reached.
+    """
+    t = 1.0
+    while t >= MIN_STEP:
+        V_new = retract(V, t * direction)
+        f_new, G_new = fun(V_new)
+        if f_new <= f + ARMIJO_C1 * t * slope:
+            return t, V_new, f_new, G_new
+        t *= 0.5
+    return None
+
+
+class _DenseInverseHessian:
+    """H (dk × dk) acting on tangent vectors in ambient (row-major) coordinates."""
+
+    def __init__(self):
+        self.H = None
+
+    def reset(self):
+        self.H = None
+
+    def direction(self, V, g):
+        if self.H is None:
+            return None
+        return project(V, -(self.H @ g.ravel()).reshape(V.shape))
+
+    def transport(self, W):
+        if self.H is not None:
+            self.H = project_rows(W, project_rows(W, self.H).T)  # P H P (H symmetric)
+
+    def update(self, W, s, y, sy):
+        s, y = s.ravel(), y.ravel()
+        if self.H is None:
+            self.H = (sy / float(y @ y)) * project_rows(W, np.eye(W.size))
+        r = 1.0 / sy
+        Hy = self.H @ y
+        # BFGS: H ← (I − r s yᵀ) H (I − r y sᵀ) + r s sᵀ
+        self.H += np.outer(s, (r * r * float(y @ Hy) + r) * s - r * Hy) - r * np.outer(Hy, s)
+
+
+class _LimitedMemoryInverseHessian:
+    """The last ``MEMORY`` pairs (s, y, 1/⟨s, y⟩); H g by the two-loop recursion."""
+
+    def __init__(self):
+        self.pairs = deque(maxlen=MEMORY)
+
+    def reset(self):
+        self.pairs.clear()
+
+    def direction(self, V, g):
+        if not self.pairs:
+            return None
+        q = g.copy()
+        alphas = []
+        for s, y, r in reversed(self.pairs):
+            a = r * np.vdot(s, q)
+            q -= a * y
+            alphas.append(a)
+        s, y, _ = self.pairs[-1]
+        q *= np.vdot(s, y) / np.vdot(y, y)
+        for (s, y, r), a in zip(self.pairs, reversed(alphas)):
+            q += (a - r * np.vdot(y, q)) * s
+        return -q
+
+    def transport(self, W):
+        self.pairs = deque(((transport(W, s), transport(W, y), r) for s, y, r in self.pairs),
+                           maxlen=MEMORY)
+
+    def update(self, W, s, y, sy):
+        self.pairs.append((s, y, 1.0 / sy))
+
+
+def rbfgs(fun, V, *, tol, max_iter, relative=False, limited_memory=None):
+    """Minimise ``fun`` (returns cost and Euclidean gradient) over St(d, k) from V.
+
+    Riemannian BFGS (module docstring).  Stops when ‖grad f‖_F < tol (times ‖grad f(V₀)‖_F when
+    ``relative``), after ``max_iter`` iterations, or when the line search cannot decrease f any
+    more.  ``limited_memory=None`` keeps H dense up to dk = ``DENSE_MAX`` entries.  Returns
+    (V, f, n_iter).
+    """
+    if limited_memory is None:
+        limited_memory = V.size > DENSE_MAX
+    H = _LimitedMemoryInverseHessian() if limited_memory else _DenseInverseHessian()
+    f, G = fun(V)
+    g = project(V, G)
+    gnorm = np.linalg.norm(g)
+    threshold = tol * gnorm if relative else tol
+    it = 0
+    for it in range(1, max_iter + 1):
+        if gnorm < threshold:
+            return V, f, it - 1
+        eta = H.direction(V, g)
+        slope = None if eta is None else np.vdot(g, eta)
+        if eta is None or slope >= 0:  # empty H, or not a descent direction: gradient step
+            H.reset()
+            eta = -g / max(1.0, gnorm)
+            slope = np.vdot(g, eta)
+        step = armijo(fun, V, f, slope, eta)
+        if step is None:
+            return V, f, it
+        t, V_new, f_new, G_new = step
+        g_new = project(V_new, G_new)
+        s = transport(V_new, t * eta)
+        y = g_new - transport(V_new, g)
+        H.transport(V_new)
+        sy = float(np.vdot(s, y))
+        if sy > 1e-12 * np.linalg.norm(s) * np.linalg.norm(y):
+            H.update(V_new, s, y, sy)
+        V, f, g = V_new, f_new, g_new
+        gnorm = np.linalg.norm(g)
+    return V, f, it
