@@ -16,10 +16,14 @@ NO_PAPERMILL := -k "not papermill"
 PARALLEL ?= -n auto --dist loadscope
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-.PHONY: install book pdf test test-blas test-unit blas-info notebook bench bench-quick bench-all \
-	reproduce sync lint clean
+.PHONY: help install book pdf test test-blas test-unit blas-info notebook bench bench-quick bench-all \
+	reproduce verify-results sync lint clean
 
-install: $(STAMP)
+# The targets with a one-line description (## after the prerequisites).
+help:  ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 24
+
+install: $(STAMP)  ## create .venv and install fairlab with the book's and the tests' dependencies
 
 # (Re)install whenever the dependency list or the lock changes.
 $(STAMP): pyproject.toml requirements.lock
@@ -29,14 +33,14 @@ $(STAMP): pyproject.toml requirements.lock
 
 # Execute every notebook (cached: unchanged notebooks are not re-run) and build the HTML book
 # into _build/html; any warning, broken reference or failing cell is an error.
-book: $(STAMP)
+book: $(STAMP)  ## execute the notebooks (cached) and build the HTML book into _build/html
 	$(BIN)/jupyter-book build --warningiserror --nitpick --keep-going .
 
 # The whole book as one PDF, _build/latex/fairlab-workbench.pdf, through LaTeX (xelatex) from the
 # notebooks' stored outputs, nothing executed. Needs TeX Live: on Debian or Ubuntu,
 # apt-get install --no-install-recommends latexmk texlive-xetex texlive-latex-extra \
 #   texlive-fonts-recommended fonts-freefont-otf fonts-dejavu-core
-pdf: $(STAMP)
+pdf: $(STAMP)  ## the whole book as one PDF (needs TeX Live)
 	mkdir -p _build/pdf
 	$(BIN)/python tests/book_build.py _build/pdf   # writes _build/pdf/_config.yml: execution off
 	LATEXMKOPTS=-silent LATEXOPTS=-halt-on-error \
@@ -45,7 +49,7 @@ pdf: $(STAMP)
 	@echo "The PDF book: _build/latex/fairlab-workbench.pdf"
 
 # Unit and property tests, then every notebook re-executed and compared with its stored outputs.
-test: $(STAMP)
+test: $(STAMP)  ## unit tests and every notebook re-executed and compared (nbval)
 	$(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) $(NBVAL) tests notebooks
 
 # The same numerical checks under another OpenBLAS kernel: make test-blas KERNEL=Sandybridge
@@ -53,46 +57,49 @@ test: $(STAMP)
 # CPU can run the kernel it is told to use: one it cannot dies with "Illegal instruction". Stops
 # unless the OpenBLAS of NumPy and of SciPy both run KERNEL. Leaves out the book build and
 # browser test (tests/test_book.py) and the papermill runs.
-test-blas: $(STAMP)
+test-blas: $(STAMP)  ## the numerical tests and notebooks under another OpenBLAS kernel (KERNEL=...)
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -c "$$BLAS_INFO" $(KERNEL)
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -m pytest $(NBVAL) tests notebooks \
 	    --ignore=tests/test_book.py $(NO_PAPERMILL)
 
 # Unit and property tests only: no notebook executed, no book built (tests/test_book.py runs in
 # make test); for another Python, e.g. make test-unit PYTHON=python3.13 VENV=_build/venv-py3.13
-test-unit: $(STAMP)
+test-unit: $(STAMP)  ## unit and property tests only
 	$(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) tests --ignore=tests/test_book.py \
 	    $(NO_PAPERMILL)
 
 # Which BLAS NumPy and SciPy use, and the OpenBLAS kernel they run (OPENBLAS_CORETYPE chooses it).
-blas-info: $(STAMP)
+blas-info: $(STAMP)  ## which BLAS NumPy and SciPy use, and its kernel
 	$(BIN)/python -c "$$BLAS_INFO"
 
 # Rerun one notebook with new parameters: make notebook NB=01_quickstart PARAMS="-p seed 3"
 # (lists and dicts as YAML: PARAMS='-y "etas: [0, 1, 10]"')
-notebook: $(STAMP)
+notebook: $(STAMP)  ## rerun one notebook with parameters: NB=... PARAMS=...
 	mkdir -p _build/papermill
 	$(BIN)/papermill --cwd notebooks notebooks/$(NB).ipynb _build/papermill/$(NB).ipynb $(PARAMS)
 
-# Every reproduction chapter at paper scale (Lee et al.'s exact splits from FAIRLAB_DATA, all
-# methods on all data sets, 10 splits), executed by papermill into _build/reproduce/, each writing
-# its tidy results as CSV with the commit, date and machine (_build/reproduce/<chapter>.csv).
-REPRODUCE_11 := -p lee_splits True -p n_splits 10 -p rlace_max_iter 10000 \
-    -y 'slow_datasets: [adult, german, compas]' -y 'mbfpca_datasets: [adult, german, compas]' \
-    -y 'samadi_datasets: [adult, german, compas]' -p synthetic_splits 10 \
-    -y 'synthetic_slow_dims: [20, 60, 100]' -y 'fig7_ks: [2, 5, 10, 20, 50]' \
-    -y 'fig7_methods: [PCA, "MbF-PCA (10^-3)", INLP, RLACE, Fair PCA, Fair Kernel PCA, "Fair PCA-S (0.85)"]'
-# $(call reproduce_chapter,NAME,PARAMETERS): notebooks/NAME.ipynb under papermill into
-# _build/reproduce/, its tidy results in _build/reproduce/NAME.csv.
+# Paper scale as data: the work units of every experiment with a ledger (notebooks/results/<name>.csv.gz)
+# that the ledger lacks, on a Dask LocalCluster with one single-threaded worker per core, or on the
+# cluster FAIRLAB_SCHEDULER=tcp://host:port names. Interrupted, it resumes: finished units are kept.
+# Narrow it with WHERE, e.g. make reproduce LEDGERS=kleindessner WHERE='--where dataset=german'.
+# The chapters without work units yet (12, 14, 15) run at paper scale under papermill into
+# _build/reproduce/, each writing its tidy results as CSV with the commit, date and machine.
+LEDGERS ?= kleindessner
+WHERE   ?=
 reproduce_chapter = $(BIN)/papermill --cwd notebooks notebooks/$(1).ipynb \
     _build/reproduce/$(1).ipynb $(2) -p results_csv $(CURDIR)/_build/reproduce/$(1).csv
-reproduce: $(STAMP)
-	test -n "$$FAIRLAB_DATA" || { echo "make reproduce needs FAIRLAB_DATA (Lee et al.'s splits)"; exit 1; }
+reproduce: $(STAMP)  ## every paper-scale result the ledgers lack (resumable; hours)
+	for ledger in $(LEDGERS); do $(BIN)/python -m fairlab.experiments run $$ledger $(WHERE) || exit 1; done
+	test -n "$$FAIRLAB_DATA" || { echo "chapters 12, 14, 15 at paper scale need FAIRLAB_DATA (Law School)"; exit 1; }
 	mkdir -p _build/reproduce
-	$(call reproduce_chapter,11_reproducing_kleindessner,$(REPRODUCE_11))
 	$(call reproduce_chapter,12_reproducing_kleindessner_tradeoffs,$(REPRODUCE_12))
 	$(call reproduce_chapter,14_reproducing_perez_suay,$(REPRODUCE_14))
 	$(call reproduce_chapter,15_reproducing_de_diego,$(REPRODUCE_15))
+
+# Recompute a deterministic sample of every ledger (the quickest unit of each data set and method)
+# and fail on any value that differs beyond the stored precision (8 significant digits).
+verify-results: $(STAMP)  ## recompute a sample of the ledgers and compare (minutes)
+	$(ONE_THREAD) $(BIN)/python -m fairlab.experiments verify
 
 # Kleindessner et al. §5.2 at paper scale: Adult and Bank, both classifiers, the whole fair PCA
 # family, 10 runs of 5000 + 5000 rows, the 11-point grids, Fig. 9 up to 40 000 rows (estimated more
@@ -118,27 +125,27 @@ REPRODUCE_15 := -p lawschool True -y 'max_rows_a: null' -y 'max_rows_b: null' -p
 # bench-quick: reduced shapes with single-threaded BLAS (the setting least disturbed by anything
 # else running: two threads on a busy 2-core machine can be many times slower), failing only on
 # a ratio over twice its goal (CI runs it); bench-all: every benchmark script's own tables.
-bench: $(STAMP)
+bench: $(STAMP)  ## runtime ratios against scikit-learn's default solvers, beside each goal
 	$(BIN)/python benchmarks/goals.py
 
-bench-quick: $(STAMP)
+bench-quick: $(STAMP)  ## the reduced benchmark CI runs
 	$(BIN)/python benchmarks/goals.py --quick --threads 1
 
-bench-all: $(STAMP)
+bench-all: $(STAMP)  ## every benchmark script's own tables
 	set -e; for script in benchmarks/bench_*.py; do $(BIN)/python $$script; done
 
 # Pair every notebook with its percent-format text copy notebooks/NN_topic.py (jupytext) and bring
 # each pair in sync, the newer file of the two winning; a new notebook gets its copy.
-sync: $(STAMP)
+sync: $(STAMP)  ## pair every notebook with its percent-format .py copy
 	for nb in notebooks/*.ipynb; do \
 	    if [ -f "$${nb%.ipynb}.py" ]; then $(BIN)/jupytext --sync --quiet "$$nb"; \
 	    else $(BIN)/jupytext --set-formats ipynb,py:percent --quiet "$$nb"; fi || exit 1; \
 	done
 
-lint: $(STAMP)
+lint: $(STAMP)  ## ruff on the library, tests and benchmarks
 	$(BIN)/ruff check fairlab tests benchmarks
 
-clean:
+clean:  ## remove build outputs and caches
 	rm -rf _build .pytest_cache .hypothesis .ruff_cache
 
 # Prints one line per BLAS library loaded by NumPy and SciPy; with an argument, exits non-zero

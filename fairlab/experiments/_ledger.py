@@ -153,7 +153,9 @@ def _run_unit(experiment, key, parameters, uid, commit):
 def _write_atomic(frame, file):
     file.parent.mkdir(parents=True, exist_ok=True)
     tmp = file.with_name(file.name + ".tmp")
-    frame.to_csv(tmp, index=False)
+    # gzip without a timestamp, so an unchanged ledger is an unchanged file for git
+    compression = {"method": "gzip", "mtime": 0} if file.name.endswith(".gz") else None
+    frame.to_csv(tmp, index=False, compression=compression)
     tmp.replace(file)
 
 
@@ -183,7 +185,7 @@ def _client(scheduler):
     if address:
         return Client(address), True
     cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+                           dashboard_address=":0")
     return Client(cluster), True
 
 

@@ -1,0 +1,180 @@
+"""The results ledger: work units, resumable runs, Dask against serial, verification."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fairlab import experiments
+from fairlab.experiments import _ledger, kleindessner
+from fairlab.experiments.__main__ import main
+
+# Four quick units: COMPAS (d = 11), two closed-form methods, k = 2, two of Lee et al.'s splits.
+UNITS = kleindessner.units(["compas"], ["PCA", "Fair PCA"], ks=(2,), splits=[0, 1])
+COMPARED = ["unit", *experiments.RESULT_COLUMNS, "parameters", "machine", "commit"]
+
+
+def _same_rows(a, b):
+    a = a[COMPARED].sort_values(["unit", "model", "metric"], ignore_index=True)
+    b = b[COMPARED].sort_values(["unit", "model", "metric"], ignore_index=True)
+    pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Count the units actually computed in this process (serial runs)."""
+    done = []
+    original = kleindessner.run_unit
+
+    def counting(key, parameters):
+        done.append(dict(key))
+        return original(key, parameters)
+
+    monkeypatch.setattr(kleindessner, "run_unit", counting)
+    return done
+
+
+def test_a_unit_returns_per_split_rows_with_the_published_keys():
+    rows = experiments.recompute("kleindessner", UNITS[:1])
+    assert list(rows.columns) == experiments.LEDGER_COLUMNS
+    assert set(rows["split"]) == {0} and set(rows["table"]) == {"table3"}
+    assert set(rows["metric"]) == {"var_pct", "mmd2", "accuracy_pct", "delta_dp"}
+    assert set(rows["model"]) == {"", "Kernel SVM", "Linear SVM", "MLP"}
+    assert rows["unit"].unique().tolist() == [
+        "kleindessner/dataset=compas/method=PCA/k=2/split=0"]
+    assert json.loads(rows["parameters"].iloc[0]) == kleindessner.PARAMETERS
+    assert "BLAS" in rows["machine"].iloc[0] and rows["seconds"].iloc[0] > 0
+
+
+def test_the_ledger_is_written_and_a_second_run_computes_nothing(tmp_path, calls):
+    first = experiments.run("kleindessner", UNITS, scheduler="serial", path=tmp_path)
+    assert len(calls) == 4 and first["unit"].nunique() == 4
+    assert experiments.ledger_path("kleindessner", tmp_path).exists()
+    stored = experiments.read_ledger("kleindessner", tmp_path)
+    assert list(stored.columns) == experiments.LEDGER_COLUMNS
+    _same_rows(stored, first)
+    again = experiments.run("kleindessner", UNITS, scheduler="serial", path=tmp_path)
+    assert len(calls) == 4  # nothing recomputed
+    _same_rows(again, first)
+
+
+def test_an_interrupted_run_resumes_without_redoing_finished_units(tmp_path, calls, monkeypatch):
+    counting = kleindessner.run_unit
+
+    def dies_on_the_third(key, parameters):
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return counting(key, parameters)
+
+    monkeypatch.setattr(kleindessner, "run_unit", dies_on_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        experiments.run("kleindessner", UNITS, scheduler="serial", path=tmp_path)
+    assert len(calls) == 2
+    monkeypatch.setattr(kleindessner, "run_unit", counting)
+    rows = experiments.run("kleindessner", UNITS, scheduler="serial", path=tmp_path)
+    assert len(calls) == 4  # the two finished units were kept, the other two computed
+    assert rows["unit"].nunique() == 4
+
+
+def test_redo_and_other_parameters_recompute(tmp_path, calls):
+    experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
+    experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path, redo=True)
+    assert len(calls) == 2
+    rows = experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path,
+                           parameters={"random_state": 1})
+    assert len(calls) == 3
+    assert json.loads(rows["parameters"].iloc[0])["random_state"] == 1
+    assert experiments.read_ledger("kleindessner", tmp_path)["unit"].nunique() == 1
+
+
+def test_bad_requests_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="experiment must be one of"):
+        experiments.run("nope", path=tmp_path)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        experiments.run("kleindessner", UNITS, parameters={"n_splits": 3}, path=tmp_path)
+    with pytest.raises(ValueError, match="lacks"):
+        experiments.unit_id("kleindessner", {"dataset": "compas"})
+    with pytest.raises(ValueError, match="unknown method"):
+        kleindessner.units(methods=["PCA", "PCA++"])
+
+
+def test_a_local_cluster_of_two_processes_gives_the_serial_rows(tmp_path):
+    pytest.importorskip("dask.distributed")
+    from dask.distributed import Client, LocalCluster
+
+    serial = experiments.run("kleindessner", UNITS, scheduler="serial", path=tmp_path / "s")
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        parallel = experiments.run("kleindessner", UNITS, scheduler=client,
+                                   path=tmp_path / "p")
+        assert len(client.scheduler_info()["workers"]) == 2
+    _same_rows(serial, parallel)
+
+
+def test_equal_to_ledger_sees_a_change_beyond_the_stored_precision(tmp_path):
+    ledger = experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
+    fresh = experiments.recompute("kleindessner", UNITS[:1])
+    assert experiments.equal_to_ledger(fresh, ledger)["equal"].all()
+    nudged = fresh.copy()
+    row = nudged.index[nudged["metric"] == "var_pct"][0]
+    nudged.loc[row, "value"] *= 1 + 1e-13  # rounding noise: still equal
+    assert experiments.equal_to_ledger(nudged, ledger)["equal"].all()
+    nudged.loc[row, "value"] *= 1 + 1e-6  # beyond 8 significant digits: differs
+    verdict = experiments.equal_to_ledger(nudged, ledger)
+    assert not verdict["equal"].any()
+    assert verdict["max_relative_difference"].item() == pytest.approx(1e-6, rel=0.2)
+
+
+def test_verify_recomputes_a_sample_and_names_what_it_left_out(tmp_path):
+    experiments.run("kleindessner", UNITS, scheduler="serial", path=tmp_path)
+    ledger = experiments.read_ledger("kleindessner", tmp_path)
+    sample = experiments.verification_sample(ledger)
+    assert len(sample) == 2  # one unit per (data set, method)
+    assert {u.split("/")[2] for u in sample} == {"method=PCA", "method=Fair PCA"}
+    result = experiments.verify("kleindessner", path=tmp_path)
+    assert result["equal"].eq(True).all() and len(result) == 2
+    # a planted change in the stored ledger is found
+    file = experiments.ledger_path("kleindessner", tmp_path)
+    planted = ledger.copy()
+    planted.loc[planted["metric"] == "mmd2", "value"] *= 1.001
+    planted.to_csv(file, index=False)
+    assert not experiments.verify("kleindessner", path=tmp_path)["equal"].all()
+    assert main(["--results", str(tmp_path), "verify", "kleindessner"]) == 1
+    # a pair whose every unit is too slow is reported, not silently dropped
+    slow = experiments.verify("kleindessner", path=tmp_path, max_unit_seconds=0.0)
+    assert slow["equal"].isna().all() and len(slow) == 2
+
+
+def test_summarize_ledger_is_mean_and_population_std(tmp_path):
+    ledger = experiments.run("kleindessner", UNITS, scheduler="serial", path=tmp_path)
+    summary = experiments.summarize_ledger(ledger)
+    cell = summary[(summary.method == "PCA") & (summary.metric == "var_pct")]
+    values = ledger[(ledger.method == "PCA") & (ledger.metric == "var_pct")]["value"]
+    assert cell["mean"].item() == pytest.approx(values.mean())
+    assert cell["std"].item() == pytest.approx(np.std(values))
+    assert cell["n_splits"].item() == 2
+
+
+def test_command_line_status_and_run(tmp_path, capsys):
+    assert main(["--results", str(tmp_path), "run", "kleindessner", "--scheduler", "serial",
+                 "--quiet", "--where", "dataset=compas", "--where", "method=PCA",
+                 "--where", "k=2", "--where", "split=0"]) == 0
+    assert "1 unit(s) in the ledger" in capsys.readouterr().out
+    assert main(["--results", str(tmp_path), "status"]) == 0
+    assert "kleindessner" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="fields"):
+        main(["--results", str(tmp_path), "run", "kleindessner", "--where", "colour=red"])
+
+
+def test_the_committed_ledger_is_well_formed():
+    for name in experiments.EXPERIMENTS:
+        ledger = experiments.read_ledger(name)
+        if ledger.empty:
+            continue
+        assert list(ledger.columns) == experiments.LEDGER_COLUMNS
+        assert not ledger.duplicated(["unit", "model", "metric", "split"]).any()
+        assert ledger[["unit", "commit", "date", "machine", "parameters"]].ne("").all().all()
+        assert (ledger["seconds"] >= 0).all()
+        stored = ledger["value"].dropna()
+        assert (stored.map(_ledger._round) == stored).all()  # at most 8 significant digits
