@@ -40,11 +40,18 @@ def import_cvxpy(estimator, solver):
     return cp
 
 
-def solve(problem, solver, options, estimator, *, scs_eps=1e-6, scs_max_iters=20000):
-    """Solve a cvxpy problem; warn on an inaccurate solution, raise on a failed one."""
+def solve(problem, solver, options, estimator, *, scs_eps=1e-6, scs_max_iters=20000,
+          scs_scale=None):
+    """Solve a cvxpy problem; warn on an inaccurate solution, raise on a failed one.
+
+    ``options`` (the estimator's ``solver_options``) override the SCS defaults given here
+    (``scs_scale``: SCS's initial ``scale``, its own default 0.1 if None).
+    """
     cp = importlib.import_module("cvxpy")
-    defaults = {"scs": {"eps_abs": scs_eps, "eps_rel": scs_eps, "max_iters": scs_max_iters},
-                "clarabel": {}}
+    scs = {"eps_abs": scs_eps, "eps_rel": scs_eps, "max_iters": scs_max_iters}
+    if scs_scale is not None:
+        scs["scale"] = scs_scale
+    defaults = {"scs": scs, "clarabel": {}}
     opts = {**defaults[solver], **(options or {})}
     name = type(estimator).__name__
     try:

@@ -20,21 +20,36 @@ c₊ = max(0, −λ_min(S)), c₋ = max(0, λ_max(S)) (so that ±S + c±I ⪰ 0)
 constraint is *penalised* with weight μ (their ``dualize=True``).  The λ_max terms are Schur
 complements, t±·I ⪰ (R±P)ᵀ(R±P) ⇔ [[t±I, (R±P)ᵀ], [R±P, I]] ⪰ 0 with R±ᵀR± = ±S + c±I.
 
-Algorithm (``fit``)::
+Algorithm (``fit``, default ``formulation="eigenbasis"``)::
 
     Xs = (X − mean) / scale                       # scale = column std if scale=True, else 1
     C = XsᵀXs / (n‖Xs‖_F);  f = mean(Xs[z=1]) − mean(Xs[z=0]);  S = Σ₁ − Σ₀
     if δ = 0:  U = orthonormal basis of f^⊥ (Householder, d × (d−1))   # P ⪰ 0, fᵀPf = 0 ⇔ Pf = 0
     else:      U = I
-    solve over Q = UᵀPU (q×q):  min −⟨UᵀCU, Q⟩ + μ(t₊ + t₋)
-        s.t. 0 ⪯ Q ⪯ I, tr Q = k, (Uᵀf)ᵀQ(Uᵀf) ≤ δ² (δ > 0 only),
-             [[t±I, (R±Q)ᵀ], [R±Q, I]] ⪰ 0,  R±ᵀR± = Uᵀ(±S + c±I)U
-    P = UQUᵀ;  components = top-k eigenvectors of Q, mapped by U     # "rounding"
+    UᵀSU = E diag(s) Eᵀ;  W = U E                 # both ±S + c±I are diagonal in this basis
+    solve over Q = WᵀPW (q×q):  min (−⟨WᵀCW, Q⟩ + μ(t₊ + t₋)) / λ_max(WᵀCW)
+        s.t. 0 ⪯ Q ⪯ I, tr Q = k, (Wᵀf)ᵀQ(Wᵀf) ≤ δ² (δ > 0 only),
+             [[t±I, (D±Q)ᵀ], [D±Q, I]] ⪰ 0,  D± = diag(sqrt(±s + c±))
+    P = WQWᵀ;  components = top-k eigenvectors of Q, mapped by W     # "rounding"
 
-Eliminating the equality fᵀPf = 0 (rather than imposing it) is what makes the δ = 0 problem
-solvable by a first-order conic solver: imposed as an equality, SCS is reported to end with
-``optimal_inaccurate`` after 425 s on German credit (d = 57); reduced, it solves in 10 s and
-reproduces Lee et al.'s MOSEK loadings to 0.02° (see the tests).
+Three exact reformulations, each leaving the optimum unchanged:
+
+* eliminating the equality fᵀPf = 0 (rather than imposing it) is what makes the δ = 0 problem
+  solvable by a first-order conic solver: imposed as an equality, SCS is reported to end with
+  ``optimal_inaccurate`` after 425 s on German credit (d = 57); reduced, it reproduces Lee et
+  al.'s MOSEK loadings to 0.02° (see the tests);
+* the orthogonal change of basis Q ↦ EᵀQE (the Fantope and the trace are invariant) makes the
+  square roots R± of Uᵀ(±S + c±I)U diagonal, so that each entry of R±Q involves one entry of Q
+  instead of q: the constraint matrix handed to SCS has O(q²) instead of O(q³) nonzeros
+  (Adult, d = 97: 28 034 instead of 1 714 274), and SCS's linear-system time drops from half
+  of its time to a few per cent;
+* dividing the objective by λ_max(WᵀCW) (⟨C, P⟩ ≤ k λ_max) gives it order one, for which
+  SCS's initial scale 10⁻² suits; with these, SCS at ε = 10⁻⁹ takes fewer iterations than the
+  original at ε = 10⁻⁶ (German credit, k = 10: 525 against 1000), and its optimum agrees with
+  a 10⁻¹⁰ solve to 10⁻¹⁰ relative, where ε = 10⁻⁶ was off by up to 2·10⁻⁶.
+
+``formulation="original"`` keeps the dense factors, the unscaled objective and SCS's earlier
+defaults (ε = 10⁻⁶, 20 000 iterations): the former solver, for comparison.
 
 Rounding: P is generally *not* a projection (its eigenvalues are spread in (0, 1), often with
 near ties); like Olfat & Aswani's code, fairlab returns the top-k eigenvectors of P without
@@ -42,9 +57,9 @@ deflation or rescaling.  ``sdp_eigenvalues_`` shows the spectrum; where the k-th
 (k+1)-th eigenvalues tie, the rounded subspace is arbitrary (German credit, k = 2: the top
 eigenvalue is triple).
 
-Cost: PSD cones of size q, q and 2q (twice); SCS costs O(d³) per iteration.  Measured with SCS
-on Lee et al.'s synthetic data (k = 5, δ = 0): d = 20 in 0.6 s, 60 in 10 s, 100 in 75 s —
-practical up to d ≈ 100.
+Cost: PSD cones of size q, q and 2q (twice); SCS costs O(d³) per iteration, now spent almost
+entirely in the eigendecompositions of its cone projections (measured times: the benchmark
+``benchmarks/bench_baselines.py``) — practical up to d of a few hundred.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -71,6 +86,10 @@ from ._sdp import (
 )
 
 __all__ = ["FPCA"]
+
+_SCS_EPS = 1e-9  # SCS's linear convergence makes 1e-9 cheap; 1e-6 left 2e-6 relative error
+_SCS_MAX_ITERS = 100000
+_SCS_SCALE = 1e-2  # SCS's initial primal-dual scale for the unit-scaled objective
 
 # ---------------------------------------------------------------------------------------------
 # The estimator
@@ -105,7 +124,13 @@ class FPCA(LinearProjection):
         Clarabel failed on German credit, d = 57 (see Notes).
     solver_options : dict or None, default=None
         Extra keyword arguments of ``cvxpy.Problem.solve``.  SCS defaults:
-        ``eps_abs=eps_rel=1e-6, max_iters=20000``.
+        ``eps_abs=eps_rel=1e-9, max_iters=100000, scale=1e-2`` (``formulation="original"``:
+        ``eps_abs=eps_rel=1e-6, max_iters=20000``).
+    formulation : {"eigenbasis", "original"}, default="eigenbasis"
+        ``"eigenbasis"``: the SDP in the eigenbasis of the covariance difference with a
+        unit-scaled objective (module docstring) — the same optimum, fewer nonzeros and fewer
+        SCS iterations.  ``"original"``: the SDP as before, with dense square-root factors,
+        for comparison.
 
     Attributes
     ----------
@@ -135,15 +160,16 @@ class FPCA(LinearProjection):
     Notes
     -----
     Deviations from the reference code (``FPCA/`` of Lee et al.'s repository, MOSEK): cvxpy with
-    SCS instead of MOSEK; the δ = 0 equality eliminated by the substitution P = UQUᵀ (same
-    optimum); the reference reader drops the first data row of each CSV (it takes it for a
-    header) — fairlab does not, so to reproduce Lee et al.'s matrices pass ``X[1:]``.
+    SCS instead of MOSEK; the δ = 0 equality eliminated by the substitution P = UQUᵀ and the
+    eigenbasis of UᵀSU (same optimum); the reference reader drops the first data row of each
+    CSV (it takes it for a header) — fairlab does not, so to reproduce Lee et al.'s matrices
+    pass ``X[1:]``.
 
-    Solver choice (measured, German credit, d = 57, k = 10, δ = 0): SCS 10 s; Clarabel 0.11
-    stopped with a numerical error after 17 s, and a reformulation still ran after 15 minutes —
-    its KKT systems carry dense blocks of the 2q-sized PSD cones.  Clarabel solves small
-    problems (COMPAS, d = 11: 0.3 s) reliably.  δ > 0 keeps the full d×d variable and is
-    slower (German, k = 10, δ = 0.1: 47 s).
+    Solver choice (measured, German credit, d = 57, k = 10, δ = 0, original formulation): SCS
+    10 s; Clarabel 0.11 stopped with a numerical error after 17 s, and a reformulation still
+    ran after 15 minutes — its KKT systems carry dense blocks of the 2q-sized PSD cones (the
+    eigenbasis does not change those).  Clarabel solves small problems (COMPAS, d = 11: 0.3 s)
+    reliably.
 
     ``sensitive_features=None`` fits standard PCA (with an ``UnconstrainedFallbackWarning``)
     and does not need cvxpy.
@@ -174,16 +200,18 @@ class FPCA(LinearProjection):
         "scale": ["boolean"],
         "solver": [StrOptions(set(CVXPY_SOLVERS))],
         "solver_options": [dict, None],
+        "formulation": [StrOptions({"eigenbasis", "original"})],
     }
 
     def __init__(self, n_components=2, *, delta=0.0, mu=0.01, scale=False, solver="scs",
-                 solver_options=None):
+                 solver_options=None, formulation="eigenbasis"):
         self.n_components = n_components
         self.delta = delta
         self.mu = mu
         self.scale = scale
         self.solver = solver
         self.solver_options = solver_options
+        self.formulation = formulation
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, *, sensitive_features=None):
@@ -235,8 +263,20 @@ class FPCA(LinearProjection):
         C = Xs.T @ Xs / (n * norm) if norm > 0 else np.zeros((d, d))
 
         U = orthogonal_complement(f) if self.delta == 0 else np.eye(d)
-        q = U.shape[1]
         lam = linalg.eigvalsh(S, check_finite=False)
+        shifts = (max(0.0, -lam[0]), max(0.0, lam[-1]))  # c₊, c₋: ±S + c±I ⪰ 0
+        if self.formulation == "eigenbasis":
+            # W = U E with E the eigenvectors of UᵀSU: both G± = Wᵀ(±S + c±I)W are diagonal
+            s_U, E = linalg.eigh(U.T @ S @ U, check_finite=False)
+            U = U @ E
+            factors = [np.sqrt(np.maximum(sign * s_U + c, 0.0))
+                       for sign, c in zip((1.0, -1.0), shifts)]
+        else:
+            factors = [psd_factor(U.T @ (sign * S + c * np.eye(d)) @ U)
+                       for sign, c in zip((1.0, -1.0), shifts)]
+        Cq = U.T @ C @ U
+        Cq = 0.5 * (Cq + Cq.T)
+        q = U.shape[1]
         Iq = np.eye(q)
         Q = cp.Variable((q, q), symmetric=True)
         t = cp.Variable(2, nonneg=True)
@@ -244,22 +284,27 @@ class FPCA(LinearProjection):
         if self.delta > 0:
             fq = U.T @ f
             constraints.append(fq @ Q @ fq <= float(self.delta) ** 2)
-        for i, G in enumerate((S + max(0.0, -lam[0]) * np.eye(d),
-                               -S + max(0.0, lam[-1]) * np.eye(d))):
-            R = psd_factor(U.T @ G @ U)  # q × q, RᵀR = Uᵀ(±S + c±I)U
-            B = R @ Q
+        for i, R in enumerate(factors):  # RᵀR = Uᵀ(±S + c±I)U: R diagonal in the eigenbasis
+            B = cp.multiply(R[:, None], Q) if R.ndim == 1 else R @ Q
             constraints.append(cp.bmat([[t[i] * Iq, B.T], [B, Iq]]) >> 0)
-        Cq = U.T @ C @ U
-        Cq = 0.5 * (Cq + Cq.T)
-        problem = cp.Problem(cp.Minimize(-cp.trace(Cq @ Q) + float(self.mu) * cp.sum(t)),
-                             constraints)
-        status = solve(problem, self.solver, self.solver_options, self)
+        objective = -cp.trace(Cq @ Q) + float(self.mu) * cp.sum(t)
+        if self.formulation == "eigenbasis":
+            # an objective of order one (⟨C, Q⟩ ≤ k λ_max(C)) for SCS's scaling heuristics
+            unit = float(linalg.eigvalsh(Cq, subset_by_index=[q - 1, q - 1],
+                                         check_finite=False)[0]) or 1.0
+            scs = {"scs_eps": _SCS_EPS, "scs_max_iters": _SCS_MAX_ITERS,
+                   "scs_scale": _SCS_SCALE}
+        else:
+            unit, scs = 1.0, {}
+        problem = cp.Problem(cp.Minimize(objective / unit), constraints)
+        status = solve(problem, self.solver, self.solver_options, self, **scs)
         Qv = 0.5 * (Q.value + Q.value.T)
         # Rounding: top-k eigenvectors of P = UQUᵀ, computed in Q's coordinates so that for
         # δ = 0 the components are exactly orthogonal to f.
         w, E = linalg.eigh(Qv, check_finite=False)
         V = flip_signs(U @ E[:, ::-1][:, :k])
-        self._set_result(V, Xs, P=U @ Qv @ U.T, objective=float(problem.value), status=status)
+        self._set_result(V, Xs, P=U @ Qv @ U.T, objective=float(problem.value) * unit,
+                         status=status)
         return self
 
     def _set_result(self, V, Xs, *, P, objective, status):
