@@ -102,7 +102,8 @@ def test_cov2_normalisations():
 def test_k_follows_table3():
     assert de_diego.paper_k("adult", 0) == 5 and de_diego.paper_k("Adult Income", 2.0) == 3
     assert de_diego.paper_k("german", 10) == 1  # η = 10 takes k(η = 2)
-    assert de_diego.paper_k("compas", 0.4) == 6 and de_diego.paper_k("compas", 0.5) == 5  # ties: larger η
+    # ties: the larger η
+    assert de_diego.paper_k("compas", 0.4) == 6 and de_diego.paper_k("compas", 0.5) == 5
     assert de_diego.paper_k("diabetes", 0, n_features=18) == 18  # clipped to our d
     with pytest.raises(ValueError, match="dataset"):
         de_diego.paper_k("iris", 0)
@@ -122,7 +123,8 @@ def test_data_subsample_and_errors():
 def test_law_school_is_skipped_with_a_reason_when_absent(tmp_path, monkeypatch):
     monkeypatch.delenv("FAIRLAB_DATA", raising=False)
     monkeypatch.setenv("FAIRLAB_CACHE", str(tmp_path / "cache"))
-    found, skipped = de_diego.load_datasets(["german", "lawschool"], max_rows=50, data_home=tmp_path)
+    found, skipped = de_diego.load_datasets(["german", "lawschool"], max_rows=50,
+                                            data_home=tmp_path)
     assert list(found) == ["german"] and list(skipped) == ["lawschool"]
     assert "law_data.csv" in skipped["lawschool"]
     # says where to put the file, without the (machine-specific) folders searched

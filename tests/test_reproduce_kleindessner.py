@@ -42,7 +42,8 @@ def test_methods_have_the_printed_names_and_settings():
     assert methods["FPCA (0.1, 0.01)"].get_params()["delta"] == 0.1
     assert methods["MbF-PCA (10^-6)"].get_params()["tau"] == 1e-6
     assert methods["RLACE"].get_params()["max_iter"] == 10_000
-    assert list(kleindessner.estimators(10, [kleindessner.SAMADI_METHOD])) == [kleindessner.SAMADI_METHOD]
+    samadi = kleindessner.SAMADI_METHOD
+    assert list(kleindessner.estimators(10, [samadi])) == [samadi]
     with pytest.raises(ValueError, match="unknown method"):
         kleindessner.estimators(2, ["Fair PCA", "fair pca"])
     with pytest.raises(ValueError, match="positive integer"):
@@ -141,8 +142,11 @@ def test_compare_marks_equal_within_and_differing_cells():
     assert status[("MLP", "accuracy_pct")] == "differs"
     assert status[("Linear SVM", "delta_dp")] == "equal"
     wide = kleindessner.side_by_side(res)
-    assert wide.loc[(2, "PCA"), "%Var"] == "7.78 | 7.78 ="
-    assert wide.loc[(2, "PCA"), "MLP %Acc"] == "90.00 | 81.21 ✗"
+    row = wide.frame.loc[(2, "PCA")]
+    assert row[("%Var", "paper")] == "7.78 ± 0.77" and row[("%Var", "")] == "="
+    assert row[("MLP %Acc", "ours")].startswith("90.00") and row[("MLP %Acc", "")] == "✗"
+    assert row[("MLP %Acc", "Δ")] == "+8.79"
+    assert "✗" in wide._repr_html_() and "90.00" in repr(wide)
     counts = kleindessner.match_counts(res)
     assert counts.loc["PCA"].to_dict() == {"equal": 5, "mean equal": 1, "within std": 1,
                                            "differs": 1}

@@ -85,7 +85,8 @@ def test_lambda_zero_is_the_fair_representation(split):
                                                sensitive_features=split.s_test)
     assert abs(row.violation - dp) <= 2 / 100 + 1e-12  # at most one flipped prediction
     # and the representation learned for EO has equal group means on the rows with y = 1
-    _, points = kleindessner_tradeoffs._fair_curve("Fair PCA", split, "EO", "logistic regression", [0.0])
+    _, points = kleindessner_tradeoffs._fair_curve("Fair PCA", split, "EO",
+                                                   "logistic regression", [0.0])
     rows = split.y_train == 1
     eo = FairPCA(98, center=False).fit(split.X_train[rows], sensitive_features=split.s_train[rows])
     B = eo.transform(split.X_train[rows])
@@ -117,7 +118,8 @@ def test_reused_fit_equals_refit_for_the_kernel_svm(split):
     small = kleindessner_tradeoffs.load_splits("adult", n_runs=1, n_train=150, n_test=100)[0]
     args = ("Fair PCA-S", small, "DP", "kernel SVM", [0.0, 1.0])
     naive = kleindessner_tradeoffs._fair_curve(*args, reuse_fit=False)[1]
-    reused = kleindessner_tradeoffs._fair_curve(*args, reuse_fit=True, warm_start=True)[1]  # warm start ignored
+    # the warm start is ignored
+    reused = kleindessner_tradeoffs._fair_curve(*args, reuse_fit=True, warm_start=True)[1]
     for (_, a, _), (_, b, _) in zip(naive, reused):
         np.testing.assert_array_equal(a, b)
 
@@ -126,7 +128,8 @@ def test_reductions_follow_the_bound():
     """A tighter difference_bound gives a smaller training violation (fairlearn's guarantee)."""
     sp = kleindessner_tradeoffs.load_splits("adult", n_runs=1, n_train=600, n_test=600)[0]
     train = Bunch(**{**sp, "X_test": sp.X_train, "y_test": sp.y_train, "s_test": sp.s_train})
-    _, points = kleindessner_tradeoffs._reductions_curve(train, "DP", "logistic regression", [0.001, 0.2])
+    _, points = kleindessner_tradeoffs._reductions_curve(train, "DP", "logistic regression",
+                                                         [0.001, 0.2])
     dp = [metrics.demographic_parity_difference(sp.y_train, p, sensitive_features=sp.s_train)
           for _, p, _ in points]
     assert dp[0] < dp[1]

@@ -462,35 +462,28 @@ def compare(ours, table=None, *, protocol="train_on_test"):
 
 
 
-_STATUS_MARK = {"equal": "=", "mean equal": "≈", "within std": "~", "differs": "✗", "n/a": ""}
-
-
-
 _METRIC_LABEL = {"var_pct": "%Var", "mmd2": "MMD²", "accuracy_pct": "%Acc", "delta_dp": "ΔDP"}
 
 
+def side_by_side(compared, title=""):
+    """:func:`compare` as a table: one row per (k, method), four columns per printed metric.
 
-def side_by_side(compared):
-    """Wide, printable view of :func:`compare`: one row per (k, method).
+    Each metric (``%Var``, ``MMD²``, and ``<model> %Acc`` / ``<model> ΔDP`` of each downstream
+    model present) shows the paper's cell, ours (mean ± std over the splits), the difference
+    and the mark of :data:`fairlab.published.STATUS_MARKS` (``=`` mean and std equal at the
+    authors' decimals, ``≈`` mean equal, ``~`` within the paper's std, ``✗`` beyond it).
 
-    Each cell reads ``ours | paper mark`` with means rounded to the authors' decimals and the
-    mark ``=`` (mean and std equal the printed ones), ``≈`` (mean equal, std not), ``~``
-    (within the paper's std), ``✗`` (differs by more than the paper's std); empty where
-    either side has no number (``n/a``).  Columns: ``%Var``, ``MMD²`` and ``<model> %Acc`` /
-    ``<model> ΔDP``, in the paper's order.
+    Returns
+    -------
+    fairlab.published.SideBySide
+        Shown as HTML in a notebook; ``.frame`` holds the text cells.
     """
-    rows = {}
-    for r in compared.itertuples():
-        label = _METRIC_LABEL[r.metric] if not r.model else f"{r.model} {_METRIC_LABEL[r.metric]}"
-        dec = DECIMALS[r.metric]
-        ours = "n/a" if pd.isna(r.ours_mean) else f"{r.ours_mean:.{dec}f}"
-        paper = "n/a" if pd.isna(r.paper_mean) else f"{r.paper_mean:.{dec}f}"
-        rows.setdefault((int(r.k), r.method), {})[label] = \
-            f"{ours} | {paper} {_STATUS_MARK[r.status]}".rstrip()
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index = pd.MultiIndex.from_tuples(out.index, names=["k", "method"])
-    return out.fillna("")
+    def group(r):
+        label = _METRIC_LABEL[r.metric]
+        return label if not r.model else f"{r.model} {label}"
 
+    return published.side_by_side(compared, rows=["k", "method"], group=group,
+                                  decimals=lambda r: DECIMALS[r.metric], title=title)
 
 
 def match_counts(compared, by=("method",)):

@@ -39,7 +39,8 @@ Columns of every table
 
 Functions
 ---------
-:func:`table`, :func:`tables`, :func:`compare`, :func:`rounded_equal`, :func:`parse_cell`.
+:func:`table`, :func:`tables`, :func:`compare`, :func:`rounded_equal`, :func:`parse_cell`, and
+:func:`side_by_side`, which renders a comparison as a table of paper · ours · difference · status.
 
 Examples
 --------
@@ -62,15 +63,19 @@ import numpy as np
 import pandas as pd
 
 from ._cells import Cell, parse_cell, rounded_equal
+from ._render import STATUS_MARKS, SideBySide, side_by_side
 
 __all__ = [
     "COLUMNS",
     "ID_COLUMNS",
     "PAPERS",
+    "STATUS_MARKS",
     "Cell",
+    "SideBySide",
     "compare",
     "parse_cell",
     "rounded_equal",
+    "side_by_side",
     "table",
     "tables",
 ]
