@@ -91,6 +91,9 @@ __all__ = ["FairKernelPCA"]
 # scikit-learn's KernelPCA treats eigenvalues below this fraction of the largest as zero
 # (``_check_psd_eigenvalues``); we do the same so that both agree on rank-deficient kernels.
 _SMALL_EIGENVALUE_RATIO = 1e-12
+# A kept component's group means must agree to this fraction of its own norm (see
+# _component_floor): eigenvalues below the rounding level of G divided by it are dropped.
+_CONSTRAINT_RTOL = 1e-6
 _DEFAULT_N_LANDMARKS = 1000
 
 
@@ -104,6 +107,26 @@ def _constraint_factor(K, Z, unit):
     KZ = K @ Z
     T, sigma = gram_constraint_factor(Z.T @ KZ, K.shape[0], unit)
     return T, sigma, KZ @ T
+
+
+def _component_floor(n, unit, trace, T):
+    r"""Smallest eigenvalue of G kept as a component: the rounding level of G over a tolerance.
+
+    The computed G = K̃ − WWᵀ (W = K̃ZT, Tᵀ ZᵀK̃Z T = I) differs from the exact one by ΔG with
+    ‖ΔK̃‖₂ ≤ n·unit and ‖ΔW_j‖ ≤ n·unit/√μ_j (μ_j the eigenvalues of ZᵀK̃Z, ‖T_j‖ = μ_j^{-½})
+    against ‖W‖₂² ≤ λ₁(K̃) ≤ tr(K̃), so ‖ΔG‖₂ ≤ δ_G = n·unit·(1 + 2√(tr(K̃)/μ_min)).
+    An eigenvector v of G with eigenvalue λ lies in the exact null-space complement only up to
+    ‖Zᵀv‖ ≲ δ_G/λ (Davis–Kahan against the zero eigenvalues that span(Z) carries), which is
+    the gap of the group means of the component relative to its norm √λ.  Components with
+    λ ≤ δ_G/τ (τ = ``_CONSTRAINT_RTOL``) would not be fair at their own scale: they are
+    dropped.  Without a constraint the floor is the rounding level 4·n·unit of K̃ itself.
+    """
+    base = 4.0 * n * unit
+    if T.shape[1] == 0:
+        return base
+    mu_min = 1.0 / float(np.max(np.einsum("ij,ij->j", T, T)))
+    delta = n * unit * (1.0 + 2.0 * np.sqrt(max(trace, 0.0) / mu_min))
+    return max(base, delta / _CONSTRAINT_RTOL)
 
 
 def _projected_gram_arpack(K, Z, unit, k, center, random_state):
@@ -318,7 +341,14 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
 
     This maximises the same objective as Algorithm 3 (equation (7) of the paper) over the same
     feasible set, without its ridge and at the price of one n×n symmetric eigenproblem.
-    Eigenvalues below 1e-12·λ₁ are treated as zero (their columns are 0), as in scikit-learn.
+    Eigenvalues below 1e-12·λ₁ are treated as zero (their columns are 0), as in scikit-learn,
+    and so are those below the rounding floor of G over a tolerance τ = 1e-6: the computed G
+    is off by ‖ΔG‖₂ ≤ δ_G = n·unit·(1 + 2√(tr(K̃)/μ_min)) (unit = eps·max|K|, eps for rbf; μ_min
+    the smallest eigenvalue of Z̃ᵀK̃Z̃ kept), and an eigenvector with eigenvalue λ has group
+    means apart by up to ~δ_G/λ of its norm, so a component with λ ≤ δ_G/τ would not be fair at
+    its own scale.  A kernel that is not positive semi-definite by construction (sigmoid, poly
+    with coef0 < 0 or a non-integer degree) is fitted with a warning: its eigenvalues are no
+    variances.
     The constraint holds on the *training* data: group means of transform(X_new) are not
     equal in general, only close when X_new is distributed like the training data.
 
@@ -436,6 +466,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             )
         if precomputed:
             _check_precomputed_gram(X)
+        self._warn_indefinite_kernel()
 
         if sensitive_features is None:
             warn_unconstrained(self, "kernel PCA")
@@ -490,16 +521,18 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             if found is not None:
                 lam, V, T, sigma, W = found
                 self.n_constraints_ = T.shape[1]
+                floor = _component_floor(n, unit, float(np.trace(K)), T)
                 return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive, floor)
             solver, centred = "dense", self.center  # no convergence: dense solver on G below
         if self.center and not centred:
             K = center_gram(K)
         T, sigma, W = _constraint_factor(K, Z, unit)
         self.n_constraints_ = T.shape[1]
+        component_floor = _component_floor(n, unit, float(np.trace(K)), T)
 
         if self.eigen_solver == "generalized":
             lam, B = _alg3_generalized(K, W, k, self.center, floor)
-            lam, B = self._drop_null_components(lam, B, keep_all_positive, floor)
+            lam, B = self._drop_null_components(lam, B, keep_all_positive, component_floor)
             B[:, lam == 0] = 0.0
             E = K @ B  # = (ΛᵀRᵀK)ᵀ of Algorithm 3, the training embedding
             # Same sign convention as the exact solver: largest |entry| of each column positive.
@@ -510,12 +543,36 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         else:
             G = _projected_gram(K, W, sigma)  # K is a private copy: G overwrites it
             lam, V = top_eigh(G, k, solver=solver, random_state=as_seed(self.random_state))
-            return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive, floor)
+            return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive,
+                                      component_floor)
         self.eigenvalues_ = lam
         self.eigenvectors_ = V
         self.dual_coef_ = B
         self.n_components_ = lam.shape[0]
         return V * np.sqrt(lam)
+
+    def _warn_indefinite_kernel(self):
+        """Warn when the kernel is not positive semi-definite by construction.
+
+        Kernel PCA needs K = ΦΦᵀ: the sigmoid kernel tanh(γxᵀy + c₀), and the poly kernel
+        with c₀ < 0 or a non-integer degree, have negative eigenvalues in general.  The
+        embedding is then no projection of feature vectors, ``eigenvalues_`` are no variances
+        (their sum can exceed tr(K̃)) and the fairness constraint, built on ZᵀK̃Z, can be
+        indefinite too.
+        """
+        reason = None
+        if self.kernel == "sigmoid":
+            reason = "kernel='sigmoid' (tanh(gamma·xᵀy + coef0)) is not positive semi-definite"
+        elif self.kernel == "poly" and (self.coef0 < 0 or float(self.degree) % 1 != 0):
+            reason = (f"kernel='poly' with coef0={self.coef0} and degree={self.degree} is not "
+                      "positive semi-definite (it is for coef0 >= 0 and an integer degree)")
+        if reason is not None:
+            warnings.warn(
+                f"{reason}: its Gram matrix has negative eigenvalues in general, so the "
+                "embedding is not a projection of feature vectors and eigenvalues_ are not "
+                "variances (their sum can exceed tr(K̃)). Use a positive semi-definite kernel "
+                "('rbf', 'linear', 'poly' with coef0 >= 0, 'cosine').", UserWarning,
+                stacklevel=4)
 
     def _finish_exact(self, lam, V, Z, T, sigma, W, keep_all_positive, floor):
         """Eigenpairs of G → attributes and the training embedding (steps 3–4 of the Notes)."""

@@ -441,3 +441,85 @@ def test_default_solver_at_large_n_matches_dense():
     np.testing.assert_allclose(a.eigenvalues_, b.eigenvalues_, rtol=1e-10)
     assert _same_up_to_sign(a.transform(X), b.transform(X)) < 1e-8
     assert _group_mean_gap(a.transform(X), z) <= 1e-10
+
+
+# ------------------------------------------------------------ rounding floor of the components ---
+def _floor_data(eps, seed=0, n=60):
+    """Linear kernel: two unit-scale columns (one shifted by the group), one of scale ``eps``."""
+    rng = np.random.default_rng(seed)
+    s = rng.integers(0, 2, n)
+    X = np.column_stack([3 * rng.normal(size=n) + 2.0 * s, 3 * rng.normal(size=n),
+                         eps * rng.normal(size=n)]) + 40.0
+    return X, s
+
+
+def documented_floor(X, s):
+    """δ_G/1e-6 with δ_G = n·unit·(1 + 2√(tr K̃/μ_min)), unit = eps·max|K| (linear kernel)."""
+    n = len(X)
+    K = X @ X.T
+    H = np.eye(n) - 1.0 / n
+    Kt = H @ K @ H
+    z = (s == s[0]).astype(float)
+    z -= z.mean()
+    z /= np.linalg.norm(z)
+    mu = float(z @ Kt @ z)
+    unit = np.finfo(float).eps * np.abs(K).max()
+    return n * unit * (1 + 2 * np.sqrt(np.trace(Kt) / mu)) / 1e-6
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_component_floor_both_sides(seed):
+    # The small direction has eigenvalue ≈ n·eps²: 8× above the floor it is a component, fair
+    # at its own scale; 12× below it is dropped — a zero column, not counted with
+    # n_components=None (the previous floor, 1e-12·λ₁, kept it).  Offset 40: the uncentred
+    # linear kernel's entries carry rounding eps·max|K| that centring does not remove.
+    for eps, kept in ((1e-2, True), (1e-3, False)):
+        X, s = _floor_data(eps, seed)
+        floor = documented_floor(X, s)
+        small = np.var(X[:, 2]) * len(X)  # ≈ the small direction's eigenvalue
+        assert (small > 3 * floor) if kept else (small < floor / 3), (small, floor)
+        est = FairKernelPCA(3, kernel="linear").fit(X, sensitive_features=s)
+        E = est.transform(X)
+        norms = np.linalg.norm(E, axis=0)
+        assert (norms[1] > 0) == kept, (eps, est.eigenvalues_)  # 3 − 1 constraint = 2 axes
+        Z = np.column_stack([s == g for g in (0, 1)]).astype(float)
+        Z -= Z.mean(0)
+        for j in np.flatnonzero(norms > 0):
+            rel = np.linalg.norm(Z.T @ E[:, j]) / (np.linalg.norm(Z) * norms[j])
+            assert rel <= 1e-6, (eps, j, rel)
+        auto = FairKernelPCA(None, kernel="linear").fit(X, sensitive_features=s)
+        assert auto.n_components_ == (2 if kept else 1)
+
+
+def test_rounding_level_components_are_dropped_on_adversarial_instances():
+    # An eigenvalue of 8e-10 beside one of 76 used to be kept, its group means apart by up to
+    # 1e-3 of its norm: every kept component is now fair at its own scale.
+    from tests.adversarial import instances
+
+    for inst in instances("fair_kernel_pca", 60, seed=3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            try:
+                est = FairKernelPCA(**inst.params).fit(inst.X, sensitive_features=inst.sensitive)
+            except ValueError as exc:  # nothing left above the floor (k=None): said so
+                assert "no component carries variance" in str(exc)
+                continue
+        E = est.eigenvectors_ * np.sqrt(est.eigenvalues_)
+        for codes in inst.info["codes"]:
+            Z = (codes[:, None] == np.unique(codes)[None, :]).astype(float)
+            Z -= Z.mean(0)
+            norms = np.linalg.norm(E, axis=0)
+            for j in np.flatnonzero(norms > 0):
+                rel = np.linalg.norm(Z.T @ E[:, j]) / (np.linalg.norm(Z) * norms[j])
+                assert rel <= 1e-5, f"{inst.id} component {j}: {rel:.1e}"
+
+
+@pytest.mark.parametrize("kernel, extra", [("sigmoid", {}), ("poly", {"coef0": -1.0})])
+def test_indefinite_kernel_warns(kernel, extra):
+    rng = np.random.default_rng(0)
+    X, s = rng.normal(size=(50, 3)), rng.integers(0, 2, 50)
+    with pytest.warns(UserWarning, match="not positive semi-definite"):
+        FairKernelPCA(3, kernel=kernel, **extra).fit(X, sensitive_features=s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # PSD kernels stay quiet
+        FairKernelPCA(3, kernel="poly", coef0=0.0).fit(X, sensitive_features=s)
