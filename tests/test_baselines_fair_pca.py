@@ -246,8 +246,12 @@ def test_mbfpca_reproduces_lee_loadings():
 def test_mmd_penalty_value_and_gradient():
     rng = np.random.default_rng(0)
     X1, X0 = rng.normal(size=(30, 6)), rng.normal(size=(20, 6)) + 0.5
+    X1[20:] = X1[:10]  # repeated rows, within and across the groups (merged by the penalty)
+    X0[:5] = X1[:5]
+    X0[10:12] = X0[5:7]
     V = retract(rng.normal(size=(6, 2)), 0.0)
     pen = _MMDPenalty(X1, X0, 1.3)
+    assert pen.X.shape[0] < 50
     value, grad = pen.value_and_grad(V)
     z = np.r_[np.ones(30), np.zeros(20)]
     assert value == pytest.approx(mmd2(np.vstack([X1, X0]) @ V, z, sigma=1.3), rel=1e-12)

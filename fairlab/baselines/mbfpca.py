@@ -82,12 +82,22 @@ class _MMDPenalty:
         ∇_V MMD² = −4γ Xᵀ(diag(B1) − B) X V = −4γ Xᵀ[(w ∘ Kw) ∘ Y − w ∘ (K (w ∘ Y))],
 
     Y = XV: the matrix of Lee et al.'s ``mmd_penalty_egrad``, at O(n²k) instead of O(n²d).
+
+    Identical rows are merged, their weights summed (exact: wᵀKw only depends on the
+    weight of each distinct row), and rows of zero total weight dropped — categorical data
+    repeat rows (COMPAS, 1727 rows: 994 distinct, a third of the kernel's cost).
     """
 
     def __init__(self, X1, X0, sigma):
-        self.X = np.vstack([X1, X0])
+        X = np.vstack([X1, X0])
         m1, m0 = X1.shape[0], X0.shape[0]
-        self.w = np.concatenate([np.full(m1, 1.0 / m1), np.full(m0, -1.0 / m0)])
+        w = np.concatenate([np.full(m1, 1.0 / m1), np.full(m0, -1.0 / m0)])
+        rows, inverse = np.unique(X, axis=0, return_inverse=True)
+        if rows.shape[0] < X.shape[0]:
+            w = np.bincount(inverse.ravel(), weights=w, minlength=rows.shape[0])
+            keep = w != 0.0
+            X, w = rows[keep], w[keep]
+        self.X, self.w = X, w
         self.gamma = 1.0 / (2.0 * sigma**2)
 
     def _kernel(self, V):
