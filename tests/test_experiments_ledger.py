@@ -124,6 +124,8 @@ def test_equal_to_ledger_sees_a_change_beyond_the_stored_precision(tmp_path):
     verdict = experiments.equal_to_ledger(nudged, ledger)
     assert not verdict["equal"].any()
     assert verdict["max_relative_difference"].item() == pytest.approx(1e-6, rel=0.2)
+    absent = experiments.equal_to_ledger(experiments.recompute("kleindessner", UNITS[1:2]), ledger)
+    assert not absent["in_ledger"].item() and not absent["equal"].item()
 
 
 def test_verify_recomputes_a_sample_and_names_what_it_left_out(tmp_path):

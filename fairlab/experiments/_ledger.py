@@ -291,22 +291,34 @@ def equal_to_ledger(rows, ledger):
     """Per unit, whether freshly computed ``rows`` equal the ledger's values.
 
     A value is equal when it rounds to the stored one at :data:`SIGNIFICANT_DIGITS` (NaN equals
-    NaN).  Returns a DataFrame ``unit, values, equal, max_relative_difference``.
+    NaN).  A unit the ledger does not hold is not equal, and says so in ``in_ledger``.
+
+    Returns
+    -------
+    DataFrame
+        ``unit, values, in_ledger, equal, max_relative_difference`` (NaN for a unit not in the
+        ledger).
     """
     keys = ["unit", "model", "metric", "split"]
+    held = set(ledger["unit"])
     both = rows.merge(ledger[keys + ["value"]], on=keys, how="left",
                       suffixes=("", "_ledger"), validate="one_to_one")
     out = []
     for uid, group in both.groupby("unit", sort=False):
+        if uid not in held:
+            out.append({"unit": uid, "values": len(group), "in_ledger": False, "equal": False,
+                        "max_relative_difference": np.nan})
+            continue
         new = np.array([_round(v) for v in group["value"]], float)
         old = group["value_ledger"].to_numpy(float)
         same = (new == old) | (np.isnan(new) & np.isnan(old))
-        scale = np.maximum(np.abs(old), np.finfo(float).tiny)
-        with np.errstate(invalid="ignore"):
-            rel = np.where(same, 0.0, np.abs(new - old) / scale)
-        out.append({"unit": uid, "values": len(group), "equal": bool(same.all()),
-                    "max_relative_difference": float(np.nanmax(rel)) if len(rel) else 0.0})
-    return pd.DataFrame(out, columns=["unit", "values", "equal", "max_relative_difference"])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rel = np.abs(new - old) / np.maximum(np.abs(old), np.finfo(float).tiny)
+        rel = np.where(same, 0.0, np.where(np.isnan(rel), np.inf, rel))
+        out.append({"unit": uid, "values": len(group), "in_ledger": True,
+                    "equal": bool(same.all()), "max_relative_difference": float(rel.max())})
+    return pd.DataFrame(out, columns=["unit", "values", "in_ledger", "equal",
+                                      "max_relative_difference"])
 
 
 def recompute(experiment, units, *, parameters=None):
@@ -343,9 +355,9 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0):
     Returns
     -------
     DataFrame
-        ``unit, values, equal, max_relative_difference`` per recomputed unit, plus one row with
-        ``equal = NaN`` for each (dataset, method) pair left out (too slow), whose ``unit`` names
-        the pair.
+        ``unit, values, in_ledger, equal, max_relative_difference`` per recomputed unit, plus one
+        row with ``equal = NaN`` for each (dataset, method) pair left out (too slow), whose
+        ``unit`` names the pair.
     """
     ledger = read_ledger(experiment, path)
     if ledger.empty:
@@ -366,8 +378,8 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0):
     covered = set(ledger.loc[ledger["unit"].isin(sample), "dataset"] + " / " +
                   ledger.loc[ledger["unit"].isin(sample), "method"])
     pairs = set(ledger["dataset"] + " / " + ledger["method"])
-    skipped = pd.DataFrame({"unit": sorted(pairs - covered), "values": 0, "equal": math.nan,
-                            "max_relative_difference": math.nan})
+    skipped = pd.DataFrame({"unit": sorted(pairs - covered), "values": 0, "in_ledger": True,
+                            "equal": math.nan, "max_relative_difference": math.nan})
     return pd.concat([out, skipped], ignore_index=True) if len(skipped) else out
 
 

@@ -55,9 +55,11 @@ class SideBySide:
 
     def __repr__(self):
         head = f"{self.title}\n" if self.title else ""
-        return head + self.frame.to_string()
+        return head + (self.frame.to_string() if len(self.frame) else "(no cells)")
 
     def _repr_html_(self):
+        if not len(self.frame):
+            return f"<p>{html.escape(self.title)}: no cells</p>"
         groups = list(dict.fromkeys(self.frame.columns.get_level_values(0)))
         names = [n or "" for n in self.frame.index.names]
         cell = "padding:0.15em 0.45em;white-space:nowrap;"
@@ -120,6 +122,10 @@ def side_by_side(compared, *, rows, group, decimals, title=""):
     SideBySide
     """
     cells, statuses = {}, {}
+    if compared.empty:
+        empty = pd.DataFrame(index=pd.MultiIndex.from_tuples([], names=list(rows)),
+                             columns=pd.MultiIndex.from_tuples([], names=[None, None]))
+        return SideBySide(empty, pd.DataFrame(index=empty.index), title)
     for r in compared.itertuples(index=False):
         d = decimals(r)
         g = group(r)
