@@ -49,9 +49,11 @@ Implementation notes (why it is exact, and costs what PCA costs)
 
 import os
 import threading
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 from scipy import linalg, sparse
 from sklearn.base import (
     BaseEstimator,
@@ -98,7 +100,7 @@ from ._moments import (
     map_rows,
     positive_rows,
 )
-from ._validation import check_groups, check_n_components, warn_unconstrained
+from ._validation import _as_2d_columns, check_groups, check_n_components, warn_unconstrained
 
 _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centred block in cache)
 
@@ -254,11 +256,25 @@ def _rayleigh_ritz(Xc, U):
     The dual route's U = PXcᵀVΛ^{-1/2} loses orthogonality in the columns with small λ (their
     rounding is amplified by λ^{-1/2}); a QR factorisation restores it without changing the
     subspace, and the small Rayleigh–Ritz problem restores the order of the directions.
+    Also returns ‖Xc u_j‖², each from its own column of scores (see :func:`_rayleigh`).
     """
     U = linalg.qr(U, mode="economic", check_finite=False)[0]
     XU = cross(Xc.T, U)
     _, L = linalg.eigh(gram(XU), check_finite=False)
-    return U @ L[:, ::-1]
+    return U @ L[:, ::-1], _column_squares(XU @ L[:, ::-1])
+
+
+def _rayleigh(C, U):
+    """uⱼᵀCuⱼ for the columns of U, reading C's lower triangle (BLAS ``symm``).
+
+    The objective of each returned component, and with a centred C its variance × (n − 1).
+    An eigenvalue from LAPACK is only accurate to eps·‖C‖₂: with column scales spanning
+    1e16, those of the small-scale components are rounding (0 or negative, out of order).
+    The Rayleigh quotient of the computed vector u is accurate to ~n·eps·(Σᵢ|uᵢ|‖xᵢ‖)², the
+    scale of u's own scores, so it is what ``explained_variance_`` reports and what orders the
+    components (C may be the deflated matrix: it equals C on vectors orthogonal to Q).
+    """
+    return np.einsum("ij,ij->j", U, symmetric_product(C, U))
 
 
 def _project_out(U, Q):
@@ -719,6 +735,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                 f"fairness='equal_opportunity' needs at least 2 rows with y == pos_label="
                 f"{self.pos_label!r}; found {int(mask.sum())}. Check pos_label."
             )
+        self._warn_groups_without_positives(sensitive_features, mask, X.shape[0])
         if hasattr(sensitive_features, "iloc"):
             sensitive_features = sensitive_features.iloc[mask]
         else:
@@ -730,6 +747,24 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                 )
             sensitive_features = s[mask] if s.ndim >= 1 else sensitive_features
         return X[mask], sensitive_features
+
+    def _warn_groups_without_positives(self, sensitive_features, mask, n):
+        """Warn, naming them, about groups with no row with y == pos_label.
+
+        Equal opportunity compares the groups on their positive rows; a group without any is
+        absent from the fitted rows, so the constraint cannot include it.
+        """
+        for r, col in enumerate(_as_2d_columns(sensitive_features, n, "sensitive_features")):
+            labels = pd.unique(pd.Series(col, dtype=object))
+            kept = set(pd.unique(pd.Series(col[mask], dtype=object)))
+            missing = [g for g in labels if g not in kept and not pd.isna(g)]
+            if missing:
+                warnings.warn(
+                    f"fairness='equal_opportunity': group(s) {missing} of sensitive_features "
+                    f"attribute {r} have no row with y == pos_label={self.pos_label!r}, so the "
+                    "constraint (equal means over the positive rows) leaves them out. Check "
+                    "pos_label, merge those groups, or use fairness='demographic_parity'.",
+                    UserWarning, stacklevel=4)
 
     def _check_k(self, n, d, n_constraints):
         bound = d - n_constraints
@@ -864,6 +899,9 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         else:
             U, eigvals, total = self._fit_primal_or_dual(data, Q, k, C)
 
+        # order by the objective of the returned vectors (see _rayleigh), not by eigenvalues
+        order = np.argsort(-eigvals, kind="stable")
+        U, eigvals = U[:, order], eigvals[order]
         U = flip_signs(_project_out(U, Q))
         self.components_ = np.ascontiguousarray(U.T)
         self.n_components_ = k
@@ -893,15 +931,16 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             w, V = _top_eigh(G, k, solver, seed)
             if w[-1] > max(n, d) * np.finfo(float).eps * max(w[0], 0.0):
                 U = cross(Xc, V) - Q @ cross(XQ, V)  # U = PXcᵀV (Λ^{-1/2} is restored below)
-                return _rayleigh_ritz(Xc, _project_out(U, Q)), w, total
+                U, values = _rayleigh_ritz(Xc, _project_out(U, Q))
+                return U, values, total
             # k exceeds the rank of the projected data: the zero-variance directions are only
             # defined in the primal problem, so fall through to it.
         if C is None:
             C = data.scatter(self.center)
         total = float(np.trace(C)) if self.center else None
         C = _deflate(C, Q, shift=solver != "randomized")
-        w, U = _top_eigh(C, k, solver, seed)
-        return U, w, total
+        _, U = _top_eigh(C, k, solver, seed)
+        return U, _rayleigh(C, U), total
 
     def _fit_randomized(self, X, Q, k, seed):
         """Halko et al.'s randomized SVD of the projected rows A = (X − μ)P, P = I − QQᵀ.
@@ -917,6 +956,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             A -= (A @ Q) @ Q.T
         _, s, Vt = randomized_svd(A, k, n_oversamples=10, n_iter="auto", flip_sign=False,
                                   random_state=seed)
+        # s² as scikit-learn's randomized PCA reports (approximate, like the directions)
         return Vt.T, s**2, total
 
     # -- Fair PCA-S (§3.6) ----------------------------------------------------------------
@@ -937,8 +977,9 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         R = complement_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
         E = cross(R.T, _gap_directions(data.gap_source(), R, l_dirs))  # d × l, orthonormal
         H = data.projected_scatter(E, self.mean_)  # EᵀCE, C = (centred) scatter matrix
-        w, Lam = linalg.eigh(H, subset_by_index=[l_dirs - k, l_dirs - 1], check_finite=False)
-        return E @ Lam[:, ::-1], w[::-1], None
+        _, Lam = linalg.eigh(H, subset_by_index=[l_dirs - k, l_dirs - 1], check_finite=False)
+        Lam = Lam[:, ::-1]
+        return E @ Lam, np.einsum("ij,ij->j", Lam, H @ Lam), None
 
     def _set_variances(self, data, mu, eigvals, total):
         """``explained_variance_`` and its ratio, from the eigenvalues uᵀCu and tr(Cc).
