@@ -16,8 +16,9 @@ COMPARED = ["unit", *experiments.RESULT_COLUMNS, "parameters", "machine", "commi
 
 
 def _same_rows(a, b):
-    a = a[COMPARED].sort_values(["unit", "model", "metric"], ignore_index=True)
-    b = b[COMPARED].sort_values(["unit", "model", "metric"], ignore_index=True)
+    order = ["unit", "table", "model", "metric"]
+    a = a[COMPARED].sort_values(order, ignore_index=True)
+    b = b[COMPARED].sort_values(order, ignore_index=True)
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -45,6 +46,20 @@ def test_a_unit_returns_per_split_rows_with_the_published_keys():
         "kleindessner/dataset=compas/method=PCA/k=2/split=0"]
     assert json.loads(rows["parameters"].iloc[0]) == kleindessner.PARAMETERS
     assert "BLAS" in rows["machine"].iloc[0] and rows["seconds"].iloc[0] > 0
+
+
+def test_a_synthetic_unit_feeds_figs_2_3_and_7_and_its_timing_is_not_compared():
+    key = {"dataset": "synthetic100", "method": "Fair PCA", "k": 5, "split": 0}
+    rows = experiments.recompute("kleindessner", [key])
+    assert sorted(rows["table"].unique()) == ["fig2", "fig3", "fig7"]
+    assert set(rows.loc[rows.table == "fig2", "metric"]) == {"var_pct", "mmd2",
+                                                             "linear_inseparability"}
+    again = experiments.recompute("kleindessner", [key])
+    again.loc[again.metric == "fit_seconds", "value"] *= 3  # another machine, another time
+    assert experiments.equal_to_ledger(again, rows)["equal"].all()
+    grid = kleindessner.units(datasets=["synthetic100"], methods=["FPCA (0, 0.01)", "INLP"])
+    assert {(u["method"], u["k"]) for u in grid} == {("FPCA (0, 0.01)", 5)} | {
+        ("INLP", k) for k in kleindessner.FIG7_KS}
 
 
 def test_the_ledger_is_written_and_a_second_run_computes_nothing(tmp_path, calls):
@@ -175,7 +190,7 @@ def test_the_committed_ledger_is_well_formed():
         if ledger.empty:
             continue
         assert list(ledger.columns) == experiments.LEDGER_COLUMNS
-        assert not ledger.duplicated(["unit", "model", "metric", "split"]).any()
+        assert not ledger.duplicated(["unit", "table", "model", "metric", "split"]).any()
         assert ledger[["unit", "commit", "date", "machine", "parameters"]].ne("").all().all()
         assert (ledger["seconds"] >= 0).all()
         stored = ledger["value"].dropna()

@@ -168,7 +168,8 @@ def _merge(experiment, path):
     ledger = read_ledger(experiment, path)
     ledger = ledger[~ledger["unit"].isin(set(cached["unit"]))]
     merged = pd.concat([ledger, cached], ignore_index=True) if len(ledger) else cached
-    merged = merged.sort_values(["unit", "model", "metric"], kind="stable", ignore_index=True)
+    merged = merged.sort_values(["unit", "table", "model", "metric"], kind="stable",
+                                ignore_index=True)
     _write_atomic(merged, ledger_path(experiment, path))
     for f in files:
         f.unlink()
@@ -291,7 +292,8 @@ def equal_to_ledger(rows, ledger):
     """Per unit, whether freshly computed ``rows`` equal the ledger's values.
 
     A value is equal when it rounds to the stored one at :data:`SIGNIFICANT_DIGITS` (NaN equals
-    NaN).  A unit the ledger does not hold is not equal, and says so in ``in_ledger``.
+    NaN).  Wall-clock times (the experiment's ``TIMINGS`` metrics) are not compared: they belong
+    to the machine.  A unit the ledger does not hold is not equal, and says so in ``in_ledger``.
 
     Returns
     -------
@@ -299,8 +301,12 @@ def equal_to_ledger(rows, ledger):
         ``unit, values, in_ledger, equal, max_relative_difference`` (NaN for a unit not in the
         ledger).
     """
-    keys = ["unit", "model", "metric", "split"]
+    keys = ["unit", "table", "model", "metric", "split"]
     held = set(ledger["unit"])
+    timings = {f"{name}/": set(getattr(_module(name), "TIMINGS", ()))
+               for name in {uid.split("/", 1)[0] for uid in rows["unit"]}}
+    rows = rows[np.array([row.metric not in timings[row.unit.split("/", 1)[0] + "/"]
+                          for row in rows.itertuples()], dtype=bool)]
     both = rows.merge(ledger[keys + ["value"]], on=keys, how="left",
                       suffixes=("", "_ledger"), validate="one_to_one")
     out = []

@@ -594,30 +594,62 @@ def reported_runtimes():
 
 
 
-# --- work units (fairlab.experiments._ledger): Tables 1–4 on Lee et al.'s exact splits -----------
+# --- work units (fairlab.experiments._ledger): Tables 1–4 and Figs. 2, 3, 7 at paper scale ---
 #: The paper's key in :mod:`fairlab.published`.
 PAPER = "kleindessner2023"
-#: A unit is one method fitted at one k on one of Lee et al.'s splits of one data set.
+#: A unit is one method fitted at one k on one split of one data set.
 UNIT_KEYS = ("dataset", "method", "k", "split")
-#: Paper-scale parameters: Lee et al.'s published splits, the paper's train-on-test protocol,
-#: RLACE's 10 000 outer iterations, seed 0 for the stochastic methods.
+#: Paper-scale parameters: the paper's train-on-test protocol, RLACE's 10 000 outer iterations,
+#: seed 0 for the stochastic methods and for Lee et al.'s synthetic data.
 PARAMETERS = {"protocol": "train_on_test", "rlace_max_iter": 10_000, "random_state": 0}
+#: Lee et al.'s synthetic data of Figs. 2 and 3 (d = 20, 60, 100 at k = 5) and of Fig. 7 (d = 100).
+SYNTHETIC = {20: "synthetic20", 60: "synthetic60", 100: "synthetic100"}
+#: The methods of Figs. 2 and 3; Fig. 7 leaves out FPCA ("extremely slow").
+SYNTHETIC_METHODS = ("PCA", "FPCA (0, 0.01)", "MbF-PCA (10^-3)", "INLP", "RLACE", "Fair PCA",
+                     "Fair Kernel PCA", "Fair PCA-S (0.85)")
+#: The target dimensions of Fig. 7 (d = 100).
+FIG7_KS = (2, 5, 10, 20, 50)
+#: Metrics that are wall-clock times: machine-dependent, so never compared by :func:`verify`.
+TIMINGS = ("fit_seconds",)
 
 
-def units(datasets=None, methods=None, ks=(2, 10), splits=range(10)):
-    """The unit keys of Tables 1–4: data set × method × k × split, in the printed order.
+def _grid(dataset):
+    """(methods, ks) of one data set's units."""
+    if dataset in DATASETS:
+        return [*METHODS, SAMADI_METHOD], (2, 10)
+    if dataset == SYNTHETIC[100]:
+        return list(SYNTHETIC_METHODS), FIG7_KS
+    return list(SYNTHETIC_METHODS), (5,)
 
-    Default: the three data sets, the eleven methods of Tables 1–3 and Samadi et al.'s of
-    Table 4, k = 2 and 10, Lee et al.'s ten splits (660 + 60 units).
+
+def units(datasets=None, methods=None, ks=None, splits=range(10)):
+    """The unit keys of Tables 1–4 and Figs. 2, 3, 7: data set × method × k × split.
+
+    Default: the three real data sets with the eleven methods of Tables 1–3 and Samadi et al.'s
+    of Table 4 at k = 2 and 10, and Lee et al.'s synthetic data (``"synthetic20"``,
+    ``"synthetic60"``, ``"synthetic100"``) with the eight methods of Fig. 2 at k = 5 and, at
+    d = 100, the seven of Fig. 7 (all but FPCA) at k = 2, 5, 10, 20, 50 — each on ten splits.
+    ``datasets``, ``methods`` and ``ks`` narrow the grid.
     """
-    keys = list(DATASETS) if datasets is None else [_dataset_key(d) for d in datasets]
-    names = [*METHODS, SAMADI_METHOD] if methods is None else list(methods)
-    unknown = [m for m in names if m not in (*METHODS, SAMADI_METHOD)]
+    names = [*DATASETS, *SYNTHETIC.values()]
+    chosen = names if datasets is None else [d if d in SYNTHETIC.values() else _dataset_key(d)
+                                             for d in datasets]
+    everything = {*METHODS, SAMADI_METHOD, *SYNTHETIC_METHODS}
+    unknown = [m for m in (methods or ()) if m not in everything]
     if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; choose among "
-                         f"{[*METHODS, SAMADI_METHOD]}.")
-    return [{"dataset": d, "method": m, "k": int(k), "split": int(i)}
-            for d in keys for m in names for k in ks for i in splits]
+        raise ValueError(f"unknown method(s) {unknown}; choose among {sorted(everything)}.")
+    keys = []
+    for dataset in chosen:
+        grid_methods, grid_ks = _grid(dataset)
+        for method in grid_methods:
+            for k in grid_ks:
+                if ((methods is not None and method not in methods)
+                        or (ks is not None and k not in ks)
+                        or (method == "FPCA (0, 0.01)" and k != 5)):
+                    continue
+                keys += [{"dataset": dataset, "method": method, "k": int(k), "split": int(i)}
+                         for i in splits]
+    return keys
 
 
 def parse_key(fields):
@@ -626,23 +658,42 @@ def parse_key(fields):
             "split": int(fields["split"])}
 
 
-def run_unit(key, parameters):
-    """Fit ``key["method"]`` at ``key["k"]`` on Lee et al.'s split and score it on the test part.
+def _rows(scores, key, tables):
+    return pd.DataFrame({
+        "paper": PAPER, "table": tables, "dataset": scores["dataset"].to_numpy(),
+        "method": scores["method"].to_numpy(), "k": key["k"], "eta": np.nan,
+        "model": scores["model"].to_numpy(), "metric": scores["metric"].to_numpy(),
+        "split": key["split"], "value": scores["value"].to_numpy(),
+    })
 
-    Returns the rows of :func:`score_splits` in the ledger's columns: ``table`` is the data
-    set's table (``table4`` for Samadi et al.), ``eta`` is NaN (the paper has no η), and the
-    fit time is left to the ledger's ``seconds``.
+
+def run_unit(key, parameters):
+    """Fit ``key["method"]`` at ``key["k"]`` on one split and score it on the test part.
+
+    Real data (Tables 1–4): Lee et al.'s split, the rows of :func:`score_splits` with the
+    downstream classifiers; ``table`` is the data set's table (``table4`` for Samadi et al.).
+    Synthetic data: split ``key["split"]`` of :func:`gaussian_splits`, %Var, MMD² and linear
+    inseparability (``fig2``, at k = 5) and the fit time (``fig3`` at k = 5, and ``fig7`` at
+    d = 100).  ``eta`` is NaN: the paper has no η.
     """
+    model = estimators(key["k"], [key["method"]], rlace_max_iter=parameters["rlace_max_iter"],
+                       random_state=parameters["random_state"])
+    if key["dataset"] in SYNTHETIC.values():
+        d = next(dim for dim, name in SYNTHETIC.items() if name == key["dataset"])
+        split = gaussian_splits(d, n_splits=key["split"] + 1,
+                                random_state=parameters["random_state"])[key["split"]]
+        scores = score_splits(model, [split], classifiers={}, linear_inseparability=True)
+        scores["dataset"] = key["dataset"]
+        timing = scores["metric"].isin(TIMINGS)
+        frames = []
+        if key["k"] == 5:
+            frames += [_rows(scores[~timing], key, "fig2"), _rows(scores[timing], key, "fig3")]
+        if d == 100:
+            frames.append(_rows(scores[timing], key, "fig7"))
+        return pd.concat(frames, ignore_index=True)
     dataset = _dataset_key(key["dataset"])
     split = load_lee2022_split(dataset, key["split"])
     split.dataset = dataset
-    model = estimators(key["k"], [key["method"]], rlace_max_iter=parameters["rlace_max_iter"],
-                       random_state=parameters["random_state"])
     scores = score_splits(model, [split], protocols=(parameters["protocol"],))
-    scores = scores[scores["metric"] != "fit_seconds"]
-    table = "table4" if key["method"] == SAMADI_METHOD else TABLES[dataset]
-    return pd.DataFrame({
-        "paper": PAPER, "table": table, "dataset": scores["dataset"], "method": scores["method"],
-        "k": key["k"], "eta": np.nan, "model": scores["model"], "metric": scores["metric"],
-        "split": key["split"], "value": scores["value"],
-    })
+    scores = scores[~scores["metric"].isin(TIMINGS)]
+    return _rows(scores, key, "table4" if key["method"] == SAMADI_METHOD else TABLES[dataset])
