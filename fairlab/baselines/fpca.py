@@ -45,8 +45,14 @@ Three exact reformulations, each leaving the optimum unchanged:
   of its time to a few per cent;
 * dividing the objective by λ_max(WᵀCW) (⟨C, P⟩ ≤ k λ_max) gives it order one, for which
   SCS's initial scale 10⁻² suits; with these, SCS at ε = 10⁻⁹ takes fewer iterations than the
-  original at ε = 10⁻⁶ (German credit, k = 10: 525 against 1000), and its optimum agrees with
-  a 10⁻¹⁰ solve to 10⁻¹⁰ relative, where ε = 10⁻⁶ was off by up to 2·10⁻⁶.
+  original at ε = 10⁻⁶ (δ = 0, k = 10: German 525 against 1000, Adult 825 against 1225), and
+  its optimum agrees with a 10⁻¹⁰ solve to 2·10⁻¹⁰ relative, where the original at ε = 10⁻⁶
+  was off by 2.5·10⁻⁶ (German) and 4.7·10⁻⁶ (Adult).
+
+Not adopted: sharing one Schur block Y ⪰ Q² between both λ_max terms (t±I ⪰ D±YD±, exact,
+smaller cones) — Y is not unique, and SCS then needed 2675 instead of 475 iterations on German
+credit at k = 2 and 1625 instead of 825 on Adult at k = 10.  Clarabel (interior point): its
+KKT systems carry dense blocks of the 2q-sized cones (18 915² entries each at d = 97).
 
 ``formulation="original"`` keeps the dense factors, the unscaled objective and SCS's earlier
 defaults (ε = 10⁻⁶, 20 000 iterations): the former solver, for comparison.
