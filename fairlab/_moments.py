@@ -651,7 +651,7 @@ class StreamingMixin:
             self.__dict__.pop(key, None)
 
     def _partial_fit(self, X, y, sensitive_features):
-        from sklearn.utils.validation import validate_data
+        from ._validation import validate_data
 
         if any_dask(X, y, sensitive_features):
             raise TypeError(

@@ -31,6 +31,8 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 from scipy import sparse
+from sklearn.utils import check_array as _sk_check_array
+from sklearn.utils.validation import validate_data as _sk_validate_data
 
 
 class UnconstrainedFallbackWarning(UserWarning):
@@ -160,6 +162,65 @@ def _exact_pivot_columns(matrix):
     return pivots
 
 
+# --------------------------------------------------------------------------------------------
+# X and y: scikit-learn's checks, with a non-numeric input named
+# --------------------------------------------------------------------------------------------
+_CONVERSION_ERRORS = ("could not convert", "argument must be a string", "Unable to convert",
+                      "dtype='numeric' is not compatible")
+
+
+def _is_conversion_error(exc):
+    return isinstance(exc, (TypeError, ValueError)) and any(
+        pattern in str(exc) for pattern in _CONVERSION_ERRORS)
+
+
+def _converts(a):
+    """Whether ``a`` converts to a float array (only called on the error path)."""
+    try:
+        np.asarray(a.to_numpy() if hasattr(a, "to_numpy") else a, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _non_numeric(exc, name, owner):
+    """``exc`` (a failed float conversion of ``name``) re-raised naming the argument and the fix."""
+    if name == "y":
+        fix = (f"{owner} fits numeric targets: pass y as numbers (encode class labels first, "
+               "e.g. with sklearn.preprocessing.LabelEncoder or pandas.factorize).")
+    else:
+        fix = (f"{owner} fits a numeric matrix: encode categorical columns first (e.g. "
+               "sklearn.preprocessing.OneHotEncoder in a ColumnTransformer) and pass the "
+               "sensitive attribute as sensitive_features, not as a column of X.")
+    return type(exc)(f"{name} must be numeric, but it holds a value that is not a number "
+                     f"({exc}). {fix}")
+
+
+def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
+    """scikit-learn's ``validate_data``; a non-numeric X or y is named in the error, with the fix.
+
+    Same exception type as scikit-learn's, whose message it includes.
+    """
+    try:
+        return _sk_validate_data(estimator, X, y, **kwargs)
+    except (TypeError, ValueError) as exc:
+        if not _is_conversion_error(exc):
+            raise
+        name = "y" if (not isinstance(y, str) and _converts(X)) else "X"
+        raise _non_numeric(exc, name, type(estimator).__name__) from exc
+
+
+def check_array(array, *, input_name, owner, **kwargs):
+    """scikit-learn's ``check_array``; a non-numeric ``input_name`` gets the error of
+    :func:`validate_data` (``owner``: the estimator's name, for the message)."""
+    try:
+        return _sk_check_array(array, input_name=input_name, **kwargs)
+    except (TypeError, ValueError) as exc:
+        if not _is_conversion_error(exc):
+            raise
+        raise _non_numeric(exc, input_name, owner) from exc
+
+
 def _as_2d_columns(sensitive_features, n_samples, name):
     """Return a list of 1-D object/number arrays, one per attribute column."""
     if isinstance(sensitive_features, pd.Series):
@@ -272,6 +333,7 @@ def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensi
             )
         if col.dtype.kind == "f" and not np.isfinite(col).all():
             raise ValueError(f"{name} contains infinite values in attribute {r}.")
+        _check_one_label_kind(col, f"{name} attribute {r}")
         labels, inverse, counts = _encode(col)
         if len(labels) < 2:
             raise ValueError(
@@ -288,6 +350,19 @@ def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensi
         codes[:, r] = inverse.reshape(-1)
         categories.append(labels)
     return SensitiveGroups(codes=codes, categories=categories)
+
+
+def _check_one_label_kind(col, where):
+    """Refuse labels of several kinds in one attribute (e.g. 1 and "1"), which do not sort."""
+    if sortable_labels(col):
+        return
+    kinds = sorted({label_kind(v) for v in pd.unique(pd.Series(col, dtype=object))
+                    if not pd.isna(v)})
+    raise TypeError(
+        f"{where} mixes group labels of different types ({', '.join(kinds)}), e.g. 1 and '1', "
+        "which would be different groups; give every label of one attribute the same type "
+        "(e.g. sensitive_features.astype(str))."
+    )
 
 
 def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive_features",
@@ -319,6 +394,7 @@ def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive
                 raise ValueError(
                     f"{name} attribute {r} contains missing values; impute or drop them."
                 )
+            _check_one_label_kind(col, f"{name} attribute {r}")
             labels, inverse = np.unique(col.astype(str) if col.dtype.kind == "O" else col,
                                         return_inverse=True)
             block = np.zeros((n_samples, len(labels)))
@@ -486,7 +562,8 @@ def encode_sensitive(sensitive_features, n_samples=None, *, name="sensitive_feat
 
 
 def check_n_components(n_components, upper, *, name="n_components", bound_text=None):
-    """Check ``1 <= n_components <= upper``; ``None`` means ``upper``."""
+    """Check ``1 <= n_components <= upper``; ``None`` means ``upper``; a bool is refused."""
+    reject_bool(n_components, name)
     if n_components is None:
         return int(upper)
     if upper < 1:
@@ -501,3 +578,10 @@ def check_n_components(n_components, upper, *, name="n_components", bound_text=N
             f"Choose {name} <= {upper}."
         )
     return int(n_components)
+
+
+def reject_bool(value, name="n_components"):
+    """Refuse a bool where a number is expected (``True`` passes an ``Integral`` check as 1)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(
+            f"{name} must be a number, got the bool {value!r}; pass an int (e.g. {name}=2).")

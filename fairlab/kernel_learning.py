@@ -64,9 +64,8 @@ from sklearn.base import (
     _fit_context,
     clone,
 )
-from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ._kernels import KERNELS, kernel_matrix, resolve_gamma
 from ._linalg import (
@@ -94,7 +93,14 @@ from ._moments import (
     reject_dask,
     sensitive_kinds,
 )
-from ._validation import check_continuous_sensitive, check_n_components, warn_unconstrained
+from ._validation import (
+    check_array,
+    check_continuous_sensitive,
+    check_n_components,
+    reject_bool,
+    validate_data,
+    warn_unconstrained,
+)
 
 __all__ = ["FairLinearRegression", "FairKernelRegression", "FairDR", "KernelFairDR"]
 
@@ -533,7 +539,8 @@ class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstim
             return self._prepare_dask(X, y, sensitive_features)
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
         n = X.shape[0]
-        Y = y.reshape(n, -1).astype(float)
+        Y = check_array(y.reshape(n, -1), input_name="y", owner=type(self).__name__,
+                        dtype=np.float64)
         x_mean, y_mean = X.mean(axis=0), Y.mean(axis=0)
         Xc = X - x_mean
         if sensitive_features is None:
@@ -581,7 +588,8 @@ class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstim
     def _stream_y(X, y):
         if y is None:
             raise ValueError("FairLinearRegression requires y to be passed, but y is None.")
-        y = check_array(y, input_name="y", dtype=np.float64, ensure_2d=False)
+        y = check_array(y, input_name="y", owner="FairLinearRegression", dtype=np.float64,
+                        ensure_2d=False)
         if y.ndim > 2 or y.shape[0] != X.shape[0]:
             raise ValueError(
                 f"y must be 1-D or 2-D with one row per row of X ({X.shape[0]}); got shape "
@@ -827,7 +835,8 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
                     "FairLinearRegression accepts dask arrays.")
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
         n = X.shape[0]
-        Y = y.reshape(n, -1).astype(float)
+        Y = check_array(y.reshape(n, -1), input_name="y", owner=type(self).__name__,
+                        dtype=np.float64)
         y_mean = Y.mean(axis=0)
         gamma_ = None if callable(self.kernel) else resolve_gamma(X, self.gamma)
         K = _gram(X, None, self.kernel, gamma_)
@@ -971,6 +980,7 @@ class _FDRBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         When no such direction exists, ``ridge > 0`` keeps all ``rank`` directions (the soft
         solution ranks them); ``ridge == 0`` has nothing to return and says so.
         """
+        reject_bool(self.n_components)
         if self.n_components is not None:
             return self.n_components
         k = rank if Q is None else rank - Q.shape[1]
@@ -1253,6 +1263,7 @@ class KernelFairDR(_FDRBase):
         K = _gram(X, None, self.kernel, self.gamma_)
         self._col_means = K.mean(axis=0)
         self._all_mean = float(self._col_means.mean())
+        reject_bool(self.n_components)
         solver, k = self.eigen_solver, self.n_components
         if solver == "auto":  # as fairlab._linalg.top_eigh
             solver = "arpack" if (k is not None and n > 500 and k < n // 10) else "dense"

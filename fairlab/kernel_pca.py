@@ -68,7 +68,7 @@ from sklearn.base import (
 )
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ._kernels import KERNELS, kernel_matrix, resolve_gamma
 from ._linalg import (
@@ -84,7 +84,7 @@ from ._linalg import (
     top_eigh,
 )
 from ._moments import any_dask, dask_inputs, dask_transform_input, import_dask, is_dask, map_rows
-from ._validation import check_groups, check_n_components, warn_unconstrained
+from ._validation import check_groups, check_n_components, validate_data, warn_unconstrained
 
 __all__ = ["FairKernelPCA"]
 

@@ -683,6 +683,10 @@ def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None,
     X = _as_matrix(X, "X")
     Y = _sensitive_matrix(Y, "Y", sensitive_type)
     _check_length(X.shape[0], Y.shape[0], "Y")
+    if X.shape[0] < 2:
+        raise ValueError(
+            f"hsic needs at least 2 samples (a dependence between X and Y is measured over "
+            f"pairs of rows); got {X.shape[0]}.")
     for k, name in ((kernel, "kernel"), (kernel_y, "kernel_y")):
         if k not in ("linear", "rbf"):
             raise ValueError(f"{name}={k!r} is not supported; choose 'linear' or 'rbf'.")

@@ -64,11 +64,7 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import randomized_svd
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import (
-    assert_all_finite,
-    check_is_fitted,
-    validate_data,
-)
+from sklearn.utils.validation import assert_all_finite, check_is_fitted
 
 from ._linalg import (
     GramSum,
@@ -100,7 +96,13 @@ from ._moments import (
     map_rows,
     positive_rows,
 )
-from ._validation import _as_2d_columns, check_groups, check_n_components, warn_unconstrained
+from ._validation import (
+    _as_2d_columns,
+    check_groups,
+    check_n_components,
+    validate_data,
+    warn_unconstrained,
+)
 
 _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centred block in cache)
 

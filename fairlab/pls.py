@@ -58,9 +58,8 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, Options, StrOptions
-from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
+from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted
 
 from ._kernels import KERNELS, check_kernel, kernel_matrix, resolve_gamma
 from ._linalg import (
@@ -85,7 +84,13 @@ from ._moments import (
     reject_dask,
     sensitive_kinds,
 )
-from ._validation import check_n_components, encode_sensitive, warn_unconstrained
+from ._validation import (
+    check_array,
+    check_n_components,
+    encode_sensitive,
+    validate_data,
+    warn_unconstrained,
+)
 
 __all__ = ["FairPLS", "KernelFairPLS", "NaiveFairPLS", "nipals"]
 
@@ -143,7 +148,7 @@ def _check_y(y, n_samples, name):
             f"{name} requires y to be passed, but the target y is None: call fit(X, y, "
             "sensitive_features=...) with y of shape (n_samples,) or (n_samples, n_targets)."
         )
-    y = check_array(y, input_name="y", dtype=np.float64, ensure_2d=False)
+    y = check_array(y, input_name="y", owner=name, dtype=np.float64, ensure_2d=False)
     if y.ndim > 2:
         raise ValueError(f"y must be 1-D or 2-D; got an array with {y.ndim} dimensions.")
     if y.shape[0] != n_samples:
@@ -554,7 +559,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
     def inverse_transform(self, X):
         """Back to feature space: X ≈ T Pᵀ · ``x_std_`` + ``x_mean_`` (exact when k = rank)."""
         check_is_fitted(self)
-        T = check_array(X, input_name="X", dtype=FLOAT_DTYPES)
+        T = check_array(X, input_name="X", owner=type(self).__name__, dtype=FLOAT_DTYPES)
         P = self.x_loadings_
         if getattr(self, "support_", None) is not None:
             P = P[:, self.support_]

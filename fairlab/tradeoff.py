@@ -30,6 +30,16 @@ def _is_fitted(estimator):
     return True
 
 
+def _check_same_width(k_fair, k_standard):
+    """The two blocks must have the same number k of components (the output has 2k columns)."""
+    if k_fair != k_standard:
+        raise ValueError(
+            f"fair and standard give {k_fair} and {k_standard} components; FairTradeoff "
+            "outputs [fair(x), lam·standard(x)] with k components each (§3.1), so give both "
+            f"the same n_components (e.g. {min(k_fair, k_standard)})."
+        )
+
+
 class FairTradeoff(TransformerMixin, BaseEstimator):
     r"""Trade accuracy for fairness: ``[fair.transform(X), lam * standard.transform(X)]``.
 
@@ -41,7 +51,8 @@ class FairTradeoff(TransformerMixin, BaseEstimator):
     fair : transformer
         The fair representation, fitted with ``sensitive_features`` (e.g. ``FairPCA(k)``).
     standard : transformer
-        The unconstrained representation, fitted on X (and y) only (e.g. ``PCA(k)``).
+        The unconstrained representation, fitted on X (and y) only (e.g. ``PCA(k)``), with
+        the same number k of components as ``fair`` (a different k raises ``ValueError``).
     lam : float in [0, 1], default=0.0
         Weight λ of the standard block.  ``lam=0`` still outputs the (zero) standard block, so
         the output width does not depend on λ.
@@ -106,6 +117,9 @@ class FairTradeoff(TransformerMixin, BaseEstimator):
         """
         self.fair_ = clone(self.fair).fit(X, y, sensitive_features=sensitive_features)
         self.standard_ = clone(self.standard).fit(X, y)
+        widths = [getattr(t, "n_components_", None) for t in (self.fair_, self.standard_)]
+        if None not in widths:
+            _check_same_width(*widths)
         for attr in ("n_features_in_", "feature_names_in_"):
             if hasattr(self.fair_, attr):
                 setattr(self, attr, getattr(self.fair_, attr))
@@ -126,6 +140,7 @@ class FairTradeoff(TransformerMixin, BaseEstimator):
         fair, standard = self._parts()
         A = np.asarray(fair.transform(X))
         B = np.asarray(standard.transform(X))
+        _check_same_width(A.shape[1], B.shape[1])
         return np.hstack([A, self.lam * B])
 
     def get_feature_names_out(self, input_features=None):

@@ -41,10 +41,10 @@ from sklearn.base import (
     TransformerMixin,
     _fit_context,
 )
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._linalg import as_seed, flip_signs, gram, top_eigh
-from .._validation import check_groups, check_n_components, warn_unconstrained
+from .._validation import check_groups, check_n_components, validate_data, warn_unconstrained
 
 __all__ = [
     "BaseEraser",

@@ -32,9 +32,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, _fi
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
+from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from .._validation import warn_unconstrained
+from .._validation import check_groups, validate_data, warn_unconstrained
 
 __all__ = ["ExponentiatedGradientClassifier"]
 
@@ -188,6 +188,9 @@ class ExponentiatedGradientClassifier(MetaEstimatorMixin, ClassifierMixin, BaseE
                 f"sensitive_features has {np.shape(sensitive_features)[0]} rows but X has "
                 f"{X.shape[0]}; pass one group label per row."
             )
+        # missing, infinite or mixed-type labels and single-group attributes are refused
+        # here, by name, before fairlearn sees them
+        check_groups(sensitive_features, X.shape[0])
         reductions = _fairlearn_reductions(self)
         constraint = getattr(reductions, _CONSTRAINTS[self.constraints])(
             difference_bound=self.difference_bound)
