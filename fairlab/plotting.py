@@ -1,5 +1,11 @@
 """Figures shared by the notebooks (seaborn/matplotlib, colour-blind-safe palette).
 
+* :func:`book_style` — the one figure style of the book: sizes for its text column, text that
+  stays legible there, SVG output; every chapter calls it once;
+* :func:`axis_label` — a column name in words with its unit (``"var_pct"`` → "variance
+  explained (%)"), for any axis the functions below do not label themselves;
+* :func:`legend_outside` — a legend beside or below the axes, never over the data;
+* :func:`figure_svg` — the SVG of a figure, byte for byte the same on every run and machine;
 * :func:`plot_tradeoff` — accuracy vs fairness-violation curves (Kleindessner et al.
   Fig. 4/8, De-Diego et al. Fig. 1/4), one curve per method, points ordered by the swept
   parameter;
@@ -13,10 +19,21 @@
 * :func:`plot_concept_erasure` — a grid of images: originals, then their PCA / Fair PCA / Fair
   PCA-S reconstructions, one row each (Kleindessner et al. Fig. 5 and Figs. 10–15).
 
-Every function takes its data and an optional ``ax`` and returns the :class:`~matplotlib.axes.Axes`
-with labelled axes (units in brackets).  Colours come from seaborn's ``"colorblind"`` palette;
-markers differ between groups/methods so that figures also read in grey scale.
+Every plotting function takes its data and an optional ``ax`` and returns the
+:class:`~matplotlib.axes.Axes` with labelled axes (units in brackets) and its legend outside the
+data.  Colours come from seaborn's ``"colorblind"`` palette; markers differ between groups/methods
+so that figures also read in grey scale.
+
+Sizes.  The book's text column is :data:`COLUMN_WIDTH_PX` = 660 CSS px wide.  A figure of width
+:math:`w` inches is drawn as SVG :math:`96\\,w` px wide (1 in = 96 CSS px) and shrunk to the column
+when wider, so a text of :math:`f` points is displayed at
+:math:`\\tfrac{96}{72} f \\cdot \\min(1,\\, 660 / 96 w)` px.  :func:`book_style` keeps
+:math:`w \\le` :data:`COLUMN_WIDTH` = 6.875 in (no shrinking) and every text at
+:data:`MIN_FONT_PT` = 8 pt or more, that is 10.7 px or more.
 """
+
+import io
+import re
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -24,7 +41,13 @@ import pandas as pd
 import seaborn as sns
 
 __all__ = [
+    "COLUMN_WIDTH",
+    "LABELS",
     "PALETTE",
+    "axis_label",
+    "book_style",
+    "figure_svg",
+    "legend_outside",
     "plot_boxplots",
     "plot_component_map",
     "plot_concept_erasure",
@@ -59,14 +82,160 @@ LABELS = {
     "lam": "λ",
     "eta": "η",
     "mu": "μ",
+    "var_pct": "variance explained (%)",
+    "explained_variance_pct": "variance explained (%)",
+    "reconstruction_error": "reconstruction error (mean squared)",
+    "balanced_accuracy": "balanced accuracy (fraction)",
+    "auc": "ROC AUC (fraction)",
+    "r2": "R² (fraction of variance)",
+    "seconds_mean": "running time, mean of repeats (s)",
+    "n_components": "number of components k",
+    "n_train": "training rows n",
+    "eps": "ε (fairness tolerance)",
+    "tau": "threshold τ",
+    "gamma": "kernel width γ",
+    "l": "l (covariance directions kept)",
 }
+
+#: width of the book's text column in CSS pixels, and in inches at 96 px per inch
+COLUMN_WIDTH_PX = 660
+COLUMN_WIDTH = COLUMN_WIDTH_PX / 96
+#: smallest text a book figure draws, in points (8 pt = 10.7 CSS px)
+MIN_FONT_PT = 8
+
+_BOOK_RC = {
+    "figure.figsize": (COLUMN_WIDTH, 3.4),
+    "figure.dpi": 96,
+    "savefig.dpi": 96,
+    "figure.constrained_layout.use": True,
+    "font.size": 10,
+    "axes.titlesize": 10,
+    "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "legend.fontsize": 9,
+    "legend.title_fontsize": 9,
+    "figure.titlesize": 11,
+    "legend.frameon": False,
+    # text stays text in the SVG: legible at any zoom, searchable, and its size can be checked
+    "svg.fonttype": "none",
+}
+
+
+def book_style(*, svg=True):
+    """Set the one figure style of the book (call it once, at the top of a chapter).
+
+    The style is seaborn's ``"whitegrid"`` with the colour-blind-safe palette, figures
+    :data:`COLUMN_WIDTH` inches (660 CSS px) wide by default, and text sizes from 9 to 11 pt
+    (12 to 14.7 px at that width), with constrained layout, so that a legend placed outside
+    the axes is counted in the figure's size instead of being cut off or widening it.
+
+    Parameters
+    ----------
+    svg : bool, default=True
+        In IPython/Jupyter, also show figures as SVG (:func:`figure_svg`) instead of PNG, at
+        exactly their ``figsize`` (no trimming by ``bbox_inches="tight"``), so that a figure
+        of :data:`COLUMN_WIDTH` inches fills the column and is never shrunk.  Outside IPython
+        only the matplotlib settings change.
+    """
+    sns.set_theme(style="whitegrid", palette="colorblind", rc=_BOOK_RC)
+    if svg:
+        try:
+            from IPython import get_ipython
+        except ImportError:  # pragma: no cover - IPython ships with the book extra
+            get_ipython = None
+        shell = get_ipython() if get_ipython is not None else None
+        if shell is not None:
+            from matplotlib.figure import Figure
+            from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+            set_matplotlib_formats("svg")  # and no PNG
+            shell.display_formatter.formatters["image/svg+xml"].for_type(Figure, figure_svg)
+
+
+# a number with more than two decimals inside an attribute value of the SVG
+_ATTRIBUTE = re.compile(r'="([^"]*)"')
+_LONG_DECIMAL = re.compile(r"\d+\.\d{3,}")
+
+
+def _two_decimals(match):
+    return f"{float(match.group()):.2f}".rstrip("0").rstrip(".")
+
+
+def figure_svg(fig):
+    """The SVG text of ``fig`` at its ``figsize``, the same for the same figure on any machine.
+
+    A notebook stores its figures and ``nbval`` compares them on re-execution, so the SVG must
+    not change between runs: it carries no date, its element ids come from a fixed salt
+    (``svg.hashsalt``) instead of random ones, and every coordinate and length in its markup
+    is rounded to 0.01 pt (0.013 px, far below what a screen shows).  The rounding makes the
+    text independent of the last bits of the plotted numbers, which differ with the BLAS kernel
+    and thread count; text content (labels, tick values) is left as drawn.
+
+    Returns ``None`` for a figure with nothing drawn, as IPython's own formatters do.
+    """
+    if not fig.axes and not fig.artists and not fig.texts and not fig.images:
+        return None
+    buffer = io.StringIO()
+    with plt.rc_context({"svg.hashsalt": "fairlab", "svg.fonttype": "none"}):
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    return _ATTRIBUTE.sub(
+        lambda m: '="' + _LONG_DECIMAL.sub(_two_decimals, m.group(1)) + '"', buffer.getvalue())
+
+
+def axis_label(name, unit=None):
+    """A column name in words with its unit, for an axis or a legend title.
+
+    Known names (the columns of :mod:`fairlab.evaluation` and of the chapters' tables, listed in
+    :data:`LABELS`) get their label, ``"var_pct"`` → "variance explained (%)".  Another name has
+    its underscores replaced by spaces; ``unit`` is appended in brackets.
+
+    Parameters
+    ----------
+    name : str
+        The column name.
+    unit : str, optional
+        Unit of a name that :data:`LABELS` does not know, e.g. ``"s"``.
+
+    Examples
+    --------
+    >>> axis_label("var_pct")
+    'variance explained (%)'
+    >>> axis_label("fit_time", "s")
+    'fit time (s)'
+    """
+    if name in LABELS and unit is None:
+        return LABELS[name]
+    text = LABELS.get(name, str(name).replace("_", " "))
+    return f"{text} ({unit})" if unit else text
 
 
 def _label(name):
     return LABELS.get(name, str(name))
 
 
-def _get_ax(ax, figsize=(5, 3.6)):
+def legend_outside(ax, *, where="right", title=None, **kwargs):
+    """Draw the legend of ``ax`` outside its data: to the right of it, or below it.
+
+    With constrained layout (set by :func:`book_style`) the axes shrink to make room, so the
+    figure keeps its width.  ``where="below"`` suits a figure of several panels side by side.
+    Returns the :class:`~matplotlib.legend.Legend` (``None`` when ``ax`` has nothing labelled).
+    """
+    if where not in ("right", "below"):
+        raise ValueError(f"where must be 'right' or 'below'; got {where!r}.")
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    if where == "right":
+        place = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0}
+    else:
+        place = {"loc": "upper center", "bbox_to_anchor": (0.5, -0.2), "borderaxespad": 0.0,
+                 "ncols": min(len(handles), 4)}
+    place.update(kwargs)
+    return ax.legend(handles, labels, title=title, **place)
+
+
+def _get_ax(ax, figsize=(COLUMN_WIDTH, 3.4)):
     if ax is None:
         _, ax = plt.subplots(figsize=figsize, layout="constrained")
     return ax
@@ -83,7 +252,7 @@ def _require_columns(data, columns, func):
 
 
 def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", param=None,
-                  errorbars=True, annotate=True, ax=None):
+                  errorbars=True, annotate=True, legend="right", ax=None):
     """Accuracy-vs-violation trade-off curves, averaged over splits.
 
     Parameters
@@ -102,6 +271,8 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
         Draw ±1 std over splits in both directions.
     annotate : bool
         Write the parameter value at the two ends of each curve.
+    legend : {"right", "below"} or False
+        Where the legend goes, outside the data (:func:`legend_outside`); ``False``: none.
     """
     _require_columns(results, [x, y, param], "plot_tradeoff")
     ax = _get_ax(ax)
@@ -125,12 +296,13 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
         if annotate and values is not None and len(values) > 1:
             symbol = _label(param) if len(_label(param)) <= 3 else param  # "λ" rather than "lam"
             for j in (0, len(values) - 1):
-                ax.annotate(f"{symbol}={values[j]:g}", (xm.iloc[j], ym.iloc[j]), fontsize=7,
+                ax.annotate(f"{symbol}={values[j]:g}", (xm.iloc[j], ym.iloc[j]),
+                            fontsize=MIN_FONT_PT,
                             xytext=(3, 3), textcoords="offset points", color=color)
     ax.set_xlabel(_label(x))
     ax.set_ylabel(_label(y))
-    if hue:
-        ax.legend(title=hue, fontsize=8)
+    if hue and legend:
+        legend_outside(ax, where=legend, title=axis_label(hue))
     ax.grid(alpha=0.3)
     return ax
 
@@ -163,7 +335,7 @@ def plot_boxplots(results, metric, *, by="method", hue=None, ax=None):
     ax.set_xticks(range(len(cats)), [str(c) for c in cats])
     ax.set_xlim(-0.6, len(cats) - 0.4)
     if hue:
-        ax.legend(fontsize=8)
+        legend_outside(ax)
     ax.set_xlabel(_label(by))
     ax.set_ylabel(_label(metric))
     ax.tick_params(axis="x", labelrotation=30)
@@ -191,14 +363,19 @@ def plot_runtime(results, *, x="d", y="seconds", hue="method", logx=True, logy=T
         ax.set_yscale("log")
     ax.set_xlabel(_label(x))
     ax.set_ylabel(_label(y))
-    ax.legend(title=hue, fontsize=8)
+    legend_outside(ax, title=axis_label(hue))
     ax.grid(alpha=0.3, which="both")
     return ax
 
 
 def plot_embedding(embedding, sensitive_features, *, dims=(0, 1), ax=None, alpha=0.6, s=12,
-                   xlabel=None, ylabel=None):
-    """Scatter plot of two columns of a representation, coloured (and marked) by group."""
+                   xlabel=None, ylabel=None, legend="right"):
+    """Scatter plot of two columns of a representation, coloured (and marked) by group.
+
+    ``legend`` places the legend outside the data (``"right"`` or ``"below"``, see
+    :func:`legend_outside`); ``False`` draws none, e.g. for all but one of several panels
+    that share their groups.
+    """
     E = embedding.to_numpy() if isinstance(embedding, pd.DataFrame) else np.asarray(embedding)
     if E.ndim != 2 or E.shape[1] < 2:
         raise ValueError(f"embedding must be 2-D with at least two columns; got shape {E.shape}.")
@@ -208,28 +385,30 @@ def plot_embedding(embedding, sensitive_features, *, dims=(0, 1), ax=None, alpha
             f"sensitive_features has {groups.shape[0]} entries but embedding has {E.shape[0]} rows."
         )
     a, b = dims
-    ax = _get_ax(ax, figsize=(4.5, 4))
+    ax = _get_ax(ax, figsize=(COLUMN_WIDTH * 0.6, 3.4))
     for i, g in enumerate(np.unique(groups)):
         rows = groups == g
         ax.scatter(E[rows, a], E[rows, b], s=s, alpha=alpha, color=PALETTE[i % len(PALETTE)],
                    marker=_MARKERS[i % len(_MARKERS)], label=f"group {g}", edgecolors="none")
     ax.set_xlabel(xlabel or f"component {a + 1} (projection units)")
     ax.set_ylabel(ylabel or f"component {b + 1} (projection units)")
-    ax.legend(fontsize=8, markerscale=1.5)
+    if legend:
+        legend_outside(ax, where=legend, markerscale=1.5)
     ax.grid(alpha=0.3)
     return ax
 
 
 def plot_component_map(estimator, X, *, component=0, sensitive_features=None, resolution=120,
                        padding=0.05, cmap="viridis", ax=None, xlabel="$x_1$", ylabel="$x_2$",
-                       colorbar_label=None):
+                       colorbar_label=None, legend="right"):
     """Background colour map of one component of a fitted transformer over a 2-D input grid.
 
     The grid spans the bounding box of ``X`` (n × 2) enlarged by ``padding``; the colour at a grid
     point x is ``estimator.transform(x)[component]`` (Pérez-Suay et al. Fig. 2/3).  The samples are
     drawn on top, marked by group when ``sensitive_features`` is given.  ``colorbar_label``
     replaces the default "component j (projection units)", e.g. by a shorter label in a grid of
-    small panels.
+    small panels; ``legend`` (``"right"``, ``"below"`` or ``False``) places the groups' legend
+    outside the map.
     """
     X = X.to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != 2:
@@ -247,7 +426,8 @@ def plot_component_map(estimator, X, *, component=0, sensitive_features=None, re
             f"component={component} is out of range for a transform with "
             f"{values.shape[1] if values.ndim == 2 else 1} output column(s)."
         )
-    ax = _get_ax(ax, figsize=(4.8, 4))
+    ax = _get_ax(ax, figsize=(COLUMN_WIDTH * 0.6, 3.4))
+    ax.grid(False)  # a grid over a colour map hides it
     mesh = ax.pcolormesh(G0, G1, values[:, component].reshape(G0.shape), cmap=cmap,
                          shading="auto")
     if colorbar_label is None:
@@ -262,7 +442,8 @@ def plot_component_map(estimator, X, *, component=0, sensitive_features=None, re
             ax.scatter(X[rows, 0], X[rows, 1], s=10, color=PALETTE[i % len(PALETTE)],
                        marker=_MARKERS[i % len(_MARKERS)], edgecolors="white", linewidths=0.3,
                        label=f"group {g}")
-        ax.legend(fontsize=8)
+        if legend:
+            legend_outside(ax, where=legend)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     return ax
@@ -308,7 +489,8 @@ def plot_concept_erasure(images, image_shape, *, concept=None, concept_name="con
             raise ValueError(f"concept must have one entry per image ({n}); got "
                              f"{concept.shape[0]}.")
     if axes is None:
-        _, axes = plt.subplots(len(arrays), n, figsize=(1.3 * n + 1.2, 1.35 * len(arrays)),
+        cell = min(1.3, (COLUMN_WIDTH - 1.2) / n)  # inches per image: the row fits the column
+        _, axes = plt.subplots(len(arrays), n, figsize=(cell * n + 1.2, (cell + 0.1) * len(arrays)),
                                squeeze=False, constrained_layout=True)
     axes = np.asarray(axes).reshape(len(arrays), n)
     first = next(iter(arrays.values()))
@@ -321,8 +503,8 @@ def plot_concept_erasure(images, image_shape, *, concept=None, concept_name="con
             ax.set_xticks([])
             ax.set_yticks([])
             if c == 0:
-                ax.set_ylabel(name, fontsize=9)
+                ax.set_ylabel(name)
             if r == 0 and concept is not None:
                 ax.set_title(("with " if concept[c] == 1 else "without ") + concept_name,
-                             fontsize=8)
+                             fontsize=MIN_FONT_PT)
     return axes

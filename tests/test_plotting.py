@@ -1,5 +1,7 @@
 """Tests of fairlab.plotting: every function returns labelled Axes and refuses bad data."""
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -138,3 +140,109 @@ def test_plot_concept_erasure_draws_one_row_per_version():
 def test_plot_concept_erasure_bad_input(images, shape, kwargs, match):
     with pytest.raises(ValueError, match=match):
         fp.plot_concept_erasure(images, shape, **kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# The book's figure style
+
+
+@pytest.fixture
+def _restore_rc():
+    saved = matplotlib.rcParams.copy()
+    yield
+    matplotlib.rcParams.update(saved)
+
+
+def _svg_text_sizes(fig):
+    """(width of the SVG in CSS px, font sizes of its text in CSS px)."""
+    import io
+    import re
+
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg")
+    svg = buffer.getvalue()
+    width_pt = float(re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', svg).group(1))
+    # matplotlib's SVG user unit is the point: a font-size of f user units is f pt = f * 4/3 px
+    sizes = [float(f) * 96 / 72 for f in re.findall(r"font-size:\s*([\d.]+)px", svg)]
+    return width_pt * 96 / 72, sizes, svg
+
+
+@pytest.mark.usefixtures("_restore_rc")
+def test_book_style_fits_the_column_with_legible_text_and_legends_outside(sweep_results):
+    assert fp.book_style() is None  # a chapter's cell shows nothing
+    assert matplotlib.rcParams["svg.fonttype"] == "none"
+    assert matplotlib.rcParams["figure.figsize"][0] <= fp.COLUMN_WIDTH
+    assert fp.COLUMN_WIDTH == pytest.approx(660 / 96)
+    # a two-panel figure, as the chapters draw them, legends outside the data
+    fig, axes = plt.subplots(1, 2)
+    fp.plot_tradeoff(sweep_results, param="lam", ax=axes[0], legend="below")
+    rng = np.random.default_rng(0)
+    fp.plot_embedding(rng.normal(size=(50, 2)) * 1e6 + 3e7, rng.integers(0, 3, 50), ax=axes[1])
+    width_px, sizes, svg = _svg_text_sizes(fig)
+    assert width_px <= fp.COLUMN_WIDTH_PX + 1e-9
+    assert sizes and min(sizes) >= 9, sorted(set(sizes))
+    assert "<text" in svg  # text stays text (svg.fonttype = "none")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes:
+        legend = ax.get_legend()
+        assert legend is not None
+        box, data = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+        overlap_w = min(box.x1, data.x1) - max(box.x0, data.x0)
+        overlap_h = min(box.y1, data.y1) - max(box.y0, data.y0)
+        assert overlap_w <= 0 or overlap_h <= 0, "legend drawn over the data"
+        assert fig.bbox.contains(box.x0, box.y0) and fig.bbox.contains(box.x1, box.y1)
+
+
+@pytest.mark.usefixtures("_restore_rc")
+def test_book_style_concept_grid_fits_the_column():
+    fp.book_style()
+    rng = np.random.default_rng(0)
+    images = {name: rng.random((10, 12)) for name in ("Original", "PCA", "Fair PCA")}
+    axes = fp.plot_concept_erasure(images, (3, 4), concept=[1] * 5 + [0] * 5)
+    width_px, sizes, _ = _svg_text_sizes(axes[0, 0].figure)
+    assert width_px <= fp.COLUMN_WIDTH_PX + 1e-9
+    assert min(sizes) >= 9
+
+
+def test_axis_label_words_and_units():
+    assert fp.axis_label("var_pct") == "variance explained (%)"
+    assert fp.axis_label("seconds") == "running time (s)"
+    assert fp.axis_label("fit_time", "s") == "fit time (s)"
+    assert fp.axis_label("n_rows") == "n rows"
+    # every plotting function labels its axes through the same table
+    df = pd.DataFrame({"k": [1, 2, 1, 2], "method": list("aabb"), "var_pct": [10, 20, 9, 18]})
+    ax = fp.plot_runtime(df, x="k", y="var_pct", logy=False)
+    assert ax.get_xlabel() == "target dimension k"
+    assert ax.get_ylabel() == "variance explained (%)"
+
+
+def test_legend_outside_refuses_an_unknown_place():
+    _, ax = plt.subplots()
+    ax.plot([0, 1], label="a")
+    with pytest.raises(ValueError, match="where must be 'right' or 'below'"):
+        fp.legend_outside(ax, where="inside")
+    assert fp.legend_outside(plt.subplots()[1]) is None  # nothing labelled: no legend
+
+
+@pytest.mark.usefixtures("_restore_rc")
+def test_figure_svg_is_the_same_on_every_run_and_for_last_bit_differences():
+    fp.book_style()
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 2)) * 1e3 + 5e4  # far from the origin
+    z = rng.integers(0, 2, 300)
+
+    def draw(data):
+        fig, ax = plt.subplots()
+        fp.plot_embedding(data, z, ax=ax)
+        svg = fp.figure_svg(fig)
+        plt.close(fig)
+        return svg
+
+    first = draw(X)
+    assert first == draw(X.copy())  # no date, no random ids
+    assert "<dc:date>" not in first
+    # the last bits of the data, as another BLAS kernel would give them
+    assert draw(X * (1 + 1e-13)) == first
+    assert re.search(r'="[^"]*\d\.\d{3,}', first) is None  # coordinates at 0.01 pt
+    assert fp.figure_svg(plt.figure()) is None  # nothing drawn, nothing shown
