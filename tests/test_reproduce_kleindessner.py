@@ -282,3 +282,33 @@ class TestLeeSplits:
                     found.add((r.dataset, int(r.k), r.method, r.model, r.metric, part))
         assert found == SVM_EXCEPTIONS
         assert svm.within.all(), "every SVM cell lies within the paper's std"
+
+
+def test_lee_et_al_s_saved_fpca_loadings_reproduce_the_printed_row():
+    """Lee et al.'s FPCA loadings, scored by our protocol, give Table 3's printed cells."""
+    from fairlab.experiments import recompute, summarize_ledger
+
+    method = "FPCA (0.1, 0.01)" + kleindessner.REFERENCE_SUFFIX
+    rows = recompute("kleindessner", [{"dataset": "compas", "method": method, "k": 2, "split": i}
+                                      for i in range(10)])
+    res = kleindessner.compare(summarize_ledger(rows))
+    assert set(res["method"]) == {method} and len(res) == 8
+    status = dict(zip(zip(res.model, res.metric), res.status))
+    for cell in [("", "var_pct"), ("", "mmd2"), ("Kernel SVM", "accuracy_pct"),
+                 ("Kernel SVM", "delta_dp"), ("Linear SVM", "delta_dp")]:
+        assert status[cell] == "equal", cell
+    assert status[("Linear SVM", "accuracy_pct")] in ("equal", "within std")
+
+
+def test_fixed_projection_is_a_transformer_of_the_given_rows():
+    from sklearn.base import clone
+
+    from fairlab.evaluation import FixedProjection
+
+    rng = np.random.default_rng(0)
+    V = np.linalg.qr(rng.normal(size=(5, 2)))[0].T
+    X = rng.normal(size=(20, 5))
+    model = clone(FixedProjection(V)).fit(X, sensitive_features=rng.integers(0, 2, 20))
+    np.testing.assert_array_equal(model.transform(X), X @ V.T)
+    with pytest.raises(ValueError, match="components must have shape"):
+        FixedProjection(V[:, :4]).fit(X)

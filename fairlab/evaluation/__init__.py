@@ -11,7 +11,7 @@ it, live in :mod:`fairlab.experiments`.
 * :func:`scorecard` / :func:`evaluate_splits` — the representation scorecard of Lee et al. (2022)
   and Kleindessner et al. §5.1 (%Var, MMD², linear inseparability, accuracy and Δ_DP of a kernel
   SVM, a linear SVM and an MLP), under Lee's **train-on-test** protocol or a proper train/test
-  protocol;
+  protocol; :class:`FixedProjection` scores a loading matrix computed elsewhere the same way;
 * :func:`summarize` / :func:`format_mean_std` / :func:`format_table` — mean ± std tables printed
   like the papers' (``7.78 ± 0.77``);
 * :func:`sweep` with the score functions :func:`classifier_score`, :func:`predictor_score` and
@@ -25,12 +25,19 @@ that notebook outputs stay reproducible.
 """
 
 from .runtime import runtime_ratios, runtime_sweep
-from .scorecards import downstream_scores, evaluate_splits, lee_classifiers, scorecard
+from .scorecards import (
+    FixedProjection,
+    downstream_scores,
+    evaluate_splits,
+    lee_classifiers,
+    scorecard,
+)
 from .splits import repeated_splits
 from .summaries import format_mean_std, format_table, summarize
 from .sweeps import classifier_score, dependence_score, predictor_score, sweep
 
 __all__ = [
+    "FixedProjection",
     "classifier_score",
     "dependence_score",
     "downstream_scores",

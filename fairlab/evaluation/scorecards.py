@@ -7,9 +7,10 @@ import inspect
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.neural_network import MLPClassifier
 from sklearn.svm import SVC
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import metrics
 from ._util import _progress, _to_numpy
@@ -71,6 +72,37 @@ def downstream_scores(E_test, y_test, s_test, *, E_train=None, y_train=None,
             y_test, pred, sensitive_features=s_test, pos_label=pos_label)
     return out
 
+
+
+class FixedProjection(TransformerMixin, BaseEstimator):
+    """A linear representation computed elsewhere: ``x ↦ components x``, scored like any method.
+
+    Lets a loading matrix saved by another implementation (e.g. the authors' own run of a
+    method) go through exactly the protocol that fairlab's fits go through.  ``fit`` learns
+    nothing; it checks the width of X and ignores ``y`` and ``sensitive_features``.
+
+    Parameters
+    ----------
+    components : array-like of shape (n_components, n_features)
+        The rows span the representation (orthonormal rows for %Var and MMD² to be scored).
+    """
+
+    def __init__(self, components):
+        self.components = components
+
+    def fit(self, X, y=None, *, sensitive_features=None):
+        X = validate_data(self, X, dtype=float)
+        components = np.asarray(self.components, dtype=float)
+        if components.ndim != 2 or components.shape[1] != X.shape[1]:
+            raise ValueError(f"components must have shape (n_components, {X.shape[1]}) for X "
+                             f"with {X.shape[1]} features; got {components.shape}.")
+        self.components_ = components
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=float, reset=False)
+        return X @ self.components_.T
 
 
 def _fit_with_sensitive(estimator, X, y, s):
