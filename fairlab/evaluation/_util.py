@@ -15,10 +15,8 @@ def _progress(iterable, enabled, total=None, desc=None):
     return tqdm(iterable, total=total, desc=desc, leave=False)
 
 
-
 def _to_numpy(a):
     return a.to_numpy() if isinstance(a, (pd.Series, pd.DataFrame)) else np.asarray(a)
-
 
 
 def _check_names(values, allowed, name):

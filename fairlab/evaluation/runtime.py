@@ -78,7 +78,6 @@ def runtime_sweep(methods, make_data, grid, *, repeats=3, warmup=False, progress
     return pd.DataFrame(rows)
 
 
-
 def runtime_ratios(runtimes, reference="Fair PCA", *, by=("d", "k"), column="seconds"):
     """Each method's time divided by ``reference``'s at the same grid point.
 

@@ -36,9 +36,7 @@ def lee_classifiers(random_state=999):
     }
 
 
-
 _PROTOCOLS = ("train_on_test", "train_test")
-
 
 
 def downstream_scores(E_test, y_test, s_test, *, E_train=None, y_train=None,
@@ -73,7 +71,6 @@ def downstream_scores(E_test, y_test, s_test, *, E_train=None, y_train=None,
     return out
 
 
-
 class FixedProjection(TransformerMixin, BaseEstimator):
     """A linear representation computed elsewhere: ``x ↦ components x``, scored like any method.
 
@@ -86,7 +83,6 @@ class FixedProjection(TransformerMixin, BaseEstimator):
     components : array-like of shape (n_components, n_features)
         The rows span the representation (orthonormal rows for %Var and MMD² to be scored).
     """
-
     def __init__(self, components):
         self.components = components
 
@@ -116,7 +112,6 @@ def _fit_with_sensitive(estimator, X, y, s):
     return estimator.fit(X, y)
 
 
-
 def _orthonormal_components(estimator, n_features):
     U = getattr(estimator, "components_", None)
     if U is None:
@@ -127,7 +122,6 @@ def _orthonormal_components(estimator, n_features):
     if not np.allclose(U @ U.T, np.eye(U.shape[0]), atol=1e-6):
         return None
     return U
-
 
 
 def scorecard(estimator, split, *, protocol="train_on_test", classifiers=None, pos_label=1,
@@ -204,7 +198,6 @@ def scorecard(estimator, split, *, protocol="train_on_test", classifiers=None, p
                                  y_train=split["y_train"], protocol=protocol,
                                  classifiers=classifiers, pos_label=pos_label))
     return out
-
 
 
 def evaluate_splits(estimators, splits, *, score=None, progress=False):

@@ -21,7 +21,6 @@ def _n_from(size, n, name):
     raise ValueError(f"{name} must be a fraction in (0, 1), an int count or None; got {size!r}.")
 
 
-
 def repeated_splits(X, y, sensitive_features, *, n_splits=10, train_size=0.7, test_size=None,
                     random_state=0, seeds=None, standardize=False):
     """Seeded random train/test splits, as Bunches with the keys of ``load_lee2022_split``.

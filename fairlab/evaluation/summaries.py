@@ -27,7 +27,6 @@ def summarize(results, by="method", *, ddof=0, columns=None):
     return pd.concat({"mean": mean, "std": std}, axis=1).swaplevel(axis=1)[cols]
 
 
-
 def format_mean_std(mean, std, decimals=2):
     """``"7.78 ± 0.77"``: mean and std rounded to ``decimals`` (NaN → ``"n/a"``).
 
@@ -41,7 +40,6 @@ def format_mean_std(mean, std, decimals=2):
     if mean is None or (isinstance(mean, float) and np.isnan(mean)):
         return "n/a"
     return f"{mean:.{decimals}f} ± {std:.{decimals}f}"
-
 
 
 def format_table(results, by="method", *, decimals=2, scale=None, columns=None, ddof=0):

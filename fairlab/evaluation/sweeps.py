@@ -48,7 +48,6 @@ def sweep(estimator, param, values, splits, *, score, progress=False):
     return pd.DataFrame(rows)
 
 
-
 def classifier_score(classifier, *, protocol="train_test", pos_label=1):
     """Score function for :func:`sweep`: a classifier on top of a fair representation.
 
@@ -83,7 +82,6 @@ def classifier_score(classifier, *, protocol="train_test", pos_label=1):
     return score
 
 
-
 def predictor_score(*, task="regression", threshold=0.0):
     """Score function for :func:`sweep` on a fair predictor (FLR/FKR of Pérez-Suay et al. §2).
 
@@ -116,7 +114,6 @@ def predictor_score(*, task="regression", threshold=0.0):
         return out
 
     return score
-
 
 
 def dependence_score(*, split_part="test"):

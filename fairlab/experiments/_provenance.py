@@ -17,7 +17,6 @@ def git_commit():
     ``"unknown"`` outside a git checkout (an installed wheel): the version is then the provenance.
     Cached: a long run keeps the commit it started with.
     """
-
     def git(*args):
         try:
             return subprocess.run(["git", *args], capture_output=True, text=True, timeout=10,

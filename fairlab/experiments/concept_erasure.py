@@ -12,7 +12,6 @@ from ..pca import FairPCA
 METHODS = ("PCA", "Fair PCA", "Fair PCA-S")
 
 
-
 def _inputs(X, concept, k, methods, func):
     X = np.asarray(X, dtype=float)
     if X.ndim != 2:
@@ -38,7 +37,6 @@ def _inputs(X, concept, k, methods, func):
     return X, concept.astype(int), int(k), methods
 
 
-
 def _estimator(method, k, equalize_covariance):
     from sklearn.decomposition import PCA
 
@@ -49,13 +47,11 @@ def _estimator(method, k, equalize_covariance):
     return FairPCA(n_components=k, equalize_covariance=equalize_covariance)
 
 
-
 def _fit(method, X, concept, k, equalize_covariance):
     est = _estimator(method, k, equalize_covariance)
     if method == "PCA":
         return est.fit(X)
     return est.fit(X, sensitive_features=concept)
-
 
 
 def reconstructions(X, concept, k, *, methods=METHODS,
@@ -110,7 +106,6 @@ def reconstructions(X, concept, k, *, methods=METHODS,
     return out
 
 
-
 def examples(X, concept, k, *, n_per_group=3, methods=METHODS,
                              full_rank_fair=True, equalize_covariance=0.85, random_state=0):
     """A few images with and without the concept and their reconstructions (the figure's data).
@@ -161,7 +156,6 @@ def examples(X, concept, k, *, n_per_group=3, methods=METHODS,
                                           equalize_covariance=equalize_covariance, X_new=X[shown])
     images.update({f"{method}, k = {k}": rec[method] for method in methods})
     return images, concept[shown]
-
 
 
 def scores(X, concept, labels=None, k=10, *, methods=METHODS,

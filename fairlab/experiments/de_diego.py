@@ -23,10 +23,8 @@ DATASETS = {
 }
 
 
-
 #: The downstream models of Tables 4-5 (classification / regression), in the printed order.
 MODELS = ("LR", "DT", "XGB")
-
 
 
 #: The options of each part of a Cov² normalisation hypothesis (:func:`normalisations`).
@@ -39,15 +37,12 @@ NORMALISATION_OPTIONS = {
 }
 
 
-
 #: The hypothesis used for the Cov² columns of Tables 4-5 unless another is passed.
 DEFAULT_NORMALISATION = {"features": "S not in X", "rows": "test", "scores": "raw",
                                  "targets": "raw", "reduce": "sum"}
 
 
-
 _COV2_METRICS = ("cov2_y", "cov2_s")
-
 
 
 def _dataset_key(dataset):
@@ -60,7 +55,6 @@ def _dataset_key(dataset):
         f"dataset must be one of {list(DATASETS)} (or the printed names "
         f"{list(DATASETS.values())}); got {dataset!r}."
     )
-
 
 
 def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
@@ -88,7 +82,6 @@ def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
         ``feature_names``, ``task`` (``"classification"`` or ``"regression"``), ``pos_label``,
         ``key``, ``dataset`` (printed name), ``n_rows`` (before subsampling).
     """
-
     key = _dataset_key(dataset)
     if max_rows is not None and (isinstance(max_rows, bool) or not isinstance(max_rows, Integral)
                                  or max_rows < 10):
@@ -103,7 +96,6 @@ def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
     task = "regression" if data.pos_label is None else "classification"
     return Bunch(X=X, y=y, s=s, feature_names=list(data.feature_names), task=task,
                  pos_label=data.pos_label, key=key, dataset=DATASETS[key], n_rows=n)
-
 
 
 def load_datasets(datasets=None, *, max_rows=None, random_state=0, data_home=None):
@@ -128,7 +120,6 @@ def load_datasets(datasets=None, *, max_rows=None, random_state=0, data_home=Non
     return found, skipped
 
 
-
 def paper_k(dataset, eta, n_features=None):
     """The number of components of De-Diego et al. Table 3 for a data set and η.
 
@@ -136,7 +127,6 @@ def paper_k(dataset, eta, n_features=None):
     η (ties to the larger), so η = 10 uses k(η = 2).  With ``n_features`` the value is clipped
     to it (our encodings can have fewer features than the paper's d, e.g. Diabetes: 18 < 20).
     """
-
     key = _dataset_key(dataset)
     if not isinstance(eta, Real) or not eta >= 0:
         raise ValueError(f"eta must be a number >= 0; got {eta!r}.")
@@ -146,7 +136,6 @@ def paper_k(dataset, eta, n_features=None):
     best = printed[np.argmin(np.abs(printed - eta) - 1e-9 * printed)]
     k = int(t3.loc[t3["eta"] == best, "mean"].iloc[0])
     return min(k, int(n_features)) if n_features is not None else k
-
 
 
 def normalisations():
@@ -160,16 +149,13 @@ def normalisations():
     regression target, or standardised) and ``reduce`` (sum or mean over components), i.e.
     ``fairlab.metrics.cov2(r, v, standardize=..., reduce=...)``.
     """
-
     opts = NORMALISATION_OPTIONS
     return pd.DataFrame(list(itertools.product(*opts.values())), columns=list(opts))
-
 
 
 def _standardize_flag(scores, targets):
     unit, std = scores == "unit", targets == "standardized"
     return True if unit and std else ("scores" if unit else ("sensitive" if std else False))
-
 
 
 def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
@@ -214,7 +200,6 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
         Columns ``dataset, eta, k, features, rows, scores, targets, reduce, error, metric,
         split, value`` (``""`` where a column does not apply).
     """
-
     bad = [f for f in features if f not in NORMALISATION_OPTIONS["features"]]
     if bad or not features:
         raise ValueError(f"features must be among {NORMALISATION_OPTIONS['features']}; "
@@ -264,7 +249,6 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
     return pd.DataFrame(rows, columns=columns)
 
 
-
 def table1(scores, normalisation=None, *, error="projection", ddof=0):
     """Table 1 of De-Diego et al. from :func:`representation_scores`, for one hypothesis.
 
@@ -299,7 +283,6 @@ def table1(scores, normalisation=None, *, error="projection", ddof=0):
     return out
 
 
-
 def _normalisation(normalisation):
     norm = dict(DEFAULT_NORMALISATION)
     if normalisation is not None:
@@ -317,21 +300,18 @@ def _normalisation(normalisation):
     return norm
 
 
-
 def compare(ours, table="table1"):
     """Our numbers beside a printed table of De-Diego et al. (``fairlab.published.compare``).
 
     Only the printed cells of the data sets present in ``ours`` are kept; ``within`` is True
     when our mean is within the paper's std of the printed mean (or rounds to it).
     """
-
     pub = published.table("dediego2025", table)
     pub = pub[pub["dataset"].isin(set(ours["dataset"]))]
     cols = [c for c in ("dataset", "eta", "model", "metric", "mean", "std") if c in ours.columns]
     keep = set(zip(pub["dataset"], pub["metric"]))
     ours = ours[[(d, m) in keep for d, m in zip(ours["dataset"], ours["metric"])]]
     return published.compare(ours[cols], pub, unmatched="report").reset_index(drop=True)
-
 
 
 def normalisation_fit(scores, *, ddof=0):
@@ -354,7 +334,6 @@ def normalisation_fit(scores, *, ddof=0):
         ``median_ratio_<y metric>``, ``median_ratio_cov2_s``, where the y metric is
         ``cov2_y`` (Table 1) or ``cov2_yhat`` (Tables 4-5).
     """
-
     downstream = "model" in scores.columns
     ymetric = "cov2_yhat" if downstream else "cov2_y"
     mets = (ymetric, "cov2_s")
@@ -385,7 +364,6 @@ def normalisation_fit(scores, *, ddof=0):
         rows.append(row)
     out = pd.DataFrame(rows)
     return out.sort_values("share_within", ascending=False, kind="stable").reset_index(drop=True)
-
 
 
 def downstream_models(task="classification", models=MODELS, *, random_state=0):
@@ -427,11 +405,9 @@ def downstream_models(task="classification", models=MODELS, *, random_state=0):
     return out
 
 
-
 def _folds(n, n_folds, random_state):
     perm = np.random.default_rng(random_state).permutation(n)
     return np.array_split(perm, n_folds)
-
 
 
 def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
@@ -480,7 +456,6 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
         Columns ``dataset, eta, k, features, model, metric, scores, targets, reduce, fold,
         value``.
     """
-
     from sklearn.base import clone as _clone
     from sklearn.exceptions import ConvergenceWarning
 
@@ -558,7 +533,6 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
     return pd.DataFrame(rows, columns=columns)
 
 
-
 def downstream_summary(scores, normalisation=None, *, ddof=0):
     """Mean and std over the folds of :func:`downstream_scores` (Tables 4-5).
 
@@ -589,7 +563,6 @@ def downstream_summary(scores, normalisation=None, *, ddof=0):
     return pd.concat([out, pooled], ignore_index=True)
 
 
-
 def plot_representation(table1, metric="cov2", *, axes=None):
     """Figs. 2-3 of De-Diego et al.: Cov² (or the reconstruction error) against η, per data set.
 
@@ -607,7 +580,6 @@ def plot_representation(table1, metric="cov2", *, axes=None):
     -------
     matplotlib Figure
     """
-
     if metric not in ("cov2", "reconstruction_error"):
         raise ValueError(f"metric must be 'cov2' or 'reconstruction_error'; got {metric!r}.")
     names = list(dict.fromkeys(table1["dataset"]))
@@ -633,7 +605,6 @@ def plot_representation(table1, metric="cov2", *, axes=None):
     return fig
 
 
-
 def plot_tradeoff(summary, dataset, fairness="disparate_impact", *, ax=None):
     """Figs. 1 and 4 of De-Diego et al.: accuracy against DI (or EOpp), one point per η.
 
@@ -650,7 +621,6 @@ def plot_tradeoff(summary, dataset, fairness="disparate_impact", *, ax=None):
     -------
     matplotlib Axes
     """
-
     if fairness not in ("disparate_impact", "eopp"):
         raise ValueError(f"fairness must be 'disparate_impact' or 'eopp'; got {fairness!r}.")
     sub = summary[summary["dataset"] == dataset]
@@ -674,7 +644,6 @@ def plot_tradeoff(summary, dataset, fairness="disparate_impact", *, ax=None):
     return ax
 
 
-
 def fig7(data, *, k=2, eta=1.0, n_folds=7, models=("LR", "DT"), random_state=0):
     """Fair PLS against Fair PCA as pre-processing (De-Diego et al. Fig. 7), per fold.
 
@@ -689,7 +658,6 @@ def fig7(data, *, k=2, eta=1.0, n_folds=7, models=("LR", "DT"), random_state=0):
     -------
     DataFrame with columns ``method, eta, model, metric, fold, value``.
     """
-
     from sklearn.base import clone as _clone
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.preprocessing import StandardScaler

@@ -30,15 +30,12 @@ from ..pca import FairPCA
 DATASETS = {"adult": "Adult Income", "german": "German Credit", "compas": "COMPAS"}
 
 
-
 #: Data set key -> the table of ``fairlab.published.table("kleindessner2023", ...)``.
 TABLES = {"adult": "table1", "german": "table2", "compas": "table3"}
 
 
-
 #: Downstream classifier keys of :func:`lee_classifiers` -> the model names printed.
 MODELS = {"kernel_svm": "Kernel SVM", "linear_svm": "Linear SVM", "mlp": "MLP"}
-
 
 
 #: The rows of Tables 1-3, in the printed order.
@@ -48,10 +45,8 @@ METHODS = (
 )
 
 
-
 #: The only row of Table 4.
 SAMADI_METHOD = "Fair PCA of Samadi et al. 2018"
-
 
 
 #: Decimals the authors rounded each metric to (``write_results.py``); the printed cells drop
@@ -59,9 +54,7 @@ SAMADI_METHOD = "Fair PCA of Samadi et al. 2018"
 DECIMALS = {"var_pct": 2, "mmd2": 3, "accuracy_pct": 2, "delta_dp": 2}
 
 
-
 _LEE_SUBSAMPLE = {"adult": 2261, "german": None, "compas": 2468}
-
 
 
 def _dataset_key(dataset):
@@ -74,7 +67,6 @@ def _dataset_key(dataset):
         f"dataset must be one of {list(DATASETS)} (or the printed names "
         f"{list(DATASETS.values())}); got {dataset!r}."
     )
-
 
 
 def estimators(k, methods=None, *, rlace_max_iter=10_000, random_state=0):
@@ -140,7 +132,6 @@ def estimators(k, methods=None, *, rlace_max_iter=10_000, random_state=0):
     return {name: factories[name]() for name in names}
 
 
-
 def load_splits(dataset, *, lee_splits=False, n_splits=10, random_state=0,
                         data_home=None):
     """The train/test splits of Kleindessner et al. §5.1, exact or re-drawn.
@@ -201,7 +192,6 @@ def load_splits(dataset, *, lee_splits=False, n_splits=10, random_state=0,
     return out
 
 
-
 def _representation_scores(model, X_tr, X_te, s_te, k):
     """%Var and MMD² of a fitted linear model on the test split (NaN for non-linear ones)."""
     U = _orthonormal_components(model, X_te.shape[1])
@@ -211,7 +201,6 @@ def _representation_scores(model, X_tr, X_te, s_te, k):
     sigma = metrics.lee_bandwidth(X_tr, min(k, *X_tr.shape))
     return {"var_pct": 100.0 * metrics.explained_variance(X_te, U),
             "mmd2": metrics.mmd2(E_te, s_te, sigma=sigma)}
-
 
 
 def score_splits(methods, splits, *, protocols=("train_on_test",), classifiers=None,
@@ -299,7 +288,6 @@ def score_splits(methods, splits, *, protocols=("train_on_test",), classifiers=N
     return pd.DataFrame(rows, columns=columns)
 
 
-
 def summarize_scores(scores, *, ddof=0, runtime=False):
     """Mean and std over splits of :func:`score_splits`, one row per printed cell.
 
@@ -321,7 +309,6 @@ def summarize_scores(scores, *, ddof=0, runtime=False):
     out.insert(len(keys) + 1, "std", grouped.std(ddof=ddof).to_numpy())
     out["n_splits"] = out["n_splits"].astype(int)
     return out
-
 
 
 def table(dataset, k, methods=None, splits=None, *, lee_splits=False, n_splits=10,
@@ -386,7 +373,6 @@ def table(dataset, k, methods=None, splits=None, *, lee_splits=False, n_splits=1
     return (out, scores) if return_scores else out
 
 
-
 def compare(ours, table=None, *, protocol="train_on_test"):
     """Our :func:`table` beside the printed cells, with exact-match columns.
 
@@ -410,7 +396,6 @@ def compare(ours, table=None, *, protocol="train_on_test"):
         ``"equal"`` (mean and std), ``"mean equal"``, ``"within std"`` (abs(difference) ≤
         the paper's std) or ``"differs"``; ``"n/a"`` where either side has no number.
     """
-
     ours = ours[ours["protocol"] == protocol] if "protocol" in ours.columns else ours
     reference = ours["method"].str.endswith(REFERENCE_SUFFIX)
     if reference.any():
@@ -468,8 +453,11 @@ def compare(ours, table=None, *, protocol="train_on_test"):
     res["mean_equal"] = pd.array(mean_eq, dtype="boolean")
     res["std_equal"] = pd.array(std_eq, dtype="boolean")
     res["status"] = status
+    if "n_splits" in ours.columns:
+        keys = ["dataset", "method", "k", "model", "metric"]
+        counts = ours[keys + ["n_splits"]].assign(k=ours["k"].astype(float))
+        res = res.merge(counts, on=keys, how="left")
     return res.reset_index(drop=True)
-
 
 
 _METRIC_LABEL = {"var_pct": "%Var", "mmd2": "MMD²", "accuracy_pct": "%Acc", "delta_dp": "ΔDP"}
@@ -505,7 +493,6 @@ def match_counts(compared, by=("method",)):
     return counts[order]
 
 
-
 def gaussian_splits(n_features=20, *, n_splits=10, n_per_group=240, train_per_group=168,
                         random_state=0):
     """Lee et al.'s synthetic experiment (Kleindessner et al. Figs. 2–4): data and splits.
@@ -522,7 +509,6 @@ def gaussian_splits(n_features=20, *, n_splits=10, n_per_group=240, train_per_gr
     list of Bunch with the keys of :func:`load_splits` (``dataset="synthetic"``) and
     ``d``.
     """
-
     if not 1 <= train_per_group < n_per_group:
         raise ValueError(f"train_per_group must be in 1 .. n_per_group - 1 = {n_per_group - 1}; "
                          f"got {train_per_group!r}.")
@@ -537,7 +523,6 @@ def gaussian_splits(n_features=20, *, n_splits=10, n_per_group=240, train_per_gr
                          s_test=z[te].astype(float), split=i, dataset="synthetic",
                          d=int(n_features)))
     return out
-
 
 
 def runtimes(grid, methods=None, *, repeats=1, n_per_group=240,
@@ -574,7 +559,6 @@ def runtimes(grid, methods=None, *, repeats=1, n_per_group=240,
     return pd.concat(frames, ignore_index=True)
 
 
-
 def reported_runtimes():
     """The running times Kleindessner et al. state in the text of §5.1 and App. C.3.
 
@@ -601,7 +585,6 @@ def reported_runtimes():
         ("Fig. 7", "MbF-PCA (10^-3)", 100, 50, "≈", 290.0),
     ]
     return pd.DataFrame(rows, columns=["figure", "method", "d", "k", "relation", "seconds"])
-
 
 
 # --- work units (fairlab.experiments._ledger): Tables 1–4 and Figs. 2, 3, 7 at paper scale ---

@@ -24,46 +24,37 @@ from ..tradeoff import FairTradeoff
 DATASETS = ("adult", "bank")
 
 
-
 #: Curves of §5.2: the fair PCA family with the λ knob, and fairlearn's reductions.
 METHODS = ("Fair PCA", "Fair PCA-S", "Fair Kernel PCA", "Reductions")
-
 
 
 #: Fairness notions: demographic parity and equal opportunity (TPR parity).
 FAIRNESS = ("DP", "EO")
 
 
-
 #: Downstream classifiers of §5.2.
 CLASSIFIERS = ("logistic regression", "kernel SVM")
-
 
 
 #: The λ grid of App. C.1: weights (i/10)³, i = 0..10 (the reference code's ``λ³``).
 LAMBDAS = tuple(round((i / 10) ** 3, 6) for i in range(11))
 
 
-
 #: The ``difference_bound`` ε grid of App. C.1 for the reductions.
 EPS = (0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2)
-
 
 
 #: The training-set sizes of Fig. 9.
 N_TRAIN = (1000, 5000, 10000, 20000, 30000, 40000)
 
 
-
 _REDUCTION = "Reductions"
-
 
 
 def _int(value, name, minimum):
     if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
     return int(value)
-
 
 
 def _grid(values, name, upper=None):
@@ -75,14 +66,12 @@ def _grid(values, name, upper=None):
     return [float(v) for v in arr]
 
 
-
 @functools.lru_cache(maxsize=4)
 def _load(key, data_home):
 
     data = getattr(datasets, f"load_{key}")(variant="agarwal", data_home=data_home)
     return (data.X.to_numpy(float), (data.y.to_numpy() == data.pos_label).astype(int),
             data.sensitive.to_numpy().astype(int))
-
 
 
 def load_splits(dataset, *, n_runs=10, n_train=5000, n_test=5000,
@@ -140,7 +129,6 @@ def load_splits(dataset, *, n_runs=10, n_train=5000, n_test=5000,
     return out
 
 
-
 def _blas_limit(threads):
     """A ``threadpoolctl`` limit on the BLAS pools (a no-op context for ``threads=None``)."""
 
@@ -152,12 +140,10 @@ def _blas_limit(threads):
     return threadpool_limits(limits=threads, user_api="blas")
 
 
-
 def _gamma(X_train):
     """γ = 1/(d·Var X_train): the reference's kernel SVM and fair kernel PCA width."""
     var = float(np.var(X_train))
     return 1.0 / (X_train.shape[1] * var) if var > 0 else 1.0
-
 
 
 def _classifier(classifier, n_train, gamma, warm_start=False):
@@ -167,7 +153,6 @@ def _classifier(classifier, n_train, gamma, warm_start=False):
         return LogisticRegression(C=1.0 / (2 * n_train * 0.01), max_iter=10_000, random_state=0,
                                   warm_start=warm_start)
     return SVC(C=1.0 / (2 * n_train * 5e-5), gamma=gamma, random_state=0)
-
 
 
 def _transformers(method, d, gamma):
@@ -184,14 +169,12 @@ def _transformers(method, d, gamma):
             KernelPCA(d - 1, kernel="rbf", gamma=gamma, random_state=0))
 
 
-
 def _fit_rows(split, fairness):
     """Rows the representation is learned from: all (DP) or those with y = 1 (EO)."""
     if fairness == "EO":
         rows = split.y_train == 1
         return split.X_train[rows], split.s_train[rows]
     return split.X_train, split.s_train
-
 
 
 def _fair_curve(method, split, fairness, classifier, lambdas, *, reuse_fit=True,
@@ -248,7 +231,6 @@ def _fair_curve(method, split, fairness, classifier, lambdas, *, reuse_fit=True,
     return shared, points
 
 
-
 def _reductions_curve(split, fairness, classifier, eps_grid, *, evaluate=True):
     """One curve of fairlearn's ExponentiatedGradient: (0.0, [(ε, pred_test, seconds)]).
 
@@ -283,14 +265,12 @@ def _reductions_curve(split, fairness, classifier, eps_grid, *, evaluate=True):
     return 0.0, points
 
 
-
 def _one_curve(method, split, fairness, classifier, lambdas, eps, *, reuse_fit,
                     warm_start, evaluate=True):
     if method == _REDUCTION:
         return _reductions_curve(split, fairness, classifier, eps, evaluate=evaluate)
     return _fair_curve(method, split, fairness, classifier, lambdas, reuse_fit=reuse_fit,
                        warm_start=warm_start, evaluate=evaluate)
-
 
 
 def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
@@ -397,7 +377,6 @@ def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
                                        "param", "error", "violation", "seconds"])
 
 
-
 def runtimes(n_train=N_TRAIN, *, dataset="adult",
                                    methods=("Fair PCA", "Fair PCA-S", "Reductions"),
                                    fairness="DP", classifier="logistic regression", n_runs=10,
@@ -470,7 +449,6 @@ def runtimes(n_train=N_TRAIN, *, dataset="adult",
     return pd.DataFrame(rows)
 
 
-
 def runtime_summary(runtimes, *, reference="Reductions", ddof=0):
     """Mean ± std of the whole-curve seconds per method and n_train, and the ratio to ``reference``.
 
@@ -488,7 +466,6 @@ def runtime_summary(runtimes, *, reference="Reductions", ddof=0):
                         "seconds_std": g["seconds"].std(ddof=ddof).fillna(0.0),
                         "seconds_per_point": g["seconds_per_point"].mean()}).reset_index()
     return runtime_ratios(out, reference, by=("n_train",))
-
 
 
 def reported_runtimes():
@@ -517,12 +494,10 @@ def reported_runtimes():
                                        "seconds", "statistic"])
 
 
-
 def _lower_envelope(violation, error):
     """Sorted violations and the running minimum of the error: E(v) = min{error_i : v_i ≤ v}."""
     order = np.argsort(violation, kind="stable")
     return violation[order], np.minimum.accumulate(error[order])
-
 
 
 def _curve_points(curve, x, y, name):
@@ -539,7 +514,6 @@ def _curve_points(curve, x, y, name):
     if len(pts) == 0 or not np.all(np.isfinite(pts)):
         raise ValueError(f"{name} must hold at least one point, all finite.")
     return pts[:, 0], pts[:, 1]
-
 
 
 def curve_gap(curve, reference, *, x="violation", y="error"):
@@ -593,7 +567,6 @@ def curve_gap(curve, reference, *, x="violation", y="error"):
     return {"lo": float(lo), "hi": float(hi), "area": area,
             "mean_gap": float(np.sum(diff * width) / (hi - lo)),
             "mean_abs_gap": area / (hi - lo)}
-
 
 
 def gaps(curves, *, reference="Reductions"):

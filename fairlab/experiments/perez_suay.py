@@ -31,7 +31,6 @@ GRIDS = {
 }
 
 
-
 #: Data set -> sensitive choice -> the 0-based columns of ``X`` that hold it (the matrix S of the
 #: paper): a9a's one-hot blocks f72-f73 (sex) and f67-f73 (race and sex, q = 7), CMC's
 #: features 2, 3, 4 and 9 (one column each, protected one at a time).
@@ -42,26 +41,20 @@ SENSITIVE = {
 }
 
 
-
 #: Paper-scale sizes (§4.1): train / validation rows per repetition and test rows.
 SIZES = {"adult": (5000, 5000, 16281), "cmc": (500, 500, 473)}
-
 
 
 VARIANTS = ("with S", "without S")
 
 
-
 REGRESSION_METHODS = ("LR", "FLR", "KRR", "FKR")
-
 
 
 DR_METHODS = ("PCA", "KPCA", "FDR", "KFDR")
 
 
-
 _ENCODINGS = ("columns", "one-hot")
-
 
 
 def _dataset_key(dataset):
@@ -72,14 +65,12 @@ def _dataset_key(dataset):
     return key
 
 
-
 def _positive_int(value, name, allow_none=False):
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
         raise ValueError(f"{name} must be a positive integer; got {value!r}.")
     return int(value)
-
 
 
 def load_splits(dataset, *, n_repetitions=25, n_train=None, n_val=None, n_test=None,
@@ -115,7 +106,6 @@ def load_splits(dataset, *, n_repetitions=25, n_train=None, n_val=None, n_test=N
         columns included; ``y`` in {−1, +1}: +1 = income > 50K / uses contraception),
         ``repetition``, ``dataset``, ``feature_names``.
     """
-
     key = _dataset_key(dataset)
     n_repetitions = _positive_int(n_repetitions, "n_repetitions")
     sizes = dict(zip(("n_train", "n_val", "n_test"), SIZES[key]))
@@ -160,12 +150,10 @@ def load_splits(dataset, *, n_repetitions=25, n_train=None, n_val=None, n_test=N
     return out
 
 
-
 def _sensitive_columns(dataset, sensitive):
     key = _dataset_key(dataset)
     names = _check_names(sensitive, tuple(SENSITIVE[key]), "sensitive")
     return key, names
-
 
 
 def _inputs(split, columns, variant, encoding):
@@ -187,11 +175,9 @@ def _inputs(split, columns, variant, encoding):
     return Xs, S
 
 
-
 def _mse(f, y):
     """Classification error of the sign of the regression output (ties go to +1)."""
     return float(np.mean(np.where(np.asarray(f) >= 0, 1.0, -1.0) != y))
-
 
 
 def _hsic_rbf(f, S, gamma):
@@ -211,13 +197,11 @@ def _hsic_rbf(f, S, gamma):
     return quad / len(f) ** 2
 
 
-
 def _linear_hsic(f, S):
     """HSIC with linear kernels, per column of f: (1/n²)‖S̃ᵀf̃_j‖² (Pérez-Suay et al.'s test)."""
     f = np.atleast_2d(np.asarray(f, float).T).T
     return np.array([metrics.hsic(f[:, j], S, sensitive_type="continuous")
                      for j in range(f.shape[1])])
-
 
 
 def _stack(models, coef):
@@ -232,7 +216,6 @@ def _stack(models, coef):
     return stacked
 
 
-
 def _path_rows(rows, base, y_test, S_test, method, mu, f, hsic_model, seconds, **params):
     """Append one row per column (μ) of the test predictions ``f``."""
     for j in range(f.shape[1]):
@@ -241,7 +224,6 @@ def _path_rows(rows, base, y_test, S_test, method, mu, f, hsic_model, seconds, *
                      "hsic": float(_linear_hsic(f[:, j], S_test)[0]),
                      "hsic_model": float(hsic_model[j]), "seconds": seconds,
                      "alpha": np.nan, "sigma": np.nan, "sigma_s": np.nan, **params})
-
 
 
 def _knn_row(base, method, k, E_tr, y, E_te, y_test, S_test, sigma, seconds):
@@ -265,7 +247,6 @@ def _knn_row(base, method, k, E_tr, y, E_te, y_test, S_test, sigma, seconds):
             "sigma": sigma if method in ("KPCA", "KFDR") else np.nan, "seconds": seconds}
 
 
-
 def _tune_linear(X, y, X_val, y_val, S, alphas):
 
     best, best_acc = None, -1.0
@@ -275,7 +256,6 @@ def _tune_linear(X, y, X_val, y_val, S, alphas):
         if acc > best_acc:
             best, best_acc = (float(alpha), model), acc
     return best
-
 
 
 def _tune_kernel(X, y, X_val, y_val, alphas, sigmas):
@@ -293,7 +273,6 @@ def _tune_kernel(X, y, X_val, y_val, alphas, sigmas):
     # ties: the first maximum in MATLAB's column-major order (smallest λ, then smallest σ)
     i, j = np.argwhere(acc.T == acc.max())[0][::-1]
     return float(alphas[j]), float(sigmas[i]), models[i][j]
-
 
 
 def regression(splits, sensitive, *, variants=VARIANTS,
@@ -357,7 +336,6 @@ def regression(splits, sensitive, *, variants=VARIANTS,
         whole validation search (LR, KRR; 0 where a "with S" search was shared with an earlier
         sensitive choice, so that a sum over rows counts each fit once).
     """
-
     splits = list(splits)
     if not splits:
         raise ValueError("splits must be a non-empty list of load_splits() Bunch objects.")
@@ -430,7 +408,6 @@ def regression(splits, sensitive, *, variants=VARIANTS,
     columns = ["dataset", "sensitive", "variant", "method", "repetition", "mu", "error", "hsic",
                "hsic_model", "alpha", "sigma", "sigma_s", "seconds"]
     return pd.DataFrame(rows, columns=columns)
-
 
 
 def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
@@ -540,7 +517,6 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
     return pd.DataFrame(rows, columns=columns)
 
 
-
 def _kernel_dr(X, k, gamma, S, ridge):
     """RBF KernelFairDR with k directions (kernel PCA for S=None), fewer if the rank is lower."""
 
@@ -557,10 +533,8 @@ def _kernel_dr(X, k, gamma, S, ridge):
             return est.set_params(n_components=rank).fit(X, sensitive_features=S)
 
 
-
 def _label(method, variant):
     return method if variant == "with S" else f"{method}\\S"
-
 
 
 def summarize_results(results, *, ddof=0):
@@ -589,16 +563,13 @@ def summarize_results(results, *, ddof=0):
     return out
 
 
-
 _STYLE = {"FKR": ("C1", "-", "o"), "FKR\\S": ("C2", "--", "o"), "FLR": ("C0", "-", "o"),
              "FLR\\S": ("C5", "--", "o"), "PCA": ("C0", "-", "o"), "PCA\\S": ("C5", "--", "o"),
              "KPCA": ("C1", "-", "s"), "KPCA\\S": ("C2", "--", "s"), "FDR": ("C3", "", "*"),
              "FDR\\S": ("C4", "", "*"), "KFDR": ("C7", "", "D"), "KFDR\\S": ("C8", "", "D")}
 
 
-
 _UNFAIR = {"LR": "FLR", "KRR": "FKR"}
-
 
 
 def plot(results, *, sensitive=None, hsic="hsic", std=True, axes=None,
@@ -632,7 +603,6 @@ def plot(results, *, sensitive=None, hsic="hsic", std=True, axes=None,
     -------
     numpy array of Axes
     """
-
     summary = results if "error_mean" in results.columns else summarize_results(results)
     if f"{hsic}_mean" not in summary.columns:
         raise ValueError(f"hsic must be 'hsic' or 'hsic_model' (present in results); got "
@@ -683,15 +653,12 @@ def plot(results, *, sensitive=None, hsic="hsic", std=True, axes=None,
     return axes[:len(panels)]
 
 
-
 _HSIC_FLOOR = 1e-10
-
 
 
 def _fmt(x):
     """An HSIC (or a ratio of two) for printing: 2 significant digits, rounding noise floored."""
     return f"<{_HSIC_FLOOR:.0e}" if x < _HSIC_FLOOR else f"{x:.1e}"
-
 
 
 def _points(summary, panel, label):
@@ -701,7 +668,6 @@ def _points(summary, panel, label):
     return part["error_mean"].to_numpy(), part["hsic_mean"].to_numpy()
 
 
-
 def _dominated_share(points, by):
     """Share of ``points`` (error, hsic) weakly dominated by some point of ``by``."""
     (e1, h1), (e2, h2) = points, by
@@ -709,7 +675,6 @@ def _dominated_share(points, by):
         return np.nan
     dom = [bool(np.any((e2 <= e + 1e-12) & (h2 <= h))) for e, h in zip(e1, h1)]
     return float(np.mean(dom))
-
 
 
 def _regression_checks(reg, hsic):
@@ -797,7 +762,6 @@ def _regression_checks(reg, hsic):
     return rows
 
 
-
 def _dr_checks(dr):
     s = summarize_results(dr)
     rows = []
@@ -853,7 +817,6 @@ def _dr_checks(dr):
             + ", ".join(f"{f} − {b}(n_p={k}) {100 * d:+.1f} pt" for f, b, k, d in near),
             ratio <= 1e-2 and all(abs(d) <= 0.03 for *_, d in near))
     return rows
-
 
 
 def checks(regression=None, dimensionality_reduction=None, *, hsic="hsic"):

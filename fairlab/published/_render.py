@@ -108,7 +108,9 @@ def side_by_side(compared, *, rows, group, decimals, title=""):
     Parameters
     ----------
     compared : DataFrame
-        Output of ``compare`` with an added ``status`` column (keys of :data:`STATUS_MARKS`).
+        Output of ``compare`` with an added ``status`` column (keys of :data:`STATUS_MARKS`),
+        and optionally ``n_splits``: a cell of ours on fewer splits or runs than the table's
+        most shows its count, ``(n=3)``.
     rows : list of str
         Columns that name a printed row (e.g. ``["k", "method"]``), in the order shown.
     group : callable
@@ -126,15 +128,19 @@ def side_by_side(compared, *, rows, group, decimals, title=""):
         empty = pd.DataFrame(index=pd.MultiIndex.from_tuples([], names=list(rows)),
                              columns=pd.MultiIndex.from_tuples([], names=[None, None]))
         return SideBySide(empty, pd.DataFrame(index=empty.index), title)
+    full = compared["n_splits"].max() if "n_splits" in compared.columns else None
     for r in compared.itertuples(index=False):
         d = decimals(r)
+        ours = _number(r.ours_mean, r.ours_std, d)
+        if full is not None and not pd.isna(r.n_splits) and r.n_splits < full:
+            ours += f" (n={int(r.n_splits)})"  # fewer splits or runs than the rest of the table
         g = group(r)
         key = tuple(getattr(r, c) for c in rows)
         key = tuple(int(v) if isinstance(v, float) and v.is_integer() else v for v in key)
         diff = r.difference
         cells.setdefault(key, {}).update({
             (g, "paper"): _number(r.paper_mean, r.paper_std, d),
-            (g, "ours"): _number(r.ours_mean, r.ours_std, d),
+            (g, "ours"): ours,
             (g, "Δ"): "" if pd.isna(diff) else f"{diff:+.{d}f}",
             (g, ""): STATUS_MARKS.get(r.status, ""),
         })
