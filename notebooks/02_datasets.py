@@ -49,20 +49,20 @@
 # is **external**: the LSAC terms are not an open licence, so its loader looks in `data_home`,
 # then `$FAIRLAB_DATA/lawschool/`, then the user cache, and otherwise downloads the file from its
 # source and verifies its SHA-256; offline, it raises an error that says which file to put where.
-# Lee et al.'s exact splits {cite}`lee2022fast` are downloaded **on request** only.
+# Lee et al.'s exact train/test splits of Adult, German credit and COMPAS {cite}`lee2022fast`, and
+# the FPCA and MbF-PCA loading matrices they saved, ship as well (MIT licence, 1.5 MB), so the
+# reproductions of Kleindessner et al. (2023) §5.1 run offline too.
 
 # %% [markdown]
 # The parameters below are the only knobs of this page. By default it runs offline with the
 # shipped data only; set `include_external = True` (and `data_home`, or the environment variable
-# `FAIRLAB_DATA`) to load Law School and Lee et al.'s splits from a local copy as well, and
-# `download_lee_splits = True` to let `load_lee2022_split` fetch a missing split from GitHub.
+# `FAIRLAB_DATA`) to load Law School from a local copy as well.
 
 # %% tags=["parameters"]
 seed = 0                     # random seed of the synthetic generators
 n_synthetic = 400            # points drawn by each synthetic generator in the gallery
 data_home = None             # folder with your own raw files (None: $FAIRLAB_DATA, then shipped copies)
-include_external = False     # also load Law School and Lee et al.'s split 0 of Adult (local copies)
-download_lee_splits = False  # let load_lee2022_split download a missing split (needs the internet)
+include_external = False     # also load Law School (from a local copy)
 
 # %%
 import matplotlib.pyplot as plt
@@ -71,6 +71,7 @@ import pandas as pd
 from sklearn.decomposition import PCA
 
 from fairlab import datasets
+from fairlab.metrics import explained_variance, lee_bandwidth, mmd2
 from fairlab.plotting import plot_embedding
 
 pd.set_option("display.width", 250)
@@ -163,8 +164,8 @@ plt.show()
 #   with 97 features (sex kept as a feature), German credit with 57 (age ≥ 25 protected), COMPAS
 #   with 6172 rows and 11 features (race protected). On German credit our table equals Lee et al.'s
 #   published `full.csv` bit for bit; every row of their COMPAS subsample is one of our rows.
-#   Their exact random splits are read by `load_lee2022_split` from a local copy, or downloaded
-#   on request.
+#   Their exact random splits ship with fairlab and are read by `load_lee2022_split` (see the
+#   end of this page).
 # * `"agarwal"` — Kleindessner et al. (2023) §5.2: Adult with 48 842 rows and 99 one-hot features, Bank Marketing
 #   (age > 40 protected).
 # * `"pls"` — De-Diego et al. (2025): the sensitive attribute and privileged group of its Table 2.
@@ -277,8 +278,10 @@ shipped[0].X.iloc[:5, :8]
 # allows redistribution with attribution; ProPublica's COMPAS file has no explicit open-data
 # licence; the LSAC law-school data were never released under an open licence and are used, as
 # throughout the fairness literature, for research only {cite}`lequy2022survey` — which is why
-# they are the one data set fairlab does not ship. Lee et al.'s splits are MIT-licensed but large
-# (81 MB), so they are fetched on request. CelebA (chapter {doc}`13_concept_erasure_images`) may not be redistributed
+# they are the one data set fairlab does not ship. Lee et al.'s splits and loading matrices are
+# MIT-licensed, so they ship too: 81 MB of CSV that compress to 0.8 MB, and 0.7 MB more for the
+# loadings; their 280 files are left out of the table below (`provenance("lee2022_splits")` and
+# `provenance("lee2022_loadings")` list them). CelebA (chapter {doc}`13_concept_erasure_images`) may not be redistributed
 # either; its files are checked against the MD5 sums published with them, and their sizes are not
 # recorded.
 
@@ -294,7 +297,7 @@ pd.DataFrame(
             "checksum": f"sha256 {f['sha256'][:16]}…" if f["sha256"] else f"md5 {f['md5']}",
         }
         for name, rec in records.items()
-        if name != "lee2022_splits"
+        if not name.startswith("lee2022")
         for filename, f in rec["files"].items()
     ]
 )
@@ -304,22 +307,63 @@ for name, rec in records.items():
     print(f"{name} ({rec['license']}): {rec['citation']}")
 
 # %% [markdown]
+# ### Lee et al.'s splits and saved loadings
+#
 # Lee et al.'s published splits are the only exact copy of the data of Kleindessner et al. (2023) §5.1 (AIF360
-# shuffled them without a seed). `datasets.load_lee2022_split("adult", 0)` returns the standardised
-# train and test arrays of split 0 from `data_home`, `$FAIRLAB_DATA/fair-manifold-pca/` or the user
-# cache; with `download_if_missing=True` it downloads a missing split from the public repository
-# `nick-jhlee/fair-manifold-pca` at a pinned commit, checks its SHA-256 and caches it. Offline, it
-# says which file to fetch and where to put it. The fair PCA chapters use these splits for their
-# fidelity checks.
+# shuffled them without a seed). They ship with fairlab: the 60 files (ten 70/30 splits of Adult,
+# German credit and COMPAS, train and test) were copied byte for byte from the public repository
+# `nick-jhlee/fair-manifold-pca` at a pinned commit, under its MIT licence, and are checked against
+# their SHA-256 at every load. `datasets.load_lee2022_split("adult", 0)` returns the standardised
+# train and test arrays of split 0; a copy in `data_home` or `$FAIRLAB_DATA/fair-manifold-pca/`
+# takes precedence over the shipped one. Each split is standardised with its *train* mean and
+# standard deviation, and the sensitive attribute is also one of the features. The fair PCA
+# chapters use these splits for their fidelity checks.
 
 # %%
-if include_external:
-    try:
-        split = datasets.load_lee2022_split("adult", 0, data_home=data_home,
-                                            download_if_missing=download_lee_splits)
-        print("Adult split 0:", split.X_train.shape, split.X_test.shape)
-    except FileNotFoundError as err:
-        print(str(err).splitlines()[0])
+lee_rows = []
+for name in ("adult", "german", "compas"):
+    for split_id in (0, 9):
+        split = datasets.load_lee2022_split(name, split_id, data_home=data_home)
+        lee_rows.append({
+            "dataset": name, "split": split_id, "n_train": len(split.X_train),
+            "n_test": len(split.X_test), "d": split.X_train.shape[1],
+            "privileged (train)": int(split.s_train.sum()),
+            "privileged (test)": int(split.s_test.sum()),
+            "P(y=1) train": split.y_train.mean(), "P(y=1) test": split.y_test.mean(),
+        })
+pd.DataFrame(lee_rows).round(3)
+
+# %% [markdown]
+# The `DESCR` of a split names the two files it read with their SHA-256 and URL, and carries the
+# MIT notice of Lee et al.'s repository (the copyright line and permission notice that the licence
+# asks every copy to keep):
+
+# %%
+print(datasets.load_lee2022_split("german", 0, data_home=data_home).DESCR)
+
+# %% [markdown]
+# `datasets.load_lee2022_loadings` gives the $d\times k$ loading matrices that Lee et al.'s own
+# runs of FPCA {cite}`olfat2019convex` (fairness tolerance $\delta$) and MbF-PCA
+# {cite}`lee2022fast` (tolerance $\tau = 10^{-t}$) saved for every split; a setting is named by
+# their folder name, e.g. `"2_fpca_0.0"` or `"2_stfpca_3"`. They are the reference that
+# fairlab's re-implementations of these two baselines are held against. Below, on split 0 and $k = 2$: the share of test variance
+# they keep and the MMD² between the groups in the test embedding (Kleindessner et al.'s %Var and
+# MMD² columns; σ from the training split, as in their protocol).
+
+# %%
+load_rows = []
+for name in ("adult", "german", "compas"):
+    split = datasets.load_lee2022_split(name, 0, data_home=data_home)
+    sigma = lee_bandwidth(split.X_train, 2)
+    for setting in ("2_fpca_0.0", "2_fpca_0.1", "2_stfpca_3", "2_stfpca_6"):
+        saved = datasets.load_lee2022_loadings(name, setting, 0, data_home=data_home)
+        load_rows.append({
+            "dataset": name, "setting": saved.setting, "method": saved.method,
+            "V shape": saved.V.shape,
+            "%Var (test)": 100 * explained_variance(split.X_test, saved.V.T),
+            "MMD² (test)": mmd2(split.X_test @ saved.V, split.s_test, sigma=sigma),
+        })
+pd.DataFrame(load_rows).round({"%Var (test)": 2, "MMD² (test)": 3})
 
 # %% [markdown]
 # ## Exercises

@@ -1,13 +1,14 @@
 """fairlab.datasets: synthetic generators and real-data recipes.
 
-Every shipped data set (all but Law School) is tested always: from ``$FAIRLAB_DATA`` when it
-is set (a user's copy takes precedence), from the package otherwise.  Law School, Lee et
-al.'s published splits and the comparisons with the raw copies run only when
-``FAIRLAB_DATA`` points at them (skipped with a reason otherwise).  The shipped copies
-themselves (offline loading, checksums, package size) are tested in
-``test_datasets_shipped.py``.
+Every shipped data set (all but Law School; Lee et al.'s splits and loading matrices included)
+is tested always: from ``$FAIRLAB_DATA`` when it is set (a user's copy takes precedence), from
+the package otherwise.  Law School, Lee et al.'s ``full.csv`` files and the comparisons with
+the raw copies run only when ``FAIRLAB_DATA`` points at them (skipped with a reason
+otherwise; ``FAIRLAB_DATA=/work/shared/datasets`` here).  The shipped copies themselves
+(offline loading, checksums, package size) are tested in ``test_datasets_shipped.py``.
 """
 
+import gzip
 import lzma
 import os
 from pathlib import Path
@@ -20,6 +21,7 @@ from scipy.linalg import block_diag, cholesky
 from fairlab.datasets import (
     ChecksumError,
     _fetch,
+    _lee2022,
     load_a9a,
     load_adult,
     load_bank,
@@ -29,6 +31,7 @@ from fairlab.datasets import (
     load_diabetes,
     load_german,
     load_lawschool,
+    load_lee2022_loadings,
     load_lee2022_split,
     make_banana,
     make_circle_counterexample,
@@ -322,9 +325,11 @@ def test_shipped_file_with_one_byte_changed_is_refused(tmp_path, monkeypatch):
 
 
 # ======================================================================================
-# Lee et al. (2022)'s published splits
+# Lee et al. (2022)'s published splits (shipped; from $FAIRLAB_DATA when it has them)
 # ======================================================================================
-@_needs("fair-manifold-pca/datasets")
+LEE = Path(DATA).expanduser() / "fair-manifold-pca" if DATA else None
+
+
 @pytest.mark.parametrize(
     "name, shape, col",
     [("adult", (1582, 679, 97), 2), ("german", (700, 300, 57), 4), ("compas", (1727, 741, 11), 1)],
@@ -359,7 +364,6 @@ def test_compas_lee2022_contains_lee_subsample():
     assert (rows.reindex(theirs.index, fill_value=0) >= theirs).all()
 
 
-@_needs("fair-manifold-pca/datasets/Adult")
 def test_adult_lee2022_binary_columns_match_lee_split():
     """Undo the standardisation of Lee's binary columns: every row is one of ours."""
     X = load_lee2022_split("adult", 0).X_train
@@ -376,16 +380,22 @@ def test_adult_lee2022_binary_columns_match_lee_split():
     assert all(tuple(r) in ours for r in raw)
 
 
-def test_lee2022_split_missing_names_path_and_env(tmp_path, monkeypatch):
+def test_lee2022_split_falls_back_to_the_shipped_copy(tmp_path, monkeypatch):
+    """$FAIRLAB_DATA without Lee's files: the shipped copy is read; without it, a clear error."""
     monkeypatch.setenv("FAIRLAB_DATA", str(tmp_path))
     monkeypatch.setenv("FAIRLAB_CACHE", str(tmp_path / "cache"))
+    b = load_lee2022_split("german", 0)
+    assert b.X_train.shape == (700, 57) and b.X_test.shape == (300, 57)
+    assert not (tmp_path / "cache").exists()  # nothing downloaded, nothing created
+    monkeypatch.setattr(_fetch, "DATA_DIR", tmp_path / "no-data")  # installation without it
     with pytest.raises(FileNotFoundError, match="FAIRLAB_DATA") as info:
         load_lee2022_split("german", 0)
     message = str(info.value)
     assert "German/train_0.csv" in message and "download_if_missing=True" in message
+    assert str(tmp_path / "fair-manifold-pca" / "datasets" / "German" / "train_0.csv") in message
     assert ("raw.githubusercontent.com/nick-jhlee/fair-manifold-pca/"
             "cbd5c305ca40f380707c92f5cfd9df128e17017a/datasets/German/train_0.csv") in message
-    assert not (tmp_path / "cache").exists()  # nothing downloaded, nothing created
+    assert not (tmp_path / "cache").exists()
 
 
 @pytest.mark.parametrize(
@@ -398,20 +408,113 @@ def test_lee2022_split_bad_arguments(dataset, split, match):
         load_lee2022_split(dataset, split)
 
 
-@_needs("fair-manifold-pca/datasets/German")
-def test_lee2022_split_refuses_a_changed_byte(tmp_path):
-    import gzip
+def _shipped_lee(name, key):
+    """The original bytes of one of Lee et al.'s shipped files."""
+    return lzma.decompress(_fetch.shipped_path(key, name).read_bytes())
 
-    src = Path(DATA) / "fair-manifold-pca/datasets/German"
+
+def test_lee2022_split_refuses_a_changed_byte(tmp_path):
+    """A local copy is read before the shipped one, and a damaged one is refused, not skipped."""
     dst = tmp_path / "datasets" / "German"
     dst.mkdir(parents=True)
     for part in ("train", "test"):
-        raw = bytearray(gzip.decompress((src / f"{part}_0.csv.gz").read_bytes()))
+        raw = bytearray(_shipped_lee("lee2022_splits", f"German/{part}_0.csv"))
         if part == "test":
             raw[10] = ord("7") if raw[10] != ord("7") else ord("8")
         (dst / f"{part}_0.csv").write_bytes(bytes(raw))
-    with pytest.raises(ChecksumError):
+    with pytest.raises(ChecksumError, match="test_0.csv"):
         load_lee2022_split("german", 0, data_home=tmp_path)
+
+
+def test_lee2022_lookup_order_data_home_then_env_then_shipped(tmp_path, monkeypatch):
+    """data_home, then $FAIRLAB_DATA/fair-manifold-pca, then the shipped copy, then the cache."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("FAIRLAB_CACHE", str(cache))
+    env, home = tmp_path / "env", tmp_path / "home"
+    monkeypatch.setenv("FAIRLAB_DATA", str(env))
+    split_key, load_key = "COMPAS/train_2.csv", "COMPAS/2_stfpca_3/STFPCA_V_2.csv"
+    # (record, key): (copy under $FAIRLAB_DATA, copy under data_home, copy in the user cache);
+    # plain or .gz, and the loadings under results/ or the repository's own uci/.
+    copies = {
+        ("lee2022_splits", split_key): (
+            env / "fair-manifold-pca/datasets" / split_key,
+            home / "datasets" / f"{split_key}.gz",
+            cache / "fair-manifold-pca/datasets" / split_key),
+        ("lee2022_loadings", load_key): (
+            env / "fair-manifold-pca/results" / f"{load_key}.gz",
+            home / "fair-manifold-pca/uci" / load_key,
+            cache / "fair-manifold-pca/results" / f"{load_key}.gz"),
+    }
+
+    def put(path, raw):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(gzip.compress(raw) if path.suffix == ".gz" else raw)
+
+    for (name, key), (in_env, in_home, in_cache) in copies.items():
+        order = [p for p, _ in _lee2022._candidates(name, key, home)]
+        shipped = _fetch.shipped_path(key, name)
+        assert (order.index(in_home) < order.index(in_env) < order.index(shipped)
+                < order.index(in_cache))
+        raw = _shipped_lee(name, key)
+        put(in_env, raw)
+        put(in_home, raw)
+        put(in_cache, b"0,1\n")  # damaged, but never reached: the shipped copy comes first
+
+    def read(**kw):
+        return (load_lee2022_split("compas", 2, **kw).X_train,
+                load_lee2022_loadings("compas", "2_stfpca_3", 2, **kw).V)
+
+    from_home, from_env = read(data_home=home), read()
+    # A damaged copy in data_home is read first and refused, not skipped ...
+    for _, in_home, _ in copies.values():
+        put(in_home, b"0,1\n")
+    with pytest.raises(ChecksumError, match="train_2.csv.gz"):
+        load_lee2022_split("compas", 2, data_home=home)
+    with pytest.raises(ChecksumError, match="STFPCA_V_2.csv"):
+        load_lee2022_loadings("compas", "2_stfpca_3", 2, data_home=home)
+    # ... and so is one in $FAIRLAB_DATA, before the shipped copy.
+    for in_env, _, _ in copies.values():
+        put(in_env, b"0,1\n")
+    with pytest.raises(ChecksumError, match="train_2.csv"):
+        load_lee2022_split("compas", 2)
+    with pytest.raises(ChecksumError, match="STFPCA_V_2.csv.gz"):
+        load_lee2022_loadings("compas", "2_stfpca_3", 2)
+    monkeypatch.delenv("FAIRLAB_DATA")
+    for a, b, c in zip(read(), from_home, from_env):  # the shipped copy, before the cache
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
+
+
+@pytest.mark.skipif(LEE is None or not (LEE / "datasets").is_dir(),
+                    reason="FAIRLAB_DATA/fair-manifold-pca/datasets not available")
+@pytest.mark.parametrize("name, sub", [("lee2022_splits", "datasets"),
+                                       ("lee2022_loadings", "results")])
+def test_lee2022_shipped_files_equal_the_fairlab_data_copies(name, sub):
+    """Every shipped file of Lee et al. is byte for byte the raw copy under $FAIRLAB_DATA."""
+    files = provenance(name)["files"]
+    for key in files:
+        src = LEE / sub / f"{key}.gz"
+        if not src.is_file():
+            pytest.fail(f"{src} is missing from FAIRLAB_DATA")
+        assert _shipped_lee(name, key) == gzip.decompress(src.read_bytes()), key
+
+
+@pytest.mark.skipif(LEE is None or not (LEE / "datasets").is_dir(),
+                    reason="FAIRLAB_DATA/fair-manifold-pca/datasets not available")
+@pytest.mark.parametrize("name", ["adult", "german", "compas"])
+def test_lee2022_fairlab_data_copy_takes_precedence_and_equals_shipped(name, monkeypatch):
+    folder = _lee2022._FOLDERS[name]
+    for part in ("train", "test"):
+        key = f"{folder}/{part}_6.csv"
+        found = next(p for p, _ in _lee2022._candidates("lee2022_splits", key, None)
+                     if p.is_file())
+        assert found == LEE / "datasets" / f"{key}.gz"
+    from_env = load_lee2022_split(name, 6)
+    monkeypatch.delenv("FAIRLAB_DATA")
+    shipped = load_lee2022_split(name, 6)
+    for field in ("X_train", "y_train", "s_train", "X_test", "y_test", "s_test"):
+        np.testing.assert_array_equal(from_env[field], shipped[field])
+    assert from_env.DESCR == shipped.DESCR
 
 
 # ======================================================================================
@@ -556,14 +659,21 @@ def test_summarize_lists_every_dataset_with_availability_licence_and_size():
     records = provenance()
     assert set(table.index) == set(records) and "lee2022_splits" in table.index
     assert table.loc["lawschool", "availability"] == "external"
-    assert table.loc["lee2022_splits", "availability"] == "on request"
     assert table.loc["lee2022_splits", "loader"] == "load_lee2022_split"
+    assert table.loc["lee2022_loadings", "loader"] == "load_lee2022_loadings"
+    lee = {"lee2022_splits": 60, "lee2022_loadings": 220}
+    for name, n_files in lee.items():
+        row = table.loc[name]
+        assert (row["availability"], row["license"], row["n_files"]) == ("shipped", "MIT", n_files)
+    assert 0.7 < table.loc["lee2022_splits", "shipped_mb"] < 0.9  # 81 MB of CSV
     shipped = ["adult", "german", "compas", "bank", "diabetes", "communities", "cmc", "a9a"]
-    assert sorted(table.index[table["availability"] == "shipped"]) == sorted(shipped)
-    for name in shipped:
+    assert sorted(table.index[table["availability"] == "shipped"]) == sorted([*shipped, *lee])
+    assert table.loc[table["availability"] == "shipped", "shipped_mb"].sum() < 6
+    for name in [*shipped, *lee]:
         row = table.loc[name]
         assert 0 < row["shipped_mb"] < row["size_mb"]
-        assert row["loader"] == f"load_{name}"
+    for name in shipped:
+        assert table.loc[name, "loader"] == f"load_{name}"
     for name in ("bank", "diabetes", "communities", "cmc", "a9a"):
         assert table.loc[name, "license"] == "CC BY 4.0"
     assert table["license"].str.len().gt(0).all()

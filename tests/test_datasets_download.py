@@ -2,8 +2,10 @@
 
 A tiny fixture is generated in each test and served by :mod:`http.server` on 127.0.0.1;
 the URL/checksum table ``fairlab.datasets._fetch.REMOTE_FILES`` (external files) or the
-base URL ``fairlab.datasets._lee2022.BASE_URL`` (Lee et al.'s splits) is monkeypatched to
-point at it.  No test touches the external network.
+base URL ``fairlab.datasets._lee2022.BASE_URL`` (Lee et al.'s splits and loading matrices) is
+monkeypatched to point at it.  No test touches the external network.  Lee et al.'s files ship
+with fairlab, so their download path is only reached by an installation without the shipped
+copy: those tests point ``_fetch.DATA_DIR`` at an empty folder.
 """
 
 import gzip
@@ -27,6 +29,7 @@ from fairlab.datasets import (
     get_data_home,
     load_cmc,
     load_lawschool,
+    load_lee2022_loadings,
     load_lee2022_split,
 )
 
@@ -231,7 +234,7 @@ def test_registered_sources_are_complete():
 
 
 # ======================================================================================
-# Lee et al.'s splits, downloaded on request
+# Lee et al.'s splits, downloaded on request (by an installation without the shipped copy)
 # ======================================================================================
 DATA = os.environ.get("FAIRLAB_DATA")
 LEE_PIN = "cbd5c305ca40f380707c92f5cfd9df128e17017a"
@@ -244,7 +247,16 @@ def _fake_split(n, d, seed):
 
 
 @pytest.fixture
-def lee_server(server, isolated, monkeypatch):
+def no_shipped_data(tmp_path, monkeypatch):
+    """An installation whose package data folder is empty (nothing shipped is found)."""
+    empty = tmp_path / "no-package-data"
+    empty.mkdir()
+    monkeypatch.setattr(_fetch, "DATA_DIR", empty)
+    return empty
+
+
+@pytest.fixture
+def lee_server(server, isolated, no_shipped_data, monkeypatch):
     """Lee et al.'s German split 0 (generated) served at the repository's raw layout."""
     base, www, hits = server
     folder = www / "repo" / "datasets" / "German"
@@ -259,6 +271,40 @@ def lee_server(server, isolated, monkeypatch):
         payloads[part] = payload
     monkeypatch.setattr(_lee2022, "BASE_URL", f"{base}/repo")
     return www, hits, payloads
+
+
+def test_lee2022_shipped_copy_comes_before_the_cache_and_the_network(server, isolated,
+                                                                     monkeypatch):
+    """With the shipped copy present, download_if_missing=True neither downloads nor caches."""
+    base, _, hits = server
+    monkeypatch.setattr(_lee2022, "BASE_URL", base)
+    b = load_lee2022_split("german", 0, download_if_missing=True)
+    V = load_lee2022_loadings("german", "2_fpca_0.0", 0, download_if_missing=True).V
+    assert b.X_train.shape == (700, 57) and V.shape == (57, 2)
+    assert hits == [] and not isolated.exists()
+
+
+def test_lee2022_loadings_download_on_request_verifies_and_caches(server, isolated,
+                                                                  no_shipped_data, monkeypatch):
+    base, www, hits = server
+    key = "German/2_fpca_0.0/FPCA_V_0.csv"
+    payload = b"1.0e+00,0.0e+00\n0.0e+00,1.0e+00\n0.0e+00,0.0e+00\n"
+    (www / "repo" / "uci" / "German" / "2_fpca_0.0").mkdir(parents=True)
+    (www / "repo" / "uci" / key).write_bytes(payload)
+    files = _fetch._provenance_table()["lee2022_loadings"]["files"]
+    monkeypatch.setitem(files, key, {"sha256": _sha(payload), "size": len(payload)})
+    monkeypatch.setattr(_lee2022, "BASE_URL", f"{base}/repo")
+    with pytest.raises(FileNotFoundError, match="download_if_missing=True"):
+        load_lee2022_loadings("german", "2_fpca_0.0", 0)
+    assert hits == []
+    b = load_lee2022_loadings("german", "2_fpca_0.0", 0, download_if_missing=True)
+    np.testing.assert_array_equal(b.V, np.eye(3, 2))
+    assert hits == ["/repo/uci/German/2_fpca_0.0/FPCA_V_0.csv"]
+    cached = isolated / "fair-manifold-pca" / "results" / f"{key}.gz"
+    assert gzip.decompress(cached.read_bytes()) == payload
+    again = load_lee2022_loadings("german", "2_fpca_0.0", 0)  # from the cache, no request
+    np.testing.assert_array_equal(again.V, b.V)
+    assert len(hits) == 1
 
 
 def test_lee2022_base_url_is_pinned():
@@ -330,7 +376,8 @@ def test_lee2022_cached_copy_with_a_changed_byte_is_refused(lee_server, isolated
     not DATA or not (Path(DATA) / "fair-manifold-pca/datasets/German").is_dir(),
     reason="FAIRLAB_DATA/fair-manifold-pca/datasets/German not available",
 )
-def test_lee2022_download_of_the_published_files(server, isolated, monkeypatch):
+def test_lee2022_download_of_the_published_files(server, isolated, no_shipped_data,
+                                                 monkeypatch):
     """The real German split 3, served from loopback, passes the recorded SHA-256."""
     base, www, hits = server
     src = Path(DATA) / "fair-manifold-pca" / "datasets" / "German"

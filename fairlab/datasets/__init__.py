@@ -14,8 +14,11 @@ with fairlab (xz-compressed, SHA-256 of the original bytes checked at every load
 work offline; a copy of your own in ``data_home`` or ``$FAIRLAB_DATA/<name>/`` takes
 precedence.  :func:`load_lawschool` is external (LSAC terms): it is read from ``data_home``,
 ``$FAIRLAB_DATA/lawschool/`` or the user cache, or downloaded (SHA-256 verified).
-:func:`load_lee2022_split` reads Lee et al.'s exact published splits from a local copy, or
-downloads them on request (``download_if_missing=True``).  :func:`provenance` gives sources,
+:func:`load_lee2022_split` gives Lee et al.'s exact published splits of Adult, German credit and
+COMPAS, and :func:`load_lee2022_loadings` their saved FPCA and MbF-PCA loading matrices: both
+ship with fairlab too (MIT licence, xz-compressed, SHA-256 checked at every load), so they work
+offline; a copy under ``data_home`` or ``$FAIRLAB_DATA/fair-manifold-pca/`` takes precedence.
+:func:`provenance` gives sources,
 licenses and checksums; :func:`summarize` lists every data set with its availability,
 licence and size, or tabulates the sizes, groups, base rates and label bias of loaded ones.
 
@@ -27,7 +30,7 @@ the CelebA faces from a local copy (external, non-commercial licence; downloaded
 
 from ._fetch import ChecksumError, fetch_file, get_data_home, provenance
 from ._images import load_celeba, make_digits_concept
-from ._lee2022 import load_lee2022_split
+from ._lee2022 import load_lee2022_loadings, load_lee2022_split
 from ._real import (
     load_a9a,
     load_adult,
@@ -64,6 +67,7 @@ __all__ = [
     "load_diabetes",
     "load_german",
     "load_lawschool",
+    "load_lee2022_loadings",
     "load_lee2022_split",
     "make_banana",
     "make_circle_counterexample",

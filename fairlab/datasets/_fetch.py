@@ -4,12 +4,15 @@ Three kinds of raw files (``availability`` in ``provenance.json``):
 
 * **shipped** — UCI Adult, UCI German credit, ProPublica COMPAS, UCI Bank Marketing, UCI
   Contraceptive Method Choice, UCI Communities and Crime, UCI Diabetes 130-US and LIBSVM
-  a9a are inside the package, xz-compressed, in ``fairlab/datasets/data/<file>.xz``.
+  a9a are inside the package, xz-compressed, in ``fairlab/datasets/data/<file>.xz``; Lee et
+  al. (2022)'s published splits and their saved FPCA / MbF-PCA loading matrices (MIT) in
+  ``fairlab/datasets/data/fair-manifold-pca/`` (read by
+  :func:`fairlab.datasets.load_lee2022_split` and
+  :func:`fairlab.datasets.load_lee2022_loadings`).
 * **external** — the LSAC Law School files (their terms are not an open licence, so they
   are not redistributed).
-* **on request** — Lee et al. (2022)'s published splits and the CelebA faces, downloaded
-  only when asked (:func:`fairlab.datasets.load_lee2022_split`,
-  :func:`fairlab.datasets.load_celeba`, which checks the MD5 sums published with CelebA).
+* **on request** — the CelebA faces, downloaded only when asked
+  (:func:`fairlab.datasets.load_celeba`, which checks the MD5 sums published with CelebA).
 
 :func:`fetch_file` (and every loader) looks for a file, in order, in
 
@@ -71,10 +74,10 @@ def _provenance_table():
 
 
 def _records():
-    """Every provenance record by name: the loaders' data sets, lee2022_splits and celeba."""
+    """Every provenance record by name: the loaders' data sets, Lee et al.'s files and celeba."""
     table = _provenance_table()
     return {**table["datasets"], "lee2022_splits": table["lee2022_splits"],
-            "celeba": table["celeba"]}
+            "lee2022_loadings": table["lee2022_loadings"], "celeba": table["celeba"]}
 
 
 def provenance(dataset=None):
@@ -83,8 +86,9 @@ def provenance(dataset=None):
     Parameters
     ----------
     dataset : str or None, default=None
-        A data set name (``"adult"``, ``"bank"``, ..., or ``"lee2022_splits"`` for Lee et
-        al.'s published splits); ``None`` returns all of them, keyed by name.
+        A data set name (``"adult"``, ``"bank"``, ..., ``"lee2022_splits"`` for Lee et al.'s
+        published splits, ``"lee2022_loadings"`` for their saved loading matrices);
+        ``None`` returns all of them, keyed by name.
 
     Returns
     -------
@@ -112,9 +116,15 @@ def _is_shipped(dataset, filename):
     return bool(rec and rec.get("shipped") and filename in rec["files"])
 
 
-def shipped_path(filename):
-    """Where the xz-compressed copy of a shipped file lives inside the package."""
-    return DATA_DIR / f"{filename}.xz"
+def shipped_path(filename, dataset=None):
+    """Where the xz-compressed copy of a shipped file lives inside the package.
+
+    ``data/<filename>.xz``, or ``data/<shipped_folder>/<filename>.xz`` when the provenance
+    record of ``dataset`` names a ``shipped_folder`` (Lee et al.'s files, whose names are
+    paths such as ``Adult/train_0.csv``).
+    """
+    folder = _records().get(dataset, {}).get("shipped_folder") if dataset else None
+    return (DATA_DIR / folder if folder else DATA_DIR) / f"{filename}.xz"
 
 
 # Sources of every raw file: (dataset, filename) -> {url, sha256, member}.  ``member`` names

@@ -7,7 +7,7 @@ from ._fetch import _records, shipped_path
 
 __all__ = ["summarize"]
 
-_LOADERS = {"lee2022_splits": "load_lee2022_split"}
+_LOADERS = {"lee2022_splits": "load_lee2022_split", "lee2022_loadings": "load_lee2022_loadings"}
 
 
 def _catalogue():
@@ -17,8 +17,8 @@ def _catalogue():
         files = rec["files"]
         sizes = [f["size"] for f in files.values()]
         size = np.nan if None in sizes else sum(sizes)  # CelebA: sizes not recorded
-        packed = (sum(shipped_path(f).stat().st_size for f in files
-                      if shipped_path(f).is_file()) if rec["shipped"] else 0)
+        packed = (sum(shipped_path(f, name).stat().st_size for f in files
+                      if shipped_path(f, name).is_file()) if rec["shipped"] else 0)
         rows.append({
             "dataset": name,
             "loader": _LOADERS.get(name, f"load_{name}"),
@@ -51,7 +51,8 @@ def summarize(bunches=None):
     Returns
     -------
     pandas.DataFrame
-        With ``bunches=None``, one row per data set (Lee et al.'s splits included):
+        With ``bunches=None``, one row per data set (Lee et al.'s splits and saved loading
+        matrices included, both shipped):
         ``dataset``, ``loader``, ``title``, ``availability`` (``"shipped"``: inside the
         package, offline; ``"external"``: read from a local copy or downloaded;
         ``"on request"``: downloaded only when asked), ``license``, ``n_files``,
