@@ -220,6 +220,42 @@ def test_fpca_eigenbasis_formulation_reaches_the_original_optimum(name, X, z, k,
     assert value == pytest.approx(reference, rel=1e-6)  # measured ≤ 3e-8
 
 
+@needs_cvxpy
+def test_fpca_full_dimension_is_closed_form_or_infeasible():
+    # k = d with δ > 0 forces P = I: feasible iff ‖f‖ ≤ δ, then the objective is explicit.
+    X, z = two_gaussians(7, d=4, shift=0.05)
+    f = X[z == 1].mean(axis=0) - X[z == 0].mean(axis=0)
+    delta = 1.01 * np.linalg.norm(f)
+    est = FPCA(4, delta=delta).fit(X, sensitive_features=z)
+    assert np.allclose(est.sdp_solution_, np.eye(4), atol=1e-14)
+    assert est.sdp_objective_ == pytest.approx(fpca_objective(X, z, np.eye(4), 0.01, False),
+                                               rel=1e-12)
+    tight = {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # cvxpy's accuracy note at Clarabel's tight tolerance
+        ref = FPCA(4, delta=delta, solver="clarabel", formulation="original",
+                   solver_options=tight).fit(X, sensitive_features=z)
+    assert ref.sdp_objective_ == pytest.approx(est.sdp_objective_, rel=1e-6)
+    with pytest.raises(RuntimeError, match="infeasible.*lower n_components or raise delta"):
+        FPCA(4, delta=0.9 * np.linalg.norm(f)).fit(X, sensitive_features=z)
+
+
+@needs_cvxpy
+@needs_lee
+@pytest.mark.parametrize("k, delta", [(2, 0.0), (10, 0.0), (2, 0.1), (10, 0.1)])
+def test_fpca_eigenbasis_formulation_on_lee_compas(k, delta):
+    # Lee et al.'s COMPAS split (d = 11); German and Adult are compared in the benchmark.
+    split = load_lee2022_split("compas", 0)
+    X, z = split.X_train[1:], split.s_train[1:]
+    tight = {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 100000}
+    new = FPCA(k, delta=delta, scale=True).fit(X, sensitive_features=z)
+    old = FPCA(k, delta=delta, scale=True, formulation="original",
+               solver_options=tight).fit(X, sensitive_features=z)
+    value = fpca_objective(X, z, new.sdp_solution_, 0.01, True)
+    assert value == pytest.approx(new.sdp_objective_, rel=1e-6)
+    assert value == pytest.approx(fpca_objective(X, z, old.sdp_solution_, 0.01, True), rel=1e-6)
+
+
 # ---------------------------------------------------------------------------------------------
 # MbF-PCA (Lee et al. 2022)
 # ---------------------------------------------------------------------------------------------
@@ -241,6 +277,16 @@ def test_mbfpca_reproduces_lee_loadings():
     assert ours[0] == pytest.approx(lee[0], rel=1e-5)  # %Var 11.07
     assert ours[1] == pytest.approx(lee[1], rel=1e-3)  # MMD² 2.56e-4
     assert ours[1] <= 1e-3
+
+
+@needs_lee
+def test_mbfpca_reproduces_lee_loadings_on_compas():
+    # COMPAS repeats rows (1727 rows, 994 distinct): the merged-row penalty must keep the path.
+    split = load_lee2022_split("compas", 0)
+    est = MbFPCA(2, tau=1e-3).fit(split.X_train, sensitive_features=split.s_train)
+    ref = lee_loadings("compas", "2_stfpca_3", "STFPCA_V", 0)
+    assert est.converged_ and est.mmd2_ <= 1e-3
+    assert max_angle_deg(est.components_.T, ref) < 0.05  # measured 0.0004°
 
 
 def test_mmd_penalty_value_and_gradient():
