@@ -1,6 +1,5 @@
 """Tests of fairlab.evaluation: runtime sweeps, splits, the Lee scorecard, sweeps and tables."""
 
-import os
 
 import numpy as np
 import pandas as pd
@@ -194,16 +193,9 @@ def test_scorecard_bad_input(call, match):
 
 
 def _lee_splits():
-    if not os.environ.get("FAIRLAB_DATA"):
-        pytest.skip("FAIRLAB_DATA is not set: Lee et al.'s split files are not available")
-    try:
-        from fairlab.datasets import load_lee2022_split
-    except ImportError:
-        pytest.skip("fairlab.datasets.load_lee2022_split is not available in this checkout")
-    try:
-        return [load_lee2022_split("adult", i) for i in range(10)]
-    except FileNotFoundError as err:
-        pytest.skip(f"Lee et al.'s Adult splits are not under FAIRLAB_DATA: {err}")
+    from fairlab.datasets import load_lee2022_split  # shipped: no FAIRLAB_DATA needed
+
+    return [load_lee2022_split("adult", i) for i in range(10)]
 
 
 def test_scorecard_reproduces_seed000_table1_pca_adult():

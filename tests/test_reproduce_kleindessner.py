@@ -1,7 +1,7 @@
 """Reproduction of Kleindessner et al. (2023) §5.1, Tables 1-3 (chapter 11).
 
-The unit tests need no external data.  ``TestLeeSplits`` runs on Lee et al.'s exact split files
-(``$FAIRLAB_DATA/fair-manifold-pca``) and is skipped, with the reason, when they are absent.
+The tests need no external data: ``TestLeeSplits`` runs on Lee et al.'s exact split files, which
+ship with fairlab.
 What it asserts was measured first (see the chapter and ``kleindessner.compare``):
 
 * %Var and MMD² of PCA, Fair PCA, Fair PCA-S (0.5) and (0.85) equal the printed mean **and**
@@ -16,7 +16,6 @@ What it asserts was measured first (see the chapter and ``kleindessner.compare``
   returned, and neither is the same here (the notebook reports how many cells agree anyway).
 """
 
-import os
 
 import numpy as np
 import pandas as pd
@@ -234,24 +233,8 @@ SVM_EXCEPTIONS = {
 }
 
 
-def _lee_available():
-    if not os.environ.get("FAIRLAB_DATA"):
-        return "FAIRLAB_DATA is not set: Lee et al.'s split files are not available"
-    try:
-        from fairlab.datasets import load_lee2022_split
-
-        for name in ("adult", "german", "compas"):
-            load_lee2022_split(name, 9)
-    except (FileNotFoundError, OSError) as err:
-        return f"Lee et al.'s splits are not under FAIRLAB_DATA: {err}"
-    return None
-
-
 @pytest.fixture(scope="module")
 def lee_results():
-    reason = _lee_available()
-    if reason:
-        pytest.skip(reason)
     frames = []
     # One BLAS thread: these are many small products; on a busy 2-core machine the default
     # thread pool made the same work 15x slower (57 s against 3.4 s for Adult, measured).
