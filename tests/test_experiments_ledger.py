@@ -195,3 +195,18 @@ def test_the_committed_ledger_is_well_formed():
         assert (ledger["seconds"] >= 0).all()
         stored = ledger["value"].dropna()
         assert (stored.map(_ledger._round) == stored).all()  # at most 8 significant digits
+
+
+def test_a_kernel_dependent_method_on_another_kernel_is_reported_not_judged(tmp_path,
+                                                                             monkeypatch):
+    experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
+    file = experiments.ledger_path("kleindessner", tmp_path)
+    planted = experiments.read_ledger("kleindessner", tmp_path)
+    planted.loc[planted["metric"] == "var_pct", "value"] *= 1.01
+    planted.to_csv(file, index=False)
+    assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()
+    monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT", ("PCA",))
+    assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()  # same kernel
+    monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    result = experiments.verify("kleindessner", path=tmp_path)
+    assert result["equal"].isna().all() and "another BLAS kernel" in result["note"].item()
