@@ -247,20 +247,24 @@ def gram_constraint_factor(M, n_terms, unit):
     return V[:, keep] / np.sqrt(np.abs(s[keep])), np.sign(s[keep])
 
 
-def centred_gram_factor(Kc, n_distinct):
+def centred_gram_factor(Kc, n_distinct, unit=0.0):
     """Eigenpairs (descending) spanning the range of a centred PSD Gram matrix Kc = H K H.
 
     Kc of n_distinct distinct points has rank at most n_distinct − 1 by construction (1 and
     the differences of indicators of equal points lie in its null space), so at most that many
     eigenpairs are kept — the known zeros are never decided numerically.  Among them, the
-    eigenvalues above n·eps·λ_max (the rounding level of an n×n Gram matrix) are kept: below
-    it the kernel is zero to rounding, a genuine property of the data (a low-rank kernel).
+    eigenvalues above n·eps·λ_max (the rounding level of an n×n Gram matrix) and above
+    4·n·``unit`` are kept: below it the kernel is zero to rounding, a genuine property of the
+    data (a low-rank kernel).  ``unit`` is the rounding level of an entry of the *uncentred*
+    K (eps·max|K|), which centring does not remove: a linear kernel of data far from the
+    origin has entries ≫ λ_max(Kc), and its centred rounding would otherwise pass for rank.
     Returns ``(w, V)`` with w > 0 descending and Kc ≈ V diag(w) Vᵀ.
     """
     n = Kc.shape[0]
     w, V = linalg.eigh((Kc + Kc.T) / 2.0, check_finite=False)
     w, V = w[::-1], V[:, ::-1]
-    keep = w > n * np.finfo(float).eps * max(w[0], 0.0) if n else np.zeros(0, dtype=bool)
+    floor = max(n * np.finfo(float).eps * max(w[0], 0.0), 4.0 * n * unit) if n else 0.0
+    keep = w > floor if n else np.zeros(0, dtype=bool)
     keep[max(n_distinct - 1, 0):] = False
     return w[keep], V[:, keep]
 

@@ -1272,7 +1272,9 @@ class KernelFairDR(_FDRBase):
                 return self
             # not certified (or a case the partial solver does not cover): K now holds K̃,
             # and the dense solver below decides
-        sigma, U = centred_gram_factor(center_gram(K), n_distinct_rows(X))
+        # rounding of an entry of K before centring: eps·max|K| (an rbf kernel has max 1)
+        unit = np.finfo(float).eps * (1.0 if self.kernel == "rbf" else np.abs(K).max())
+        sigma, U = centred_gram_factor(center_gram(K), n_distinct_rows(X), unit)
         if sigma.size == 0:
             raise ValueError(
                 "the centred kernel matrix of X is zero (all rows identical in feature space); "

@@ -1019,8 +1019,11 @@ def check_kernel_fair_dr(inst, report):
     w, U = w[::-1], U[:, ::-1]
     if "rank_x" in inst.info:  # linear kernel: rank of K̃ known by construction
         r = inst.info["rank_x"]
-    else:  # documented truncation: eigenvalues ≤ 1e-12 λ_max carry ratios ≤ 1e-24 λ_max²/ridge
-        r = int(np.sum(w > 1e-12 * w[0]))
+    else:  # documented truncation: eigenvalues ≤ 1e-12 λ_max carry ratios ≤ 1e-24 λ_max²/ridge,
+        # and those ≤ 4n·unit (unit = eps·max|K|, eps for rbf: the rounding of K before
+        # centring, fairlab._linalg.centred_gram_factor) are rounding
+        unit_est = EPS * (1.0 if p["kernel"] == "rbf" else float(np.abs(K).max()))
+        r = int(np.sum(w > max(1e-12 * w[0], 4.0 * n * unit_est)))
     w, U = w[:r], U[:, :r]
     F = U * np.sqrt(w)  # K̃ = FFᵀ, the feature map of the training points
     St = dr_sensitive(inst, n)

@@ -713,7 +713,7 @@ def test_kfdr_signs_do_not_depend_on_the_blas_thread_count():
                     est = KernelFairDR(**params).fit(inst.X, sensitive_features=inst.sensitive)
                 outs.append(est.transform(inst.X))
         except ValueError as exc:  # k above this instance's numerical rank: refused, fine
-            assert "too large" in str(exc), exc
+            assert "too large" in str(exc) or "admits no component" in str(exc), exc
             continue
         checked += 1
         T = outs[0]
@@ -724,3 +724,93 @@ def test_kfdr_signs_do_not_depend_on_the_blas_thread_count():
         flipped = np.abs(outs[1] + T).max(axis=0) <= 1e-6 * scale
         assert not np.any(flipped & ~agree), f"{inst.id}: a column flipped sign"
     assert checked >= 16
+
+
+# ------------------------------------------------------ HSIC attributes against the definition ---
+def direct_hsic(t, L):
+    """HSIC of the scores t (linear kernel ttᵀ) with a kernel matrix L: (1/n²)tr(ttᵀHLH)."""
+    n = len(t)
+    H = np.eye(n) - np.full((n, n), 1.0 / n)
+    return float(np.trace(np.outer(t, t) @ H @ L @ H)) / n**2
+
+
+@pytest.mark.parametrize("ridge", [0.0, 1e-3])
+@pytest.mark.parametrize("kind", ["continuous", "categorical"])
+def test_fdr_hsic_attributes_equal_the_hsic_definition(ridge, kind):
+    # Pérez-Suay et al. eq. (1): HSIC = (1/n²)tr(KHLH), biased, 1/n² — a 1/n slip would
+    # scale every value by n.  L = SSᵀ for continuous S, ΨΨᵀ with Ψ the m indicators of a
+    # categorical S (the one-hot encoding of check_continuous_sensitive).
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        n, d = int(rng.integers(30, 80)), 5
+        if kind == "continuous":
+            S = rng.normal(size=(n, 2))
+            Psi = S
+        else:
+            codes = rng.integers(0, 3, n)
+            S = np.array(["a", "b", "c"])[codes]
+            Psi = np.eye(3)[codes]
+        X = rng.normal(size=(n, d)) + 0.8 * Psi[:, :1] + 5.0
+        est = FairDR(n_components=2, ridge=ridge).fit(X, sensitive_features=S)
+        T = est.transform(X)
+        for j in range(2):
+            np.testing.assert_allclose(est.hsic_sensitive_[j], direct_hsic(T[:, j], Psi @ Psi.T),
+                                       rtol=1e-8, atol=1e-12 * est.hsic_input_[j])
+            np.testing.assert_allclose(est.hsic_input_[j], direct_hsic(T[:, j], X @ X.T),
+                                       rtol=1e-8)
+        kfdr = KernelFairDR(n_components=2, kernel="rbf", gamma=0.1, ridge=ridge).fit(
+            X, sensitive_features=S)
+        T = kfdr.transform(X)
+        K = rbf_kernel(X, gamma=0.1)
+        for j in range(2):
+            np.testing.assert_allclose(kfdr.hsic_sensitive_[j],
+                                       direct_hsic(T[:, j], Psi @ Psi.T),
+                                       rtol=1e-6, atol=1e-10 * kfdr.hsic_input_[j])
+            np.testing.assert_allclose(kfdr.hsic_input_[j], direct_hsic(T[:, j], K), rtol=1e-8)
+
+
+# ---------------------------------------------------------------- Kernel FDR at the bound -----
+@pytest.mark.parametrize("q", [1, 2])
+def test_kfdr_at_k_at_the_bound(q):
+    # ridge = 0 keeps the directions with K̃_S t = 0: rank(K̃) − rank(K̃S̃) of them.  Linear
+    # kernel: rank K̃ = d, so the bound is d − q; k at the bound equals FairDR, every
+    # component uncorrelated with S; k = bound + 1 is refused.
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        n, d = 60, 5
+        S = rng.normal(size=(n, q))
+        X = rng.normal(size=(n, d)) + S @ rng.normal(size=(q, d)) + 100.0
+        k = d - q
+        kfdr = KernelFairDR(n_components=k, kernel="linear", ridge=0.0).fit(
+            X, sensitive_features=S)
+        fdr = FairDR(n_components=k, ridge=0.0).fit(X, sensitive_features=S)
+        T, R = kfdr.transform(X), fdr.transform(X)
+        assert T.shape == (n, k)
+        np.testing.assert_allclose(np.abs(T), np.abs(R), atol=1e-8 * np.abs(R).max())
+        Tc, Sc = T - T.mean(0), S - S.mean(0)
+        assert np.abs(Tc.T @ Sc).max() <= 1e-9 * np.linalg.norm(Tc) * np.linalg.norm(Sc)
+        assert np.all(kfdr.hsic_input_ > 1e-6 * kfdr.hsic_input_[0])  # no zero component
+        with pytest.raises(ValueError, match="too large"):
+            KernelFairDR(n_components=k + 1, kernel="linear", ridge=0.0).fit(
+                X, sensitive_features=S)
+
+
+def test_kfdr_poly_kernel_at_the_bound():
+    # KernelFairDR's poly kernel, (γxᵀy + 1)³, on d = 2: feature map of dimension C(5, 2) = 10
+    # (the monomials of degree ≤ 3), centred rank 9; one continuous attribute removes one
+    # direction: bound 8.
+    rng = np.random.default_rng(4)
+    n = 80
+    s = rng.normal(size=n)
+    X = rng.normal(size=(n, 2)) + np.outer(s, [1.0, -0.5])
+    est = KernelFairDR(n_components=8, kernel="poly", gamma=0.5, ridge=0.0).fit(
+        X, sensitive_features=s)
+    assert est.eigenvalues_kernel_.size == 9
+    T = est.transform(X)
+    sc = s - s.mean()
+    Tc = T - T.mean(0)
+    assert np.abs(Tc.T @ sc).max() <= 1e-8 * np.linalg.norm(Tc) * np.linalg.norm(sc)
+    assert np.all(est.hsic_input_ > 1e-8 * est.hsic_input_[0])
+    with pytest.raises(ValueError, match="too large"):
+        KernelFairDR(n_components=9, kernel="poly", gamma=0.5, ridge=0.0).fit(
+            X, sensitive_features=s)
