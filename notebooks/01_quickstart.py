@@ -51,9 +51,9 @@ import seaborn as sns
 from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA
 
-from fairlab import FairPCA
+from fairlab import FairPCA, plotting
 
-sns.set_theme(style="whitegrid", palette="colorblind")
+plotting.book_style()
 
 # %% [markdown]
 # ## Two groups whose means differ
@@ -100,7 +100,7 @@ print(f"explained variance (Fair PCA, k=2): {fair.explained_variance_ratio_.sum(
 print(f"group-mean gap after Fair PCA is below 1e-10: {gap_fair < 1e-10}")
 
 # %% mystnb={"figure": {"caption": "The two-dimensional PCA and Fair PCA representations of the same data, coloured by group. With PCA the group means (black markers) lie far apart along component 1; with Fair PCA they coincide.", "name": "fig-quickstart-embeddings"}, "image": {"alt": "Two scatter plots side by side, titled PCA and Fair PCA, of 600 points coloured by group 0 and group 1. In the PCA panel the two groups form clouds shifted left and right with their black mean markers far apart; in the Fair PCA panel the groups overlap and the two mean markers sit on top of each other."}}
-fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharex=True, sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.4), sharex=True, sharey=True)
 for ax, E, title in [(axes[0], E_pca, "PCA"), (axes[1], E_fair, "Fair PCA")]:
     sns.scatterplot(x=E[:, 0], y=E[:, 1], hue=np.where(s == 1, "group 1", "group 0"), hue_order=["group 0", "group 1"],
                     s=12, alpha=0.6, ax=ax)
@@ -108,9 +108,8 @@ for ax, E, title in [(axes[0], E_pca, "PCA"), (axes[1], E_fair, "Fair PCA")]:
         ax.scatter(*E[s == g].mean(axis=0), marker=marker, s=150, color="black",
                    label=f"mean of group {g}")
     ax.set(title=title, xlabel="component 1", ylabel="component 2", ylim=(-10, 7))
-    ax.legend(loc="lower left", fontsize=7, markerscale=0.6, framealpha=0.9)
-fig.suptitle("Two-dimensional representations, coloured by group")
-fig.tight_layout()
+axes[0].get_legend().remove()
+plotting.legend_outside(axes[1], markerscale=0.7)
 plt.show()
 
 # %% [markdown]

@@ -53,7 +53,6 @@ seed = 0             # random seed
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
-import seaborn as sns
 from scipy.linalg import null_space
 from sklearn.decomposition import PCA
 from sklearn.model_selection import cross_val_score
@@ -62,9 +61,9 @@ from sklearn.svm import SVC
 from fairlab import FairPCA
 from fairlab.datasets import make_circle_counterexample
 from fairlab.metrics import linear_inseparability
-from fairlab.plotting import plot_embedding
+from fairlab.plotting import book_style, legend_outside, plot_embedding
 
-sns.set_theme(style="whitegrid", palette="colorblind")
+book_style()
 rng = np.random.default_rng(seed)
 
 # %% [markdown]
@@ -187,12 +186,11 @@ for name, emb in [("PCA", pca.transform(X)), ("Fair PCA", fair.transform(X))]:
     print(f"{name:9s} group-mean gap = {gap:.4f}")
 
 # %% mystnb={"figure": {"caption": "The two-dimensional PCA and Fair PCA representations of two Gaussian groups with a shared covariance. PCA separates the groups along component 2; Fair PCA gives them the same mean.", "name": "fig-fpca-derivation-embeddings"}, "image": {"alt": "Two scatter plots of 1000 points coloured by group 0 and group 1, titled PCA and Fair PCA. In the PCA panel group 1 lies above group 0 along the vertical component; in the Fair PCA panel both groups form one round cloud with the same centre."}}
-fig, axes = plt.subplots(1, 2, figsize=(9, 4))
-plot_embedding(pca.transform(X), z, ax=axes[0])
+fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.2))
+plot_embedding(pca.transform(X), z, ax=axes[0], legend=False)
 axes[0].set_title("PCA")
 plot_embedding(fair.transform(X), z, ax=axes[1])
 axes[1].set_title("Fair PCA")
-fig.tight_layout()
 plt.show()
 
 # %% [markdown]
@@ -255,19 +253,21 @@ print(f"accuracy of h(u) = 1[u != 0] is at least {1 - 2 / n_circle:.2f}:",
 print("h(u) is strongly correlated with z (> 0.9):", bool(np.corrcoef(h, zc)[0, 1] > 0.9))
 
 # %% mystnb={"figure": {"caption": "The origin-versus-circle counterexample ($k = 1$). Left: the data and the direction fair PCA chooses; right: the one-dimensional representation per group. Both groups have mean 0, yet $u \\neq 0$ identifies group 1.", "name": "fig-fpca-derivation-circle"}, "image": {"alt": "Left: group 0 as a single point at the origin and group 1 as 20 points on the unit circle, with a dashed vertical line through the origin marking the fair PCA direction. Right: the projections u on a horizontal axis, group 0 all at u = 0 and group 1 spread between -1 and 1."}}
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.4))
 direction = fair_c.components_[0]
-plot_embedding(np.column_stack([Xc[:, 0], Xc[:, 1]]), zc, ax=axes[0], xlabel="$x_1$", ylabel="$x_2$")
+plot_embedding(np.column_stack([Xc[:, 0], Xc[:, 1]]), zc, ax=axes[0], xlabel="$x_1$", ylabel="$x_2$",
+               legend=False)
 axes[0].axline((0, 0), tuple(direction), color="k", lw=1, ls="--", label="fair PCA direction")
 axes[0].set_aspect("equal")
 axes[0].set_title("data and the chosen direction")
+legend_outside(axes[0], where="below")
 for g, marker in [(0, "o"), (1, "s")]:
     axes[1].scatter(u[zc == g], np.full((zc == g).sum(), g), marker=marker, label=f"group {g}")
 axes[1].set_xlabel("projection $u = U^T x$")
 axes[1].set_ylabel("group $z$")
 axes[1].set_yticks([0, 1])
 axes[1].set_title("1-D fair representation")
-fig.tight_layout()
+legend_outside(axes[1], where="below")
 plt.show()
 
 # %% [markdown]

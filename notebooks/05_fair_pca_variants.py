@@ -52,7 +52,6 @@ seed = 0                   # random seed
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from sklearn.decomposition import PCA
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score
@@ -62,9 +61,9 @@ from fairlab import FairPCA, FairTradeoff
 from fairlab.datasets import load_adult, load_german, make_covariance_mismatch
 from fairlab.evaluation import classifier_score, repeated_splits, summarize, sweep
 from fairlab.metrics import reconstruction_error
-from fairlab.plotting import plot_embedding, plot_tradeoff
+from fairlab.plotting import book_style, plot_embedding, plot_tradeoff
 
-sns.set_theme(style="whitegrid", palette="colorblind")
+book_style()
 rng = np.random.default_rng(seed)
 
 # %% [markdown]
@@ -191,12 +190,11 @@ for name, est in [("Fair PCA", fair_f), (f"Fair PCA-S (l = {fig1_l})", fair_s)]:
 print(pd.DataFrame(rows).set_index("method").round(2).to_string())
 
 # %% mystnb={"figure": {"caption": "The paper's Figure 1 data in two dimensions: Fair PCA (left) and Fair PCA-S with $l = 5$ (right). With equal means only, group 0 stays a narrow stripe inside group 1's wide cloud; Fair PCA-S also equalises the spreads.", "name": "fig-fpca-variants-covariances"}, "image": {"alt": "Two scatter plots coloured by group. Left, Fair PCA: group 0 forms a thin vertical stripe at component 1 near 0 while group 1 spreads from -60 to 50. Right, Fair PCA-S: both groups form the same round cloud of radius about 3."}}
-fig, axes = plt.subplots(1, 2, figsize=(9, 4))
-plot_embedding(fair_f.transform(Xf), zf, ax=axes[0], alpha=0.5, s=8)
+fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.4))
+plot_embedding(fair_f.transform(Xf), zf, ax=axes[0], alpha=0.5, s=8, legend=False)
 axes[0].set_title("Fair PCA (equal means)")
 plot_embedding(fair_s.transform(Xf), zf, ax=axes[1], alpha=0.5, s=8)
-axes[1].set_title(f"Fair PCA-S, l = {fig1_l} (means and covariances)")
-fig.tight_layout()
+axes[1].set_title(f"Fair PCA-S, l = {fig1_l}\n(means and covariances)")
 plt.show()
 
 # %% [markdown]
@@ -261,10 +259,9 @@ table = summarize(curve, by="lam", columns=["accuracy", "dp_violation"])
 print(table.round(3).to_string())
 
 # %% mystnb={"figure": {"caption": "Accuracy against demographic-parity violation of logistic regression on the concatenation of the fair and the $\\lambda$-weighted standard representation (mean and \u00b11 std over the splits). Raising $\\lambda$ moves along the curve from fair to accurate.", "name": "fig-fpca-variants-tradeoff"}, "image": {"alt": "A line plot with demographic-parity violation on the horizontal axis and accuracy on the vertical axis; eleven points with error bars rise from about 0.02 violation and 0.83 accuracy at lambda 0 to about 0.14 violation and 0.844 accuracy at lambda 1."}}
-fig, ax = plt.subplots(figsize=(5.5, 4))
+fig, ax = plt.subplots(figsize=(6.8, 3.6))
 plot_tradeoff(curve.assign(method="Fair PCA + λ·PCA"), param="lam", ax=ax)
 ax.set_title(f"{tradeoff_dataset}: logistic regression on [fair, λ·standard]")
-fig.tight_layout()
 plt.show()
 
 # %% [markdown]

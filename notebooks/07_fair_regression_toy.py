@@ -105,15 +105,14 @@ cv_folds = 3           # folds of the cross-validation choosing λ and σ
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from sklearn.model_selection import GridSearchCV
 
 from fairlab import FairKernelRegression, FairLinearRegression
 from fairlab.datasets import make_fkl_regression
 from fairlab.metrics import hsic
-from fairlab.plotting import plot_tradeoff
+from fairlab.plotting import book_style, legend_outside, plot_tradeoff
 
-sns.set_theme(style="whitegrid", context="notebook")
+book_style()
 
 # %% [markdown]
 # ## The data: a sensitive variable that leaks through another input
@@ -200,7 +199,7 @@ print(len(results), "fitted models")
 # and without $s$ among the inputs). An ideal model sits at the origin.
 
 # %% mystnb={"figure": {"caption": "Test MSE against test HSIC (RBF kernel on $s$) along the fairness paths in $\\mu$, with (FLR, FKR) and without (FLR\\S, FKR\\S) $s$ among the inputs; crosses mark $\\mu = 0$. Only the kernel models reach low error and low dependence together.", "name": "fig-fair-regression-paths"}, "image": {"alt": "A line plot of test HSIC (vertical, 0 to 0.37) against test MSE (horizontal, 0 to 3.5) with four curves. The FKR and FKR\\S curves start near the top left at MSE below 0.3 and bend down towards HSIC 0 as the MSE grows to about 3.5; the FLR\\S curve starts at MSE about 0.9 and falls more steeply to the right; the FLR curve stays at its starting cross near MSE 0.88, HSIC 0.35."}}
-fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
+fig, ax = plt.subplots(figsize=(6.8, 4))
 plot_tradeoff(results, x="mse", y="hsic", hue="method", param="mu", errorbars=False,
               annotate=False, ax=ax)
 unfair = results[results["mu"] == 0]
@@ -208,7 +207,7 @@ ax.scatter(unfair["mse"], unfair["hsic"], marker="x", s=90, color="black", zorde
            label="μ = 0 (LR / KRR)")
 ax.set_xlabel("test MSE")
 ax.set_ylabel("test HSIC(ŷ, s), RBF kernel on s")
-ax.legend(fontsize=8)
+legend_outside(ax, title="method")
 plt.show()
 
 # %%

@@ -88,15 +88,14 @@ resolution = 90        # grid points per axis of the colour maps
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from sklearn.decomposition import PCA, KernelPCA
 
 from fairlab import FairDR, KernelFairDR
 from fairlab.datasets import make_sinusoid
 from fairlab.metrics import hsic
-from fairlab.plotting import plot_component_map
+from fairlab.plotting import book_style, plot_component_map
 
-sns.set_theme(style="white", context="notebook")
+book_style()
 X = make_sinusoid(n_samples, noise=noise, random_state=seed)
 a, b = X[:, 0], X[:, 1]
 X.shape
@@ -131,7 +130,7 @@ models = {
 # linear models, the right column their kernel versions.
 
 # %% mystnb={"figure": {"caption": "The first component of each model as a colour map over the $(a, b)$ plane, with the sinusoid data as white dots; linear models on the left, kernel models on the right. Notice that KFDR with $S = a$ changes colour across the arc, not along it.", "name": "fig-sinusoid-component-maps"}, "image": {"alt": "Six colour maps in three rows and two columns, each showing the arch of the noisy sinusoid as white dots. PCA: colour increases from upper left to lower right. FDR with S = a: colour changes mostly from bottom to top. FDR with S = b: colour changes mostly from left to right. KPCA: dark at the top of the arch, bright at its lower right end, so the colour follows the position along the arc. KFDR with S = a: a bright blob below the arch and dark above it, so the colour separates the two sides of the curve. KFDR with S = b: alternating light and dark patches along the arc."}}
-fig, axes = plt.subplots(3, 2, figsize=(8, 9.6), layout="constrained")
+fig, axes = plt.subplots(3, 2, figsize=(6.8, 8.4))
 for ax, (name, model) in zip(axes.T.ravel(), models.items()):
     plot_component_map(model, X, ax=ax, resolution=resolution, xlabel="a", ylabel="b",
                        colorbar_label="first component")

@@ -87,15 +87,14 @@ resolution = 70        # grid points per axis of the colour maps
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from sklearn.decomposition import KernelPCA
 
 from fairlab import KernelFairDR
 from fairlab.datasets import make_banana
 from fairlab.metrics import hsic
-from fairlab.plotting import plot_component_map
+from fairlab.plotting import book_style, plot_component_map
 
-sns.set_theme(style="white", context="notebook")
+book_style()
 X, s = make_banana(n_samples, noise=noise, signal_noise=signal_noise, random_state=seed)
 print(X.shape, "nuisance std:", round(s.std(), 3))
 
@@ -129,13 +128,13 @@ models = {
 # are the data). The noise direction $\pi/4$ runs from the lower left to the upper right.
 
 # %% mystnb={"figure": {"caption": "The first three projections of kernel PCA and of KFDR with a linear and with an RBF kernel on the nuisance $s$, as colour maps over the plane (white dots: the banana data). Notice how the RBF-kernel projections are nearly flat on the data and vary mostly off the banana.", "name": "fig-banana-projections"}, "image": {"alt": "A grid of nine colour maps, three rows (KPCA, KFDR with a linear kernel on s, KFDR with an RBF kernel on s) by three columns (projections 1 to 3), each with the U-shaped banana data as white dots. The KPCA and linear-kernel maps change colour across the banana, between its two arms and its bottom; the RBF-kernel maps have their bright and dark patches away from the data, at the top and in the corners, and are nearly uniform on the banana itself."}}
-fig, axes = plt.subplots(len(models), n_components, figsize=(2.9 * n_components, 2.6 * len(models)),
-                         layout="constrained")
+fig, axes = plt.subplots(len(models), n_components,
+                         figsize=(6.8, 2.3 * len(models)), squeeze=False)
 for row, (name, model) in zip(axes, models.items()):
     for j, ax in enumerate(row):
         plot_component_map(model, X, component=j, ax=ax, resolution=resolution,
                            colorbar_label="score")
-        ax.set_title(f"{name}: #{j + 1}", fontsize=10)
+        ax.set_title(f"{name}: #{j + 1}")
 plt.show()
 
 # %% [markdown]

@@ -95,10 +95,10 @@ from fairlab.datasets import load_adult, make_pls_synthetic
 from fairlab.evaluation import (classifier_score, dependence_score, evaluate_splits,
                                 repeated_splits, runtime_sweep, summarize, sweep)
 from fairlab.metrics import cov2, reconstruction_error
-from fairlab.plotting import plot_embedding, plot_runtime
+from fairlab.plotting import axis_label, book_style, legend_outside, plot_embedding, plot_runtime
 from fairlab.pls import nipals
 
-sns.set_theme(style="whitegrid", context="notebook")
+book_style()
 
 # %% [markdown]
 # ## PLS and NIPALS in one page
@@ -259,7 +259,7 @@ curves = pd.concat([
           score=dependence_score(split_part=part)).assign(rows=part)
     for part in ("train", "test")
 ])
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.2))
 for ax, col, title in zip(axes, ["cov2_y", "cov2_s"], ["Cov²(T, Y)", "Cov²(T, S)"]):
     sns.lineplot(data=curves, x="eta", y=col, hue="rows", marker="o", errorbar="sd", ax=ax)
     ax.set_xscale("symlog", linthresh=0.25)
@@ -267,7 +267,8 @@ for ax, col, title in zip(axes, ["cov2_y", "cov2_s"], ["Cov²(T, Y)", "Cov²(T, 
     ax.set_xlabel("η (symlog scale)")
     ax.set_ylabel(title)
 axes[1].set_yscale("log")
-plt.tight_layout()
+axes[0].get_legend().remove()
+legend_outside(axes[1], title="rows")
 plt.show()
 
 # %%
@@ -299,13 +300,12 @@ for eta in etas:
         rows.append({"eta": eta, "split": i,
                      "error": reconstruction_error(Xte, model.x_weights_.T, normalize=True)})
 errors = pd.DataFrame(rows)
-fig, ax = plt.subplots(figsize=(5, 3.4))
+fig, ax = plt.subplots(figsize=(6.8, 3.2))
 sns.lineplot(data=errors, x="eta", y="error", marker="o", errorbar="sd", ax=ax)
 ax.set_xscale("symlog", linthresh=0.25)
 ax.set_xlim(left=0)
 ax.set_xlabel("η (symlog scale)")
 ax.set_ylabel("relative reconstruction error")
-plt.tight_layout()
 plt.show()
 
 # %%
@@ -333,18 +333,17 @@ naive["kept"] = [NaiveFairPLS(7, threshold=t).fit(sp.X_train, sp.y_train,
                                                   sensitive_features=sp.s_train).n_components_
                  for t in thresholds for sp in splits]
 fair = curves[curves.rows == "test"]
-fig, axes = plt.subplots(2, 2, figsize=(10, 6), sharey="row")
+fig, axes = plt.subplots(2, 2, figsize=(6.8, 5.2), sharey="row")
 for row, (col, label) in enumerate([("cov2_y", "Cov²(T, Y)"), ("cov2_s", "Cov²(T, S)")]):
     sns.lineplot(data=naive, x="threshold", y=col, marker="o", errorbar="sd", ax=axes[row, 0])
     sns.lineplot(data=fair, x="eta", y=col, marker="o", errorbar="sd", ax=axes[row, 1])
     axes[row, 0].set_ylabel(label)
     axes[row, 1].set_xscale("symlog", linthresh=0.25)
     axes[row, 1].set_xlim(left=0)
+    axes[row, 0].set_xlabel(axis_label("tau"))
+    axes[row, 1].set_xlabel("η (symlog scale)")
 axes[0, 0].set_title("naive Fair PLS (7 PLS components)")
 axes[0, 1].set_title(f"Fair PLS ({n_components} components)")
-axes[1, 0].set_xlabel("threshold τ")
-axes[1, 1].set_xlabel("η (symlog scale)")
-plt.tight_layout()
 plt.show()
 
 # %%
@@ -363,16 +362,15 @@ naive.groupby("threshold")[["kept", "cov2_y", "cov2_s"]].mean().round(4)
 # same criterion that Fair PCA imposes.
 
 # %% mystnb={"figure": {"caption": "Our Fig. 6 of De-Diego et al.: the first two training scores of PLS (\u03b7 = 0, left) and of Fair PLS with the hard constraint (\u03b7 = \u221e, right), coloured by group, each group's mean drawn as a large black marker. The PLS group means lie apart; under the constraint they coincide, although the two clouds still differ in shape.", "name": "fig-fair-pls-group-means"}, "image": {"alt": "Two scatter plots of 1000 points, component 1 against component 2, blue circles for group 0 and orange squares for group 1. Left, PLS: the two black group-mean markers sit apart, one above the other near the centre. Right, Fair PLS with eta = infinity: the two means coincide at the origin, while the groups still occupy different regions of the plane."}}
-fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.2))
 for ax, eta, title in zip(axes, [0.0, np.inf], ["PLS (η = 0)", "Fair PLS (η = ∞)"]):
     T = FairPLS(2, eta=eta).fit(X, y, sensitive_features=s).transform(X)
-    plot_embedding(T, s, ax=ax)
+    plot_embedding(T, s, ax=ax, legend="right" if eta else False)
     for g, marker in ((0, "X"), (1, "P")):
         ax.scatter(*T[s == g].mean(axis=0), s=200, marker=marker, color="black")
     ax.set_title(title)
     gap = T[s == 1].mean(axis=0) - T[s == 0].mean(axis=0)
     print(f"{title:18s} group-mean gap per component: {np.round(gap, 6) + 0.0}")
-plt.tight_layout()
 plt.show()
 
 # %% [markdown]
@@ -409,14 +407,14 @@ table = adult_results.groupby(["classifier", "method"], sort=False)[
 table.round(3)
 
 # %% mystnb={"figure": {"caption": "Our Fig. 7 of De-Diego et al.: test accuracy against disparate impact on Adult ($k = 2$) of a logistic regression (left) and a decision tree (right) trained on PLS, Fair PLS (\u03b7 = 1 and \u03b7 = \u221e) and Fair PCA representations, one marker per split. With the logistic regression, Fair PLS at \u03b7 = \u221e and Fair PCA reach a similar disparate impact, and Fair PLS keeps about three points more accuracy.", "name": "fig-fair-pls-adult"}, "image": {"alt": "Two scatter panels sharing an accuracy axis from 0.72 to 0.86, with disparate impact from 0.3 to 1 on the horizontal axis and three points per method. Logistic regression: PLS near disparate impact 0.3 to 0.4 and accuracy 0.85; Fair PLS with eta = 1 near 0.6 to 0.7 and 0.83 to 0.84; Fair PLS with eta = infinity near 0.92 to 0.98 and 0.82; Fair PCA near 0.85 to 0.98 and 0.78 to 0.79. Decision tree: PLS near 0.4 to 0.5 and 0.78 to 0.79; Fair PLS with eta = 1 near 0.55 to 0.62 and 0.76 to 0.78; Fair PLS with eta = infinity near 0.66 to 0.76 and 0.76 to 0.77; Fair PCA near 0.69 to 0.96 and 0.72 to 0.75."}}
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.6), sharey=True)
 for ax, (name, part) in zip(axes, adult_results.groupby("classifier", sort=False)):
     sns.scatterplot(data=part, x="disparate_impact", y="accuracy", hue="method", style="method",
                     s=70, ax=ax)
     ax.set_title(name)
     ax.set_xlabel("disparate impact (1 = parity)")
-    ax.legend(fontsize=8)
-plt.tight_layout()
+axes[0].get_legend().remove()
+legend_outside(axes[1], where="right", title="method")
 plt.show()
 
 # %% [markdown]
@@ -471,7 +469,7 @@ print("equalized odds (η = ∞): Cov²(T, S) =", round(cov2(T, s), 4),
 # $d \ge 100$ the paper's gradient iteration (one pass over $X$ per step) took 2.5–13× the time of
 # the closed form.
 
-# %% mystnb={"figure": {"caption": "A small version of the paper's Fig. 8: the fastest of five fits of one component ($n = 1000$, single-threaded BLAS) against the dimension $d$, on the machine that built this page. The closed-form `FairPLS`, with or without a penalty, is about as fast as scikit-learn's `PLSRegression` at small $d$ and faster at $d = 1000$; the seconds depend on the machine and its load, and `benchmarks/bench_pls.py` runs the full grid.", "name": "fig-fair-pls-runtime"}, "image": {"alt": "Line plot on log-log axes of running time in seconds, the fastest of five repeats, against data dimension d = 10, 100 and 1000, with one line each for scikit-learn's PLSRegression, FairPLS with eta = 0, FairPLS with eta = 1 and FairPLS with eta = 1 using the gradient solver. The four lines lie close together, at a few milliseconds or less, for d = 10 and 100, and all rise by roughly an order of magnitude at d = 1000."}} tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"] mystnb={"figure": {"caption": "A small version of the paper's Fig. 8: the fastest of five fits of one component ($n = 1000$, single-threaded BLAS) against the dimension $d$, on the machine that built this page. The closed-form `FairPLS`, with or without a penalty, is about as fast as scikit-learn's `PLSRegression` at small $d$ and faster at $d = 1000$; the seconds depend on the machine and its load, and `benchmarks/bench_pls.py` runs the full grid.", "name": "fig-fair-pls-runtime"}, "image": {"alt": "Line plot on log-log axes of running time in seconds, the fastest of five repeats, against data dimension d = 10, 100 and 1000, with one line each for scikit-learn's PLSRegression, FairPLS with eta = 0, FairPLS with eta = 1 and FairPLS with eta = 1 using the gradient solver. The four lines lie close together, at a few milliseconds or less, for d = 10 and 100, and all rise by roughly an order of magnitude at d = 1000."}}
 methods = {
     "sklearn PLSRegression": lambda D: PLSRegression(1).fit(D["X"], D["y"]),
     "FairPLS η=0": lambda D: FairPLS(1, eta=0.0).fit(D["X"], D["y"], sensitive_features=D["s"]),
@@ -486,9 +484,8 @@ with threadpool_limits(1):
         lambda d: {"X": rng.normal(size=(1000, d)) + np.arange(1000)[:, None] % 2,
                    "y": rng.normal(size=1000), "s": np.arange(1000) % 2},
         [{"d": d} for d in runtime_dims], repeats=5, warmup=True)
-fig, ax = plt.subplots(figsize=(5.5, 3.6))
+fig, ax = plt.subplots(figsize=(6.8, 3.4))
 plot_runtime(times, y="seconds_min", ax=ax)
-plt.tight_layout()
 plt.show()
 
 # %% tags=["nbval-ignore-output"]

@@ -78,7 +78,6 @@ worked_k = 10        # number of components of the representations in the worked
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from fairlearn.preprocessing import CorrelationRemover
 from scipy.linalg import null_space, subspace_angles
 from sklearn.cross_decomposition import PLSRegression
@@ -90,7 +89,7 @@ from fairlab import FairDR, FairLinearRegression, FairPCA, FairPLS, evaluation, 
 from fairlab.baselines import INLP, LEACE, RLACE, SAL, OracleLEACE
 from fairlab.datasets import load_german
 
-sns.set_theme(style="whitegrid", palette="colorblind")
+plotting.book_style()
 rng = np.random.default_rng(seed)
 
 # %% [markdown]
@@ -625,7 +624,7 @@ panels = [
     ("FDR", np.linalg.norm(G, 2) ** 2 / ridges, fdr_err, np.ones(len(ridges), bool),
      r"$\|G\|_2^2 / \varepsilon$", "sine of the largest principal angle"),
 ]
-fig, axes = plt.subplots(1, 3, figsize=(12, 3.6), layout="constrained")
+fig, axes = plt.subplots(1, 3, figsize=(6.8, 3.3))
 for ax, (name, strength, err, fit, xlabel, ylabel) in zip(axes, panels):
     slope, intercept = np.polyfit(np.log10(strength[fit]), np.log10(err[fit]), 1)
     ax.loglog(strength, err, "o", mfc="none", color="C0")
@@ -633,7 +632,7 @@ for ax, (name, strength, err, fit, xlabel, ylabel) in zip(axes, panels):
     ax.loglog(strength[fit], 10 ** (intercept + slope * np.log10(strength[fit])), "--", color="C1",
               label=f"slope {slope:.1f}")
     ax.set(title=name, xlabel=xlabel, ylabel=ylabel)
-    ax.legend()
+    plotting.legend_outside(ax, where="below")
 plt.show()
 
 # %% [markdown]
@@ -743,7 +742,7 @@ eta_grid = [0.0, 0.1, 1.0, 10.0, 100.0, np.inf]
 curve = evaluation.sweep(FairPLS(worked_k), "eta", eta_grid, splits,
                          score=evaluation.classifier_score(LogisticRegression(max_iter=5000)))
 print(evaluation.summarize(curve, "eta")[["accuracy", "dp_violation"]].round(3))
-fig, ax = plt.subplots(figsize=(5, 3.6), layout="constrained")
+fig, ax = plt.subplots(figsize=(6.8, 3.4))
 plotting.plot_tradeoff(curve, param="eta", ax=ax)
 ax.set_title("Fair PLS on German credit, k = " + str(worked_k))
 plt.show()
