@@ -24,7 +24,7 @@ from sklearn.decomposition import PCA
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fairlab import FairPCA, UnconstrainedFallbackWarning
-from fairlab.baselines._manifold import project, project_rows, rbfgs, retract
+from fairlab.baselines._manifold import normal_basis, project, rbfgs, retract
 from fairlab.baselines.fpca import FPCA
 from fairlab.baselines.mbfpca import MbFPCA, _MMDPenalty
 from fairlab.baselines.samadi import SamadiFairPCA, _best_in_plane
@@ -309,7 +309,7 @@ def test_mmd_penalty_value_and_gradient():
         assert fd == pytest.approx(np.vdot(grad, E), rel=1e-6, abs=1e-12)
 
 
-def test_stiefel_projection_retraction_and_batched_projection():
+def test_stiefel_projection_retraction_and_normal_basis():
     rng = np.random.default_rng(4)
     V = retract(rng.normal(size=(7, 3)) * 1e3 + 5.0, 0.0)  # far from orthonormal input
     assert np.allclose(V.T @ V, np.eye(3), atol=1e-13)
@@ -320,9 +320,10 @@ def test_stiefel_projection_retraction_and_batched_projection():
     assert np.vdot(Z - xi, xi) == pytest.approx(0.0, abs=1e-12)  # orthogonal
     W = retract(V, 0.3 * xi)
     assert np.allclose(W.T @ W, np.eye(3), atol=1e-13)
-    rows = rng.normal(size=(5, 21))
-    dense = np.array([project(V, r.reshape(7, 3)).ravel() for r in rows])
-    assert np.allclose(project_rows(V, rows), dense, atol=1e-13)
+    N = normal_basis(V)  # P_V = I − NNᵀ, the form the dense RBFGS transports H with
+    assert np.allclose(N.T @ N, np.eye(6), atol=1e-13)
+    dense = np.array([project(V, e.reshape(7, 3)).ravel() for e in np.eye(21)])
+    assert np.allclose(np.eye(21) - N @ N.T, dense, atol=1e-13)
 
 
 @pytest.mark.parametrize("limited_memory", [False, True], ids=["dense", "limited-memory"])

@@ -28,6 +28,7 @@ from collections import deque
 
 import numpy as np
 from scipy import linalg
+from scipy.linalg.blas import dger as _ger
 
 ARMIJO_C1 = 1e-4
 MIN_STEP = 1e-12
@@ -39,18 +40,6 @@ def project(V, Z):
     """Orthogonal projection of Z onto the tangent space of St(d, k) at V: Z − V sym(VᵀZ)."""
     VtZ = V.T @ Z
     return Z - V @ (0.5 * (VtZ + VtZ.T))
-
-
-def project_rows(V, Z):
-    """:func:`project` applied to every row of Z (N × dk, each row a row-major d×k matrix).
-
-    The rows are viewed as a stack of N matrices Z_n (no copy) and projected by two batched
-    products, VᵀZ_n and V sym(VᵀZ_n).
-    """
-    d, k = V.shape
-    Zs = Z.reshape(-1, d, k)
-    VtZ = np.matmul(V.T, Zs)
-    return (Zs - np.matmul(V, 0.5 * (VtZ + VtZ.transpose(0, 2, 1)))).reshape(Z.shape[0], -1)
 
 
 def retract(V, xi):
@@ -82,8 +71,31 @@ def armijo(fun, V, f, slope, direction):
     return None
 
 
+def normal_basis(V):
+    """Orthonormal basis N (dk × k(k+1)/2, row-major vec) of the normal space {VS : S = Sᵀ}.
+
+    VS_ij with S_ii = e_ieᵢᵀ and S_ij = (e_ie_jᵀ + e_je_iᵀ)/√2 (i < j); P_V = I − NNᵀ.
+    """
+    d, k = V.shape
+    pairs = [(i, j) for i in range(k) for j in range(i, k)]
+    N = np.zeros((len(pairs), d, k))
+    for m, (i, j) in enumerate(pairs):
+        if i == j:
+            N[m, :, i] = V[:, i]
+        else:
+            N[m, :, j] = V[:, i] / np.sqrt(2.0)
+            N[m, :, i] = V[:, j] / np.sqrt(2.0)
+    return N.reshape(len(pairs), d * k).T
+
+
 class _DenseInverseHessian:
-    """H (dk × dk) acting on tangent vectors in ambient (row-major) coordinates."""
+    """H (dk × dk) acting on tangent vectors in ambient (row-major) coordinates.
+
+    Transport: P H P with P = I − NNᵀ (N: :func:`normal_basis`, k(k+1)/2 columns) is the
+    symmetric rank-2m update H − NWᵀ − WNᵀ, W = HN − ½N(NᵀHN): matrix products with an inner
+    dimension of k(k+1)/2 instead of dk.  BFGS update: the symmetric rank-2 update
+    H + suᵀ + usᵀ, u = ½(r²yᵀHy + r)s − rHy, r = 1/⟨s, y⟩, in place (BLAS ger).
+    """
 
     def __init__(self):
         self.H = None
@@ -98,16 +110,23 @@ class _DenseInverseHessian:
 
     def transport(self, W):
         if self.H is not None:
-            self.H = project_rows(W, project_rows(W, self.H).T)  # P H P (H symmetric)
+            N = normal_basis(W)
+            HN = self.H @ N
+            HN -= 0.5 * N @ (N.T @ HN)
+            self.H -= N @ HN.T
+            self.H -= HN @ N.T
 
     def update(self, W, s, y, sy):
         s, y = s.ravel(), y.ravel()
         if self.H is None:
-            self.H = (sy / float(y @ y)) * project_rows(W, np.eye(W.size))
+            N = normal_basis(W)
+            self.H = np.eye(W.size) - N @ N.T  # P_W
+            self.H *= sy / float(y @ y)
         r = 1.0 / sy
         Hy = self.H @ y
-        # BFGS: H ← (I − r s yᵀ) H (I − r y sᵀ) + r s sᵀ
-        self.H += np.outer(s, (r * r * float(y @ Hy) + r) * s - r * Hy) - r * np.outer(Hy, s)
+        u = (0.5 * (r * r * float(y @ Hy) + r)) * s - r * Hy
+        Ht = _ger(1.0, s, u, a=self.H.T, overwrite_a=True)  # in place on the Fortran view
+        self.H = _ger(1.0, u, s, a=Ht, overwrite_a=True).T
 
 
 class _LimitedMemoryInverseHessian:

@@ -34,7 +34,7 @@ in numpy (Huang, Gallivan & Absil, 2015; ``fairlab.baselines._manifold``, where 
 retraction, transport and line search are written once) with the Euclidean metric on St(d, k):
 Riemannian gradient grad f = G − V sym(VᵀG) (G the Euclidean gradient), QR retraction
 R_V(ξ) = qf(V + ξ), a dense dk×dk inverse-Hessian approximation carried to the new tangent
-space by orthogonal projection (P H P, as batched d×k products), Armijo backtracking; it stops,
+space by orthogonal projection (P H P, a rank-k(k+1) update), Armijo backtracking; it stops,
 as ROPTLIB with ``Stop_Criterion = 1``, when the *absolute* norm of the Riemannian gradient is
 below ε, or after 300 iterations.  Above dk = 2000 entries a limited-memory version (10 pairs)
 replaces the dense matrix.  The dense version matters: with the limited-memory one the penalty
@@ -42,7 +42,7 @@ path left Lee et al.'s on 2 of 3 German splits, with the dense one it reproduced
 loadings on all three.
 
 Cost.  One cost-and-gradient evaluation needs the n×n kernel matrix of the projected rows:
-O(n²k) time and O(n²) memory; the quasi-Newton step adds O((dk)²k), the transport of H.  For n
+O(n²k) time and O(n²) memory; the quasi-Newton step adds O((dk)²k²), the transport of H.  For n
 in the tens of thousands subsample the rows.
 """
 
