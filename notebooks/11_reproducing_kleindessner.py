@@ -140,6 +140,9 @@ print(f"ledger: {units.unit.nunique()} units, {len(ledger)} rows; computed at {u
 for commit in sorted(units.commit.unique()):
     print(f"  commit {commit[:12]}: {(units.commit == commit).sum()} units")
 print("machine(s):", *sorted(units.machine.unique()), sep="\n  ")
+missing = units[units.metric == experiments.MISSING]
+print(f"{len(missing)} unit(s) recorded as missing" + "".join(
+    f"\n  {row.unit.removeprefix('kleindessner/')}: {row.note}" for row in missing.itertuples()))
 
 # %% [markdown]
 # `experiments.summarize_ledger` turns the per-split rows into the printed cells (mean and population std over

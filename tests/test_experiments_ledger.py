@@ -210,3 +210,25 @@ def test_a_kernel_dependent_method_on_another_kernel_is_reported_not_judged(tmp_
     monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
     result = experiments.verify("kleindessner", path=tmp_path)
     assert result["equal"].isna().all() and "another BLAS kernel" in result["note"].item()
+
+
+def test_a_unit_that_fails_is_recorded_as_missing_with_its_reason(tmp_path, calls, monkeypatch):
+    counting = kleindessner.run_unit
+
+    def fails_on_split_1(key, parameters):
+        if key["split"] == 1:
+            raise ValueError("the solver did not converge")
+        return counting(key, parameters)
+
+    monkeypatch.setattr(kleindessner, "run_unit", fails_on_split_1)
+    rows = experiments.run("kleindessner", UNITS[:2], scheduler="serial", path=tmp_path)
+    missing = rows[rows["metric"] == experiments.MISSING]
+    assert len(missing) == 1 and np.isnan(missing["value"].item())
+    assert missing["note"].item() == "ValueError: the solver did not converge"
+    assert missing["unit"].item().endswith("split=1")
+    summary = experiments.summarize_ledger(rows)
+    assert experiments.MISSING not in set(summary["metric"])
+    assert (summary["n_splits"] == 1).all()  # the cell rests on the split that finished
+    assert experiments.verification_sample(rows) == [rows["unit"].iloc[0]]
+    experiments.run("kleindessner", UNITS[:2], scheduler="serial", path=tmp_path)
+    assert len(calls) == 1  # recorded once; --redo retries it

@@ -27,6 +27,7 @@ from . import concept_erasure, de_diego, kleindessner, kleindessner_tradeoffs, p
 from ._ledger import (
     EXPERIMENTS,
     LEDGER_COLUMNS,
+    MISSING,
     RESULT_COLUMNS,
     SIGNIFICANT_DIGITS,
     equal_to_ledger,
@@ -46,6 +47,7 @@ from ._provenance import write_results_csv
 __all__ = [
     "EXPERIMENTS",
     "LEDGER_COLUMNS",
+    "MISSING",
     "RESULT_COLUMNS",
     "SIGNIFICANT_DIGITS",
     "concept_erasure",

@@ -14,6 +14,8 @@ experiment module of :mod:`fairlab.experiments` declares
 :func:`run` computes the units that the **ledger** does not hold yet — one tidy CSV per experiment,
 ``notebooks/results/<experiment>.csv.gz``, with :data:`LEDGER_COLUMNS`: the result columns plus
 the unit's provenance (commit, date, machine with its BLAS kernel, parameters, seconds).  A unit
+that raises is recorded as missing — one row with metric ``"missing"`` and the error in ``note`` —
+and is never filled in.  A unit
 counts as done when the ledger holds it with the same parameters.  Each finished unit is written
 at once to a cache file, so an interrupted run resumes where it stopped; the ledger is rewritten
 from the cache as units finish.  Units run on ``dask.distributed``: a ``LocalCluster`` of
@@ -41,8 +43,10 @@ from ._provenance import git_commit, machine, utc_now
 #: The result columns of a unit's rows (``fairlab.published``'s keys, plus where and which split).
 RESULT_COLUMNS = ["paper", "table", "dataset", "method", "k", "eta", "model", "metric", "split",
                   "value"]
-#: Per-unit provenance, the same on every row of a unit.
-PROVENANCE_COLUMNS = ["unit", "commit", "date", "machine", "parameters", "seconds"]
+#: Per-unit provenance, the same on every row of a unit (``note``: why a unit is missing).
+PROVENANCE_COLUMNS = ["unit", "commit", "date", "machine", "parameters", "seconds", "note"]
+#: The ``metric`` of the one row that records a unit which could not finish (value NaN).
+MISSING = "missing"
 #: The columns of a ledger file.
 LEDGER_COLUMNS = RESULT_COLUMNS + PROVENANCE_COLUMNS
 #: Significant digits of a stored value: far below any printed digit, far above the rounding
@@ -104,6 +108,8 @@ def _round(value):
 
 def _read(path):
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if "note" not in frame.columns:
+        frame["note"] = ""
     for column in _NUMERIC:
         frame[column] = pd.to_numeric(frame[column].replace("", np.nan))
     return frame[LEDGER_COLUMNS]
@@ -133,8 +139,16 @@ def _run_unit(experiment, key, parameters, uid, commit):
 
     module = _module(experiment)
     start = time.perf_counter()
-    with threadpool_limits(limits=1):
-        rows = module.run_unit(dict(key), dict(parameters))
+    note = ""
+    try:
+        with threadpool_limits(limits=1):
+            rows = module.run_unit(dict(key), dict(parameters))
+    except Exception as err:  # recorded, never filled in: the unit is missing, with its reason
+        note = f"{type(err).__name__}: {err}"[:500]
+        rows = pd.DataFrame([{"paper": module.PAPER, "table": "", "eta": np.nan, "model": "",
+                              "metric": MISSING, "value": np.nan,
+                              **{c: key.get(c, np.nan if c in ("k", "split") else "")
+                                 for c in ("dataset", "method", "k", "split")}}])
     seconds = time.perf_counter() - start
     missing = [c for c in RESULT_COLUMNS if c not in rows.columns]
     if missing:
@@ -147,6 +161,7 @@ def _run_unit(experiment, key, parameters, uid, commit):
     rows["machine"] = machine()
     rows["parameters"] = parameters_json(parameters)
     rows["seconds"] = round(seconds, 3)
+    rows["note"] = note
     return rows
 
 
@@ -340,8 +355,9 @@ def verification_sample(ledger, *, max_unit_seconds=30.0):
     """A deterministic sample of a ledger's units: the quickest unit of each (dataset, method).
 
     Units that took longer than ``max_unit_seconds`` are left out (their pair is then not
-    verified; :func:`verify` says which).  Returns unit keys as dicts, in ledger order.
+    verified; :func:`verify` says which), and so are missing units.  Returns unit ids, sorted.
     """
+    ledger = ledger[ledger["metric"] != MISSING]
     per_unit = ledger.drop_duplicates("unit")[["unit", "dataset", "method", "seconds"]]
     chosen = (per_unit.sort_values(["seconds", "unit"], kind="stable")
               .drop_duplicates(["dataset", "method"]))
@@ -409,6 +425,8 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0):
 def summarize_ledger(ledger, *, ddof=0):
     """Mean and std over splits of each printed cell of a ledger (the papers' ``np.std``: ddof 0).
 
+    Missing units (:data:`MISSING`) are left out: a cell rests on the splits that finished.
+
     Returns
     -------
     DataFrame
@@ -416,6 +434,7 @@ def summarize_ledger(ledger, *, ddof=0):
         ledger's order, ready for :func:`fairlab.published.compare`.
     """
     keys = ["paper", "table", "dataset", "method", "k", "eta", "model", "metric"]
+    ledger = ledger[ledger["metric"] != MISSING]
     grouped = ledger.groupby(keys, sort=False, dropna=False)["value"]
     out = grouped.agg(mean="mean", n_splits="size").reset_index()
     out.insert(len(keys) + 1, "std", grouped.std(ddof=ddof).to_numpy())
