@@ -24,14 +24,13 @@ id alone (``<family>/<seed>/<index>``), so a failure printed by a test is reprod
     inst = instance("fair_pca", 0, 137)
 
 Every instance is small (n ≤ 300, d ≤ 40; n ≤ 120 for kernels), so that hundreds run in
-seconds.  The exact (integer) rank of the group constraints is computed here by rational
-elimination, never by a numerical tolerance — see :func:`group_constraint_rank`.
+seconds.  The rank of the group constraints is computed here independently of fairlab, by
+an extended-precision eigendecomposition with a verified gap — see :func:`group_constraint_rank`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -72,31 +71,57 @@ class Instance:
 
 
 # ---------------------------------------------------------------------------------------------
-# Exact ranks of group structures
+# Ranks of group structures: an oracle independent of fairlab's exact elimination
 # ---------------------------------------------------------------------------------------------
-def exact_pivot_columns(M):
-    """Pivot columns of a small integer matrix, by Gaussian elimination over the rationals."""
-    rows = [[Fraction(int(v)) for v in row] for row in np.asarray(M)]
-    n_cols = len(rows[0]) if rows else 0
-    pivots, r = [], 0
-    for j in range(n_cols):
-        p = next((i for i in range(r, len(rows)) if rows[i][j] != 0), None)
-        if p is None:
-            continue
-        rows[r], rows[p] = rows[p], rows[r]
-        for i in range(r + 1, len(rows)):
-            if rows[i][j] != 0:
-                f = rows[i][j] / rows[r][j]
-                rows[i] = [a - f * b for a, b in zip(rows[i], rows[r])]
-        pivots.append(j)
-        r += 1
-    return pivots
+# fairlab decides the rank of the group constraints by rational Gaussian elimination on the
+# co-occurrence matrix (fairlab._validation.SensitiveGroups.independent_columns).  The oracle
+# here shares none of that code: it takes the paper's matrix Z̃ (centred one-hot indicators,
+# §3.4–3.5) and diagonalises the integer matrix n·Z̃ᵀZ̃ by cyclic Jacobi rotations in extended
+# precision (np.longdouble), counting the eigenvalues above 1e-12 of the largest, and asserting
+# that none falls in the band [1e-16, 1e-8] of it where that count could be in doubt.
+_LD_EPS = float(np.finfo(np.longdouble).eps)
+RANK_RTOL_ORACLE = 1e-12
+ORACLE_BAND = (1e-16, 1e-8)
 
 
-def integer_design(codes_list, integer_columns=()):
-    """[1, one-hot(attribute 1), …, integer-valued columns] as an int64 matrix (n × p)."""
+def jacobi_eigh(M, max_sweeps=60):
+    """Eigenvalues and eigenvectors of a small symmetric matrix, cyclic Jacobi in np.longdouble.
+
+    Each rotation J (c, s at rows/columns i, j) zeroes the (i, j) entry of JᵀMJ (Golub & Van
+    Loan, Algorithm 8.5.2); sweeps repeat until the off-diagonal part is below the extended
+    precision's rounding of ‖M‖_F.  Returns (w, V) in descending order of w.
+    """
+    A = np.array(M, dtype=np.longdouble)
+    p = A.shape[0]
+    V = np.eye(p, dtype=np.longdouble)
+    scale = np.sqrt(np.sum(A * A))
+    for _ in range(max_sweeps):
+        off = np.sqrt(np.sum(np.triu(A, 1) ** 2))
+        if not off > _LD_EPS * scale:
+            break
+        for i in range(p - 1):
+            for j in range(i + 1, p):
+                if A[i, j] == 0:
+                    continue
+                tau = (A[j, j] - A[i, i]) / (2 * A[i, j])
+                t = (1 if tau >= 0 else -1) / (abs(tau) + np.sqrt(1 + tau * tau))
+                c = 1 / np.sqrt(1 + t * t)
+                s = t * c
+                ai, aj = A[:, i].copy(), A[:, j].copy()
+                A[:, i], A[:, j] = c * ai - s * aj, s * ai + c * aj
+                ai, aj = A[i, :].copy(), A[j, :].copy()
+                A[i, :], A[j, :] = c * ai - s * aj, s * ai + c * aj
+                vi, vj = V[:, i].copy(), V[:, j].copy()
+                V[:, i], V[:, j] = c * vi - s * vj, s * vi + c * vj
+    w = np.diag(A)
+    order = np.argsort(w)[::-1]
+    return w[order], V[:, order]
+
+
+def centred_design(codes_list, integer_columns=()):
+    """[Z₁, …, Z_p, s…] (one-hot of each attribute, integer-valued columns) as int64, and n."""
     n = len(codes_list[0]) if codes_list else len(integer_columns[0])
-    blocks = [np.ones((n, 1), dtype=np.int64)]
+    blocks = []
     for codes in codes_list:
         _, inv = np.unique(codes, return_inverse=True)
         block = np.zeros((n, inv.max() + 1), dtype=np.int64)
@@ -104,28 +129,53 @@ def integer_design(codes_list, integer_columns=()):
         blocks.append(block)
     for col in integer_columns:
         blocks.append(np.asarray(col, dtype=np.int64).reshape(n, 1))
-    return np.hstack(blocks)
+    return np.hstack(blocks), n
 
 
-def independent_design_columns(codes_list, integer_columns=()):
-    """Indices (into the design without its leading 1) of a basis of its centred span.
+def design_spectrum(codes_list, integer_columns=()):
+    """Eigenpairs of n·D̃ᵀD̃ = n·DᵀD − (Dᵀ1)(1ᵀD) (D̃ the column-centred design), and its rank.
 
-    The centred span of the columns of [Z, s] is the part of span([1, Z, s]) orthogonal to 1,
-    so the pivot columns of [1, Z, s] after the leading 1 form a basis of it.  Exact: the
-    elimination runs on the integer co-occurrence matrix DᵀD (same null space as D).
+    The matrix is formed exactly in integers; its eigenvalues are those of n·Z̃ᵀZ̃ of the
+    paper (with integer columns appended).  Raises when an eigenvalue lies in the doubtful band.
     """
-    D = integer_design(codes_list, integer_columns)
-    pivots = exact_pivot_columns(D.T @ D)
-    return [j - 1 for j in pivots if j > 0]
+    D, n = centred_design(codes_list, integer_columns)
+    Di = D.astype(object)  # Python integers: no overflow
+    c = Di.sum(axis=0)
+    M = n * (Di.T @ Di) - np.outer(c, c)
+    w, V = jacobi_eigh(np.array(M.tolist(), dtype=np.longdouble))
+    top = max(float(w[0]), 0.0) if w.size else 0.0
+    rel = np.asarray(w, dtype=np.float64) / top if top > 0 else np.zeros(w.size)
+    doubtful = rel[(rel > ORACLE_BAND[0]) & (rel < ORACLE_BAND[1])]
+    assert doubtful.size == 0, f"rank oracle: eigenvalues {doubtful} in the doubtful band"
+    rank = int(np.sum(rel > RANK_RTOL_ORACLE))
+    return w, V, rank
 
 
 def group_constraint_rank(codes_list):
-    """Rank of the stacked centred one-hot matrix Z̃ of several attributes, exactly.
+    """Rank of the stacked centred one-hot matrix Z̃ of several attributes (oracle above).
 
     Σ_r (m_r − 1) for independent attributes; less when attributes are collinear (one a
     function of another, duplicates, or disconnected co-occurrence patterns).
     """
-    return len(independent_design_columns(codes_list))
+    return design_spectrum(codes_list)[2]
+
+
+def design_rank(codes_list, integer_columns=()):
+    """Rank of the centred [Z, s] (categorical attributes and integer-valued columns)."""
+    return design_spectrum(codes_list, integer_columns)[2]
+
+
+def centred_design_basis(codes_list, integer_columns=()):
+    """Orthonormal basis (n × rank) of span(centred [Z, s]), the rank from the oracle.
+
+    With n·D̃ᵀD̃ = VΛVᵀ, the columns D̃V_r (r = rank) are orthogonal with norms √(λ/n) and span
+    range(D̃); a QR factorisation normalises them.
+    """
+    D, n = centred_design(codes_list, integer_columns)
+    _, V, rank = design_spectrum(codes_list, integer_columns)
+    Dc = D.astype(np.float64)
+    Dc -= Dc.mean(axis=0)
+    return np.linalg.qr(Dc @ np.asarray(V[:, :rank], dtype=np.float64))[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -442,7 +492,7 @@ def _dr_sensitive(rng, n, *, allow_int=True):
 
 def _dr_rank(info):
     """Exact rank of the centred S̃ (categorical + integer columns exact, floats generic)."""
-    exact = len(independent_design_columns(info["cat_codes"], info["int_columns"])) if (
+    exact = design_rank(info["cat_codes"], info["int_columns"]) if (
         info["cat_codes"] or info["int_columns"]) else 0
     return exact + len(info["cont_columns"])
 

@@ -8,21 +8,22 @@ with an **independent dense reference written in this file** from the papers' fo
 
 Rank decisions in the references
 --------------------------------
-No numerical rank decision is made on a matrix that is rank-deficient by construction.  The
-span of the centred group indicators (all attributes stacked, plus integer-valued sensitive
-columns) gets a basis from the *exact* pivot columns of the integer design [1, Z, s]
-(rational elimination, :func:`adversarial.independent_design_columns`), orthonormalised by a
-QR factorisation: m − 1 columns per attribute, fewer when attributes are collinear (duplicates,
-coarsenings).  The one remaining decision is genuine — whether the data resolve a group
-contrast.  For a constraint matrix ŨᵀXc (Ũ orthonormal, Xc the two-pass centred data) its
-singular values below ``RANK_RTOL · ‖Xc‖_F`` count as zero.  RANK_RTOL = 1e-11 is ~50× the
-rounding floor of these products for the generator's data (offsets ≤ 1e3 × spread give centred
-entries with absolute error ≈ 1e3·eps·spread) and 10× below the constraint tolerance 1e-10
-asserted on the estimators, so every direction the reference calls free passes that check.  An
-instance with a singular value in the ambiguous band (AMBIGUOUS, two decades either side) is a
-*reference* problem, not an estimator failure: it is listed in the batch's summary, its
-objective is not asserted (constraints still are), and at most 5 % of a batch may be ambiguous
-(the generator avoids them: 0 for FairPCA/PLS/FDR, ~2 % for the kernel families).
+No rank decision is made in double precision on a matrix that is rank-deficient by construction.
+The span of the centred group indicators (all attributes stacked, plus integer-valued sensitive
+columns) gets its rank and basis from an oracle independent of fairlab's rational elimination:
+the integer matrix n·Z̃ᵀZ̃ of the paper diagonalised by Jacobi rotations in extended precision,
+with a verified empty band around the threshold (:func:`adversarial.centred_design_basis`): m −
+1 columns per attribute, fewer when attributes are collinear (duplicates, coarsenings).  The one
+remaining decision is genuine — whether the data resolve a group contrast.  For a constraint
+matrix ŨᵀXc (Ũ orthonormal, Xc the two-pass centred data) its singular values below ``RANK_RTOL
+· ‖Xc‖_F`` count as zero.  RANK_RTOL = 1e-11 is ~50× the rounding floor of these products for
+the generator's data (offsets ≤ 1e3 × spread give centred entries with absolute error ≈
+1e3·eps·spread) and 10× below the constraint tolerance 1e-10 asserted on the estimators, so
+every direction the reference calls free passes that check.  An instance with a singular value
+in the ambiguous band (AMBIGUOUS, two decades either side) is a *reference* problem, not an
+estimator failure: it is listed in the batch's summary, its objective is not asserted
+(constraints still are), and at most 5 % of a batch may be ambiguous (the generator avoids them:
+0 for FairPCA/PLS/FDR, ~2 % for the kernel families).
 
 Tolerances (asserted; the failure message prints the instance id and the gap)
 -----------------------------------------------------------------------------
@@ -51,7 +52,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from adversarial import independent_design_columns, instance, instances
+from adversarial import centred_design_basis, instance, instances
 from scipy import linalg
 from sklearn.cross_decomposition import PLSRegression
 from threadpoolctl import threadpool_limits
@@ -87,23 +88,17 @@ def stacked_centred_one_hot(codes_list):
 
 
 def contrast_basis(codes_list=(), integer_columns=(), float_columns=()):
-    """Orthonormal basis of span(centred [Z, s]) with its rank known exactly.
+    """Orthonormal basis of span(centred [Z, s]) with its rank from the independent oracle.
 
-    Categorical attributes and integer-valued columns: exact pivot columns (rational
-    elimination on the integer design).  Float-valued columns (continuous, generic) are
-    appended; a collinear float column would be a generator bug, so it is asserted against.
+    Categorical attributes and integer-valued columns: the extended-precision oracle of
+    :func:`adversarial.centred_design_basis` (no code shared with fairlab's exact elimination).
+    Float-valued columns (continuous, generic) are appended; a collinear float column would be
+    a generator bug, so it is asserted against.
     """
     n = len(codes_list[0]) if codes_list else len((list(integer_columns) + list(float_columns))[0])
     cols = []
     if codes_list or integer_columns:
-        keep = independent_design_columns(list(codes_list), list(integer_columns))
-        blocks = []
-        for codes in codes_list:
-            _, inv = np.unique(codes, return_inverse=True)
-            blocks.append(np.eye(inv.max() + 1)[inv.reshape(-1)])
-        for col in integer_columns:
-            blocks.append(np.asarray(col, dtype=float).reshape(n, 1))
-        cols.append(np.hstack(blocks)[:, keep])
+        cols.append(centred_design_basis(list(codes_list), list(integer_columns)))
     for col in float_columns:
         cols.append(np.asarray(col, dtype=float).reshape(n, 1))
     if not cols:
