@@ -28,6 +28,7 @@ from collections import deque
 
 import numpy as np
 from scipy import linalg
+from scipy.linalg.blas import dgemm as _gemm
 from scipy.linalg.blas import dger as _ger
 
 ARMIJO_C1 = 1e-4
@@ -91,9 +92,9 @@ def normal_basis(V):
 class _DenseInverseHessian:
     """H (dk × dk) acting on tangent vectors in ambient (row-major) coordinates.
 
-    Transport: P H P with P = I − NNᵀ (N: :func:`normal_basis`, k(k+1)/2 columns) is the
+    Transport: P H P with P = I − NNᵀ (N: :func:`normal_basis`, m = k(k+1)/2 columns) is the
     symmetric rank-2m update H − NWᵀ − WNᵀ, W = HN − ½N(NᵀHN): matrix products with an inner
-    dimension of k(k+1)/2 instead of dk.  BFGS update: the symmetric rank-2 update
+    dimension of 2m instead of dk, the last one in place.  BFGS update: the symmetric rank-2 update
     H + suᵀ + usᵀ, u = ½(r²yᵀHy + r)s − rHy, r = 1/⟨s, y⟩, in place (BLAS ger).
     """
 
@@ -113,8 +114,10 @@ class _DenseInverseHessian:
             N = normal_basis(W)
             HN = self.H @ N
             HN -= 0.5 * N @ (N.T @ HN)
-            self.H -= N @ HN.T
-            self.H -= HN @ N.T
+            # H − [N, W][W, N]ᵀ as one in-place product on the Fortran view of H (H = Hᵀ)
+            left, right = np.hstack([N, HN]), np.hstack([HN, N])
+            self.H = _gemm(-1.0, right, left, beta=1.0, c=self.H.T, trans_b=True,
+                           overwrite_c=True).T
 
     def update(self, W, s, y, sy):
         s, y = s.ravel(), y.ravel()
