@@ -1043,7 +1043,10 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
         test kernel times this matrix (the kernel analogue of ``x_rotations_``).
     y_loadings_ : ndarray of shape (n_targets, n_components)
     objective_ : ndarray of shape (n_components,)
-        Per-component objective divided by n².
+        Per-component objective divided by n²; positive, or 0 for the zero components left
+        when no direction has a positive objective above its rounding level (the fit then
+        stops with a warning, as :class:`FairPLS`, whose Notes give the rule; √tr(K̃) plays
+        the part of ‖X‖_F).
     X_fit_ : ndarray of shape (n_samples, n_features)
     gamma_, sensitive_gamma_ : float
     y_mean_ : ndarray of shape (n_targets,)
