@@ -65,7 +65,7 @@ eigenvalue is triple).
 
 Cost: PSD cones of size q, q and 2q (twice); SCS costs O(d³) per iteration, now spent almost
 entirely in the eigendecompositions of its cone projections (measured times: the benchmark
-``benchmarks/bench_baselines.py``) — practical up to d of a few hundred.
+``benchmarks/bench_baselines.py``) — practical up to d ≈ 100–200.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
