@@ -130,16 +130,21 @@ def _encode_sensitive(sensitive_features, n_samples):
 
 
 def _center_scale(A, scale):
-    """Column-centre ``A`` (a new array) and, if ``scale``, divide by the ddof=1 std (0 → 1)."""
+    """Column-centre ``A`` (a new array) and, if ``scale``, divide by the ddof=1 std (0 → 1).
+
+    Also returns the squared column norms of the result (the scale of its rounding errors).
+    """
     mean = A.mean(axis=0)
     A = A - mean
+    squares = np.einsum("ij,ij->j", A, A)  # one pass, no temporary
     if scale:
-        std = np.sqrt(np.einsum("ij,ij->j", A, A) / (A.shape[0] - 1))  # one pass, no temporary
+        std = np.sqrt(squares / (A.shape[0] - 1))
         std[std == 0.0] = 1.0
         A /= std
+        squares = squares / std**2
     else:
         std = np.ones(A.shape[1])
-    return A, mean, std
+    return A, mean, std, squares
 
 
 def _check_y(y, n_samples, name):
@@ -270,11 +275,12 @@ def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol, constraint=N
 
 
 def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_rate=None,
-                    max_iter=1000, tol=1e-10, independent=None):
+                    max_iter=1000, tol=1e-10, independent=None, x_squares=None):
     """Algorithm 1 of De-Diego et al. on centred (scaled) X, Y, S; returns the fitted matrices.
 
     ``independent`` selects the columns of S that span its range by construction (see
     :func:`_encode_sensitive`); the hard constraint (η = ∞) is built from them only.
+    ``x_squares``: the squared column norms of Xc when known (from :func:`_center_scale`).
 
     X is never deflated in memory: with X_h = X − T_{<h} P_{<h}ᵀ (exact, by induction),
     X_h w = Xw − T(Pᵀw), X_hᵀt = Xᵀt − P(Tᵀt), and X_{h+1}ᵀZ = X_hᵀZ − p(tᵀZ) for Z = [Y, S].
@@ -285,7 +291,7 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
     Z = np.hstack([Yc, Sc]) if Sc.shape[1] else Yc
     XtZ = Xc.T @ Z  # X_hᵀ[Y, S], updated by rank-one corrections
     return _components(XtZ, Yc.shape[1], Xc.shape[0], n_components, eta,
-                       _ScoreDeflation(Xc, Yc, Sc, Z, n_components), solver=solver,
+                       _ScoreDeflation(Xc, Yc, Sc, Z, n_components, x_squares), solver=solver,
                        learning_rate=learning_rate, max_iter=max_iter, tol=tol)
 
 
@@ -313,15 +319,19 @@ def _fit_components_from_moments(XtX, XtY, XtS, n, n_components, eta, *, y_squar
 class _ScoreDeflation:
     """Deflation with the score vectors t = X_h w (in-memory fit)."""
 
-    def __init__(self, Xc, Yc, Sc, Z, n_components):
+    def __init__(self, Xc, Yc, Sc, Z, n_components, x_squares=None):
         self.Xc, self.Yc, self.Sc, self.Z = Xc, Yc, Sc, Z
+        self.x_squares = x_squares
         self.T = np.zeros((Xc.shape[0], n_components))
         self.x_norm = None  # ‖Xc‖_F, set by column_norms
 
     def column_norms(self):
-        x_norms = np.linalg.norm(self.Xc, axis=0)
+        def norms(A):
+            return np.sqrt(np.einsum("ij,ij->j", A, A))  # one pass, no temporary
+
+        x_norms = norms(self.Xc) if self.x_squares is None else np.sqrt(self.x_squares)
         self.x_norm = float(np.linalg.norm(x_norms))
-        return x_norms, np.linalg.norm(self.Yc, axis=0), np.linalg.norm(self.Sc, axis=0)
+        return x_norms, norms(self.Yc), norms(self.Sc)
 
     def deflate(self, w, h, P, Q, XtZ):
         """Scores and loadings of component h; False when the score is zero."""
@@ -440,9 +450,9 @@ def nipals(X, Y, n_components, *, scale=True, max_iter=500, tol=1e-12):
     -------
     dict with ``W`` (d×k), ``T`` (n×k), ``C`` (m×k), ``U`` (n×k), ``P`` (d×k).
     """
-    E, _, _ = _center_scale(np.asarray(X, dtype=float), scale)
+    E = _center_scale(np.asarray(X, dtype=float), scale)[0]
     Y = np.asarray(Y, dtype=float)
-    F, _, _ = _center_scale(Y.reshape(len(Y), -1), scale)
+    F = _center_scale(Y.reshape(len(Y), -1), scale)[0]
     n, d = E.shape
     out = {key: np.zeros((dim, n_components)) for key, dim in
            (("W", d), ("T", n), ("C", F.shape[1]), ("U", n), ("P", d))}
@@ -497,19 +507,19 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
         y = _check_y(y, n, type(self).__name__)
         self._predict_1d = y.ndim == 1
         Y = y.reshape(n, -1)
-        Xc, self.x_mean_, self.x_std_ = _center_scale(X, self.scale)
-        Yc, self.y_mean_, self.y_std_ = _center_scale(Y, self.scale)
+        Xc, self.x_mean_, self.x_std_, x_squares = _center_scale(X, self.scale)
+        Yc, self.y_mean_, self.y_std_, _ = _center_scale(Y, self.scale)
         if sensitive_features is None:
             warn_unconstrained(self, fallback)
             S, independent = np.zeros((n, 0)), np.zeros(0, dtype=bool)
         else:
             S, s_weights, independent = _encode_sensitive(sensitive_features, n)
-        Sc, self.s_mean_, self.s_std_ = _center_scale(S, self.scale)
+        Sc, self.s_mean_, self.s_std_, _ = _center_scale(S, self.scale)
         if sensitive_features is not None:
             Sc *= s_weights
         k = check_n_components(self.n_components, min(n, d),
                                bound_text="min(n_samples, n_features)")
-        return Xc, Yc, Sc, k, independent
+        return Xc, Yc, Sc, k, independent, x_squares
 
     def _set_fitted(self, fitted, support=None):
         W, P, Q, T = fitted["W"], fitted["P"], fitted["Q"], fitted["T"]
@@ -742,14 +752,15 @@ class FairPLS(StreamingMixin, _BasePLS):
         self._reset_stream()
         if any_dask(X, y, sensitive_features):
             return self._fit_dask(X, y, sensitive_features)
-        Xc, Yc, Sc, k, independent = self._prepare(X, y, sensitive_features, "PLS regression")
+        Xc, Yc, Sc, k, independent, x_squares = self._prepare(X, y, sensitive_features,
+                                                               "PLS regression")
         if self.fairness == "equalized_odds" and Sc.shape[1]:
             # conditional cross-covariance C_{t,S|Y} = tᵀ(S − Y(YᵀY)⁺YᵀS)/n  (eq. (8))
             Sc = Sc - Yc @ np.linalg.lstsq(Yc, Sc, rcond=None)[0]
         eta = self.eta if Sc.shape[1] else 0.0
         fitted = _fit_components(Xc, Yc, Sc, k, eta, solver=self.solver,
                                  learning_rate=self.learning_rate, max_iter=self.max_iter,
-                                 tol=self.tol, independent=independent)
+                                 tol=self.tol, independent=independent, x_squares=x_squares)
         self._finish(fitted)
         return self
 
@@ -956,9 +967,10 @@ class NaiveFairPLS(_BasePLS):
         """Fit plain PLS, then keep the components with η²(t, S) < threshold."""
         reject_dask(self, X, y, sensitive_features,
                     alternative="FairPLS accepts dask arrays (eta=0 is plain PLS).")
-        Xc, Yc, Sc, k, independent = self._prepare(X, y, sensitive_features,
+        Xc, Yc, Sc, k, independent, x_squares = self._prepare(X, y, sensitive_features,
                                                    "PLS regression, no selection")
-        fitted = _fit_components(Xc, Yc, np.zeros((Xc.shape[0], 0)), k, 0.0)
+        fitted = _fit_components(Xc, Yc, np.zeros((Xc.shape[0], 0)), k, 0.0,
+                                 x_squares=x_squares)
         T = fitted["T"]
         if Sc.shape[1]:
             # centred S: R² = ‖proj_S t‖² / ‖t‖² (t is centred); S's range from its independent
