@@ -12,7 +12,15 @@ page:
 * nothing cut off: a display equation, table, code block or output wider than its column scrolls
   inside its own box with both edges reachable, at desktop width (1280 px) and on a phone
   (390 px); in print, where nothing scrolls, it must fit the page;
-* each chapter's download button gives its notebook.
+* each chapter's download button gives its notebook;
+* nothing wider than its column unless inside a scroll box, at 1280 px and at 390 px, and nothing
+  wider than the phone's screen; figure text at least 9 px as displayed at 1280 px; no raw TeX
+  (``$…$``, ``\\(``) in the rendered text; these per page, so that a page can be marked;
+* the navigation works: at 390 px tapping ☰ and "Contents" opens the panel, at 1280 px the
+  sidebar button hides and shows the sidebar; exactly one search box; search snippets show
+  formulas as text;
+* links only to places that exist: with ``repository.url`` unset (the default) no page links to
+  a repository, a clone or Binder; every reference with a DOI or arXiv number links to it.
 
 FAIRLAB_BOOK_HTML=_build/html checks a book built already instead of building one.
 
@@ -45,6 +53,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DESKTOP, PHONE, PRINT = 1280, 390, 718  # px; PRINT: an A4 page less Chromium's default margins
+MIN_FIGURE_TEXT_PX = 9  # the smallest text of a figure as displayed at DESKTOP width
 INSTALL_HINT = "install Debian's Chromium with `apt-get install chromium` (run as root)"
 
 
@@ -99,6 +108,39 @@ def server(html_dir):
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()
     httpd.server_close()
+
+
+def _toc_pages() -> list[str]:
+    """The book's pages in reading order, from _toc.yml, as paths of HTML files."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                files.append(node["file"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(toc.get("parts", []))
+    return [str(Path(f).with_suffix(".html").as_posix()) for f in files]
+
+
+# The reproduction chapters are being rewritten: their figures and tables may not fit yet.
+REWRITTEN = {f"notebooks/{n}" for n in (
+    "11_reproducing_kleindessner.html", "12_reproducing_kleindessner_tradeoffs.html",
+    "13_concept_erasure_images.html", "14_reproducing_perez_suay.html",
+    "15_reproducing_de_diego.html")}
+
+
+def _page_params():
+    return [pytest.param(page, marks=pytest.mark.xfail(
+                strict=False, reason="chapter being rewritten; its figures and tables may not "
+                "fit the column yet")) if page in REWRITTEN else page
+            for page in _toc_pages()]
 
 
 def _pages(html_dir: Path) -> list[str]:
@@ -309,6 +351,154 @@ CHECK_JS = r"""((print) => {
 })"""
 
 
+# Elements wider than their column. The column is the article's content box; an element inside a
+# box that scrolls sideways (a scroll box) may be wider than the column, the scroll box may not,
+# and on a desktop a table of the text (not a notebook's output) may not scroll at all.
+# Elements not shown (no size, visibility hidden) and MathJax's hidden copy for screen readers
+# are left out. On a phone, nothing may reach past the screen either.
+WIDTH_JS = r"""((phone) => {
+  const problems = [];
+  const article = document.querySelector('article.bd-article');
+  if (!article) return problems;
+  const cs = getComputedStyle(article);
+  const ar = article.getBoundingClientRect();
+  const colLeft = ar.left + parseFloat(cs.paddingLeft) + article.clientLeft;
+  const colRight = ar.right - parseFloat(cs.paddingRight) - article.clientLeft;
+  const screen = document.documentElement.clientWidth;
+  const tol = 1.5;
+  const scrolls = (el) => {
+    for (let a = el.parentElement; a && a !== article; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX;
+      if (ox === 'auto' || ox === 'scroll') return true;
+    }
+    return false;
+  };
+  const label = (el) => {
+    let s = el.tagName.toLowerCase();
+    const cls = [...el.classList].slice(0, 2);
+    if (cls.length) s += '.' + cls.join('.');
+    const t = el.textContent.replace(/\s+/g, ' ').trim().slice(0, 70);
+    const section = el.closest('section[id]');
+    return `${s} (${Math.round(el.getBoundingClientRect().width)}px)` +
+      (section ? ` in #${section.id}` : '') + (t ? `: ${t}` : '');
+  };
+  const reported = new Set();
+  for (const el of article.querySelectorAll('*')) {
+    if (el.closest('mjx-assistive-mml, .headerlink, [hidden]')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const st = getComputedStyle(el);
+    if (st.visibility === 'hidden' || st.position === 'fixed') continue;
+    if (scrolls(el)) continue;
+    const parent = [...reported].some((p) => p.contains(el));
+    if (parent) continue;
+    if (r.left < colLeft - tol || r.right > colRight + tol) {
+      problems.push(`wider than the column (${Math.round(colRight - colLeft)}px): ${label(el)}`);
+      reported.add(el);
+    } else if (phone && (r.left < -tol || r.right > screen + tol)) {
+      problems.push(`reaches past the screen (${screen}px): ${label(el)}`);
+      reported.add(el);
+    }
+  }
+  if (!phone) {  // on a desktop a table of the text fits the column: no sideways scrolling
+    for (const table of article.querySelectorAll('table')) {
+      if (table.closest('.cell_output')) continue;  // a notebook's output table may scroll
+      const r = table.getBoundingClientRect();
+      if (r.width > colRight - colLeft + tol)
+        problems.push(`table wider than the column (${Math.round(colRight - colLeft)}px), ` +
+                      `it scrolls sideways: ${label(table)}`);
+    }
+  }
+  if (phone) {
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      const st = getComputedStyle(el);
+      if (r.width === 0 || st.visibility === 'hidden' || st.display === 'none') continue;
+      if (el.closest('dialog:not([open]), [hidden]')) continue;
+      if (scrolls(el) || el.closest('article.bd-article')) continue;
+      if (r.right > screen + tol && !el.closest('.bd-sidebar-secondary, .bd-sidebar-primary')) {
+        problems.push(`page furniture reaches past the screen: ${label(el)}`);
+        break;
+      }
+    }
+    if (document.documentElement.scrollWidth > screen + tol)
+      problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth}px`);
+  }
+  return problems;
+})"""
+
+# Text of the figures as displayed. An SVG figure is read back and laid out at the size of its
+# image, so every text's size on screen is its font size times the scale of its coordinates. A
+# raster figure's text cannot be measured: it may not be shrunk below 2/3 of its natural size,
+# which keeps matplotlib's smallest default text (10 pt at 100 dpi, 13.9 px) at 9 px or more.
+FIGURE_TEXT_JS = r"""(async (minPx) => {
+  const problems = [];
+  const images = [...document.querySelectorAll('article.bd-article img')]
+    .filter((img) => img.closest('.cell_output') && img.getBoundingClientRect().width > 0);
+  for (const img of images) {
+    const shown = img.getBoundingClientRect().width;
+    const name = img.getAttribute('src').split('/').pop();
+    if (!/\.svg$/i.test(img.getAttribute('src'))) {
+      const scale = shown / img.naturalWidth;
+      if (scale < 2 / 3 - 1e-3)
+        problems.push(`raster figure ${name} shrunk to ${(100 * scale).toFixed(0)}% ` +
+                      `(${img.naturalWidth}px into ${Math.round(shown)}px): its text is too small`);
+      continue;
+    }
+    const text = await (await fetch(img.src)).text();
+    const holder = document.createElement('div');
+    holder.style.cssText = 'position:absolute; left:0; top:0; visibility:hidden';
+    holder.innerHTML = text;
+    const svg = holder.querySelector('svg');
+    svg.setAttribute('width', `${shown}px`);
+    svg.removeAttribute('height');
+    document.body.appendChild(holder);
+    let smallest = Infinity, which = '';
+    for (const t of svg.querySelectorAll('text')) {
+      if (!t.textContent.trim()) continue;
+      const m = t.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      if (px < smallest) { smallest = px; which = t.textContent.trim().slice(0, 40); }
+    }
+    holder.remove();
+    if (smallest === Infinity)
+      problems.push(`SVG figure ${name} has no text elements (text as paths cannot be checked)`);
+    else if (smallest < minPx - 0.05)
+      problems.push(`figure ${name}: text "${which}" is ${smallest.toFixed(1)}px < ${minPx}px`);
+  }
+  return problems;
+})"""
+
+# Raw TeX in the rendered text (outside code, formulas and scripts): a formula MathJax missed.
+RAW_TEX_JS = r"""(() => {
+  const problems = [];
+  const root = document.querySelector('article.bd-article') || document.body;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const skip = 'code, pre, kbd, samp, script, style, mjx-container, .math, .highlight, textarea';
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(skip)) continue;
+    const t = node.textContent;
+    const m = t.match(/\\[()[\]]|\$\$|\$[^$\s][^$]*\$/);
+    if (m) problems.push(`raw TeX "${m[0].slice(0, 40)}" in: ${t.trim().slice(0, 90)}`);
+  }
+  return problems;
+})"""
+
+# Links and buttons to a repository, a clone or Binder.
+REPOSITORY_LINKS_JS = r"""(() => [
+  ...[...document.querySelectorAll('a[href]')]
+     .filter((a) => /github\.com|gitlab\.com|mybinder\.org|git\+https?:/.test(a.href))
+     .map((a) => `link to ${a.href}`),
+  ...[...document.querySelectorAll(
+       '.btn-source-repository-button, .btn-source-issues-button, .btn-launch-binder')]
+     .map((b) => `button ${b.className}`),
+  ...[...document.querySelectorAll('article.bd-article pre')]
+     .filter((p) => /git clone|git\+https?:/.test(p.textContent))
+     .map((p) => `command: ${p.textContent.trim().slice(0, 80)}`),
+])()"""
+
+
 @pytest.fixture(scope="module")
 def browser(server):
     if not Path(CHROMIUM).exists():
@@ -373,8 +563,13 @@ def report(html_dir, server, browser):
         errors, external = _load_problems(events, server)
         checks = {"errors": errors, "external": external}
         checks[f"layout at {PHONE}px"] = browser.evaluate(f"{CHECK_JS}(false)")
+        checks[f"width at {PHONE}px"] = browser.evaluate(f"{WIDTH_JS}(true)")
         browser.viewport(DESKTOP)
         checks[f"layout at {DESKTOP}px"] = browser.evaluate(f"{CHECK_JS}(false)")
+        checks[f"width at {DESKTOP}px"] = browser.evaluate(f"{WIDTH_JS}(false)")
+        checks["figure text"] = browser.evaluate(f"{FIGURE_TEXT_JS}({MIN_FIGURE_TEXT_PX})")
+        checks["raw tex"] = browser.evaluate(RAW_TEX_JS)
+        checks["repository links"] = browser.evaluate(REPOSITORY_LINKS_JS)
         browser.viewport(PRINT, media="print")
         checks["layout in print"] = browser.evaluate(f"{CHECK_JS}(true)")
         browser.viewport(DESKTOP)
@@ -424,3 +619,215 @@ def test_each_chapter_offers_its_notebook_for_download(report, server):
             assert response.status == 200, f"{page}: {links[0]} answered {response.status}"
             cells = json.load(response)["cells"]
         assert cells, f"{page}: {links[0]} is not a notebook with cells"
+
+
+# --------------------------------------------------------------------------------------------
+# Page by page: widths, figure text, raw TeX, links to a repository
+
+
+@pytest.mark.parametrize("page", _page_params())
+def test_page_fits_its_column_on_desktop_and_phone(report, page):
+    assert page in report, f"{page} is in _toc.yml but was not built"
+    problems = [f"{check}: {problem}" for check in (f"width at {DESKTOP}px", f"width at {PHONE}px")
+                for problem in report[page][check]]
+    assert not problems, f"{page}, {len(problems)} problems:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", _page_params())
+def test_page_figure_text_is_legible(report, page):
+    problems = report[page]["figure text"]
+    assert not problems, f"{page} at {DESKTOP}px:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", _toc_pages())
+def test_page_shows_no_raw_tex(report, page):
+    problems = report[page]["raw tex"]
+    assert not problems, f"{page}:\n" + "\n".join(problems)
+
+
+def test_no_page_links_to_an_unset_repository(report):
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    if (config.get("repository") or {}).get("url"):
+        pytest.skip("_config.yml names a repository: its links are wanted")
+    failures = _failures(report, "repository links")
+    assert not failures, "\n".join(failures)
+
+
+def test_references_link_their_doi_or_arxiv_number(html_dir):
+    import pybtex.database
+
+    bib = pybtex.database.parse_file(str(ROOT / "book" / "references.bib"))
+    page = (html_dir / "book" / "references.html").read_text()
+    for key in ("kleindessner2023efficient", "perezsuay2017fair", "dediego2025pls"):
+        fields = bib.entries[key].fields
+        assert "doi" in fields or "eprint" in fields, f"{key}: no DOI or arXiv number"
+    missing = []
+    for key, entry in bib.entries.items():
+        if "doi" in entry.fields:
+            url = f'href="https://doi.org/{entry.fields["doi"]}"'
+            if url not in page:
+                missing.append(f"{key}: {url}")
+        if "eprint" in entry.fields:
+            url = f'href="https://arxiv.org/abs/{entry.fields["eprint"]}"'
+            if url not in page:
+                missing.append(f"{key}: {url}")
+    assert not missing, "references.html lacks the links:\n" + "\n".join(missing)
+
+
+# --------------------------------------------------------------------------------------------
+# Navigation: the sidebar buttons, one search box, search snippets
+
+NAV_PAGES = ["book/intro.html", "notebooks/04_fair_pca_derivation.html",
+             "notebooks/17_one_theory.html"]
+
+VISIBLE_JS = """((selector) => [...document.querySelectorAll(selector)].filter((el) => {
+  const r = el.getBoundingClientRect();
+  const st = getComputedStyle(el);
+  return r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && !el.closest('[hidden]')
+    && r.right > 0 && r.left < document.documentElement.clientWidth;
+}).map((el) => {
+  const r = el.getBoundingClientRect();
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2, width: r.width, name: el.className};
+}))"""
+
+
+def _visible(browser, selector):
+    return browser.evaluate(f"{VISIBLE_JS}({json.dumps(selector)})")
+
+
+def _tap(browser, selector):
+    """Press and release the mouse on the one visible element matching SELECTOR."""
+    found = _visible(browser, selector)
+    assert len(found) == 1, f"{len(found)} visible elements match {selector}: {found}"
+    x, y = found[0]["x"], found[0]["y"]
+    for kind in ("mousePressed", "mouseReleased"):
+        browser.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
+                     clickCount=1)
+    browser.evaluate(SETTLE_JS)
+
+
+OPEN_DIALOG_JS = """((id) => {
+  const dialog = document.getElementById(id);
+  if (!dialog || !dialog.open) return null;
+  const links = [...dialog.querySelectorAll('a[href]')]
+    .filter((a) => a.getBoundingClientRect().width > 0);
+  const r = dialog.getBoundingClientRect();
+  return {links: links.length, width: r.width};
+})"""
+
+
+@pytest.mark.parametrize("page", NAV_PAGES)
+def test_phone_menu_and_contents_buttons_open_their_panels(browser, server, page):
+    browser.viewport(PHONE)
+    browser.load(server + page)
+    _tap(browser, ".bd-header-article .primary-toggle")
+    panel = browser.evaluate(f"{OPEN_DIALOG_JS}('pst-primary-sidebar-modal')")
+    assert panel and panel["links"] > 5 and panel["width"] > 200, \
+        f"{page}: the menu button did not open the navigation panel ({panel})"
+    browser.evaluate("document.getElementById('pst-primary-sidebar-modal').close()")
+    if "notebooks/" in page:  # chapters have sections, so a "Contents" button
+        _tap(browser, ".bd-header-article .secondary-toggle")
+        panel = browser.evaluate(f"{OPEN_DIALOG_JS}('pst-secondary-sidebar-modal')")
+        assert panel and panel["links"] > 2, \
+            f"{page}: the Contents button did not open the page's contents ({panel})"
+        browser.evaluate("document.getElementById('pst-secondary-sidebar-modal').close()")
+
+
+@pytest.mark.parametrize("page", NAV_PAGES)
+def test_desktop_sidebar_button_hides_and_shows_the_sidebar(browser, server, page):
+    browser.viewport(DESKTOP)
+    browser.load(server + page)
+    sidebar = ".bd-sidebar-primary a.reference"
+    assert _visible(browser, sidebar), f"{page}: no sidebar to start with"
+    _tap(browser, ".bd-header-article .primary-toggle")
+    assert not _visible(browser, sidebar), f"{page}: the sidebar button did not hide the sidebar"
+    assert browser.evaluate("document.querySelector('dialog[open]')") is None
+    _tap(browser, ".bd-header-article .primary-toggle")
+    assert _visible(browser, sidebar), f"{page}: the sidebar button did not show it again"
+
+
+SEARCH_BOXES = ".search-button-field, .search-button, form.bd-search, input[type=search]"
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+@pytest.mark.parametrize("page", NAV_PAGES)
+def test_one_search_box(browser, server, page, width):
+    browser.viewport(width)
+    browser.load(server + page)
+    boxes = _visible(browser, SEARCH_BOXES)
+    assert len(boxes) == 1, f"{page} at {width}px: {len(boxes)} search boxes: {boxes}"
+
+
+SEARCH_DONE_JS = """(async () => {
+  for (let i = 0; i < 600; i++) {
+    const status = document.querySelector('#search-results .search-summary, #search-results > p');
+    if (status && /found|did not match/i.test(status.textContent)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return [...document.querySelectorAll('#search-results li')].map((li) => li.textContent);
+})()"""
+
+
+def test_search_snippets_show_formulas_as_text(browser, server):
+    browser.viewport(DESKTOP)
+    browser.load(server + "search.html?q=constraint")
+    results = browser.evaluate(SEARCH_DONE_JS)
+    assert len(results) >= 5, f"too few results: {results}"
+    raw = [r for r in results if any(t in r for t in ("\\(", "\\)", "\\[", "$"))]
+    assert not raw, "search snippets with raw TeX:\n" + "\n".join(r[:300] for r in raw)
+
+
+# --------------------------------------------------------------------------------------------
+# book/_ext/repository_links.py: the repository setting, without building the book
+
+
+def _repository_extension():
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    try:
+        import repository_links
+    finally:
+        sys.path.pop(0)
+    return repository_links
+
+
+class _FakeApp:
+    def __init__(self, options):
+        from types import SimpleNamespace
+
+        self.tags = set()
+        self.config = SimpleNamespace(html_theme_options=options, fairlab_repository_url="")
+
+
+@pytest.mark.parametrize("url", [None, "", "  "])
+def test_repository_links_off_without_a_repository(url):
+    ext = _repository_extension()
+    options = {"repository_url": url, "launch_buttons": {"binderhub_url": "https://mybinder.org",
+                                                         "notebook_interface": "jupyterlab"}}
+    app = _FakeApp(options)
+    ext._configure(app, app.config)
+    opts = app.config.html_theme_options
+    assert opts["use_repository_button"] is False and opts["use_issues_button"] is False
+    assert opts["launch_buttons"]["binderhub_url"] == ""
+    assert "repository_url" not in opts and ext.TAG not in app.tags
+    assert opts["navbar_persistent"] == []  # one search box
+    source = ["git clone {{ repository_url }}.git"]
+    ext._substitute(app, "book/run_this_book", source)
+    assert source == ["git clone .git"]  # inside an only block that is left out
+
+
+def test_repository_links_on_with_a_repository():
+    ext = _repository_extension()
+    url = "https://example.org/team/fairlab"
+    options = {"repository_url": url + "/", "launch_buttons": {"binderhub_url": "https://mybinder.org"}}
+    app = _FakeApp(options)
+    ext._configure(app, app.config)
+    opts = app.config.html_theme_options
+    assert opts["use_repository_button"] is True and opts["use_issues_button"] is True
+    assert opts["launch_buttons"]["binderhub_url"] == "https://mybinder.org"
+    assert opts["repository_url"] == url and ext.TAG in app.tags
+    source = ["git clone {{ repository_url }}.git"]
+    ext._substitute(app, "book/run_this_book", source)
+    assert source == [f"git clone {url}.git"]
+    notebook = ["{{ repository_url }}"]
+    ext._substitute(app, "notebooks/01_quickstart", notebook)
+    assert notebook == ["{{ repository_url }}"]  # only the pages of book/

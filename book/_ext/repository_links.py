@@ -11,9 +11,13 @@ exist is worse than none. This extension reads it when the configuration is load
 * without one, turns those buttons off (the launch buttons too, since Binder needs the
   repository), so the ``only`` blocks are left out and no page links to a repository.
 
-It also removes the search field that pydata-sphinx-theme puts in the header by default
-(``navbar_persistent``): sphinx-book-theme has its own in the sidebar, and two boxes are one too
-many.
+It also empties ``navbar_persistent``, where pydata-sphinx-theme (0.17) puts a search field by
+default. That field was the only content of pydata's header bar, which sphinx-book-theme (1.3)
+otherwise leaves on the page: it showed a second search box above the sidebar's, and its hidden
+sidebar buttons came first in the page, so both themes attached their click handlers to those
+(``document.querySelector(".primary-toggle")``) and the visible ☰ and "Contents" buttons did
+nothing. Without the field the header is rendered empty, with no buttons, and the visible
+buttons are the ones wired.
 """
 
 from sphinx.util import logging

@@ -1,31 +1,13 @@
-// Navigation and search that work on every screen.
+// Search result snippets show formulas as text.
 //
-// 1. The sidebar buttons. pydata-sphinx-theme (0.17) and sphinx-book-theme (1.3) each attach their
-//    click handler to the FIRST ".primary-toggle" / ".secondary-toggle" of the page, which is the
-//    hidden button of pydata's header; the visible buttons in the article header (☰ and
-//    "Contents") get no handler and only show their tooltip. Here a click on any other toggle
-//    is passed on to that first one, whose handlers do the rest: on a wide screen
-//    sphinx-book-theme collapses or expands the sidebar, on a narrow one pydata opens the
-//    sidebar as a dialog.
-// 2. Search result snippets are cut from the pages' HTML before MathJax runs, so they showed the
-//    TeX source between \( and \). Formulas are written out as plain text in the snippets.
+// Sphinx cuts each snippet from the page's HTML before MathJax has run, so the snippets showed
+// the TeX source between \( and \). Here each formula of that HTML is written out as plain
+// text first (Greek letters and common symbols as Unicode, other commands by name).
+//
+// (The sidebar buttons need no script: book/_ext/repository_links.py removes pydata-sphinx-theme's
+// header, whose hidden duplicates of the buttons were the ones the themes' handlers attached to.)
 (() => {
   "use strict";
-
-  function wireToggles() {
-    for (const kind of ["primary-toggle", "secondary-toggle"]) {
-      const buttons = [...document.querySelectorAll(`.${kind}`)];
-      const wired = buttons[0];
-      for (const button of buttons.slice(1)) {
-        button.addEventListener("click", (event) => {
-          event.preventDefault();
-          event.stopPropagation();
-          button.blur();  // dismiss the tooltip
-          wired.click();
-        });
-      }
-    }
-  }
 
   // TeX to readable plain text, for search snippets only.
   const SYMBOLS = {
@@ -77,6 +59,5 @@
     }
   }
 
-  onReady(wireToggles);
   onReady(plainMathInSearch);
 })();
