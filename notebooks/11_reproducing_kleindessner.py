@@ -89,18 +89,15 @@ live_units = [["german", "PCA", 2, 0], ["german", "Fair PCA", 2, 0], ["german", 
 # %%
 import matplotlib.pyplot as plt
 import pandas as pd
-import seaborn as sns
 
 from IPython.display import display
 
 from fairlab import experiments, published
 from fairlab.evaluation import runtime_ratios
 from fairlab.experiments import kleindessner
-from fairlab.plotting import plot_boxplots, plot_runtime
+from fairlab.plotting import COLUMN_WIDTH, book_style, plot_boxplots, plot_runtime
 
-sns.set_theme(style="whitegrid", palette="colorblind")
-pd.set_option("display.width", 250)
-pd.set_option("display.max_columns", 20)
+book_style()
 mode = "Lee et al.'s exact splits" if lee_splits else "our splits of the shipped data (replication)"
 print(f"live cells: {mode}, {n_splits} split(s) per data set")
 
@@ -322,15 +319,14 @@ print("splits per method and d in the ledger:", runs.to_string(), sep="\n")
 summary2 = fig2.groupby(["d", "method"], sort=False)[["var_pct", "mmd2", "linear_inseparability"]].mean()
 print(summary2.round(2).to_string())
 
-# %% mystnb={"figure": {"caption": "Our Fig. 2 of Kleindessner et al., from the ledger: %Var, MMD\u00b2 and linear inseparability of the test embeddings of Lee et al.'s synthetic Gaussians ($k = 5$), one box per method and dimension $d$ over the splits counted above.", "name": "fig-kleindessner-synthetic-quality"}, "image": {"alt": "Three box-plot panels, one per metric (%Var, MMD\u00b2 on a log scale, linear inseparability), with the methods on the horizontal axis and one box per dimension d; the table above the figure gives the means."}}
-fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+# %% mystnb={"figure": {"caption": "Our Fig. 2 of Kleindessner et al., from the ledger: %Var, MMD\u00b2 and linear inseparability of the test embeddings of Lee et al.'s synthetic Gaussians ($k = 5$), one box per method and dimension $d$ over the splits counted above.", "name": "fig-kleindessner-synthetic-quality"}, "image": {"alt": "Three box-plot panels stacked, one per metric (%Var, MMD\u00b2 on a log scale, linear inseparability), with the methods on the horizontal axis and one box per dimension d; the table above the figure gives the means."}}
+fig, axes = plt.subplots(3, 1, figsize=(COLUMN_WIDTH, 10), sharex=True)
 for ax, metric, title in zip(axes, ["var_pct", "mmd2", "linear_inseparability"],
                              ["%Var (higher: better approximation)", "MMD² (lower: fairer)",
                               "linear inseparability (higher: fairer)"]):
     plot_boxplots(fig2, metric, by="method", hue="d", ax=ax)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title)
 axes[1].set_yscale("symlog", linthresh=0.01)
-fig.tight_layout()
 plt.show()
 
 # %% [markdown]
@@ -369,12 +365,11 @@ print("\npaper (text of §5.1, seconds):")
 print(reported[reported.figure == "Fig. 3"].to_string(index=False))
 
 # %% mystnb={"figure": {"caption": "Our Fig. 3 of Kleindessner et al., from the ledger: mean fit time of each method against the dimension $d$ ($k = 5$, log scale) on the machine the ledger names; the cell above prints each method's time as a ratio to Fair PCA's, the quantity that transfers between machines.", "name": "fig-kleindessner-runtime-d"}, "image": {"alt": "Line plot of fit time in seconds on a log scale against the data dimension d, one line per method."}}
-fig, ax = plt.subplots(figsize=(6.5, 4.2))
+fig, ax = plt.subplots(figsize=(COLUMN_WIDTH, 4.2))
 plot_runtime(times, x="d", y="seconds", hue="method", logx=False, ax=ax)
 ax.set_xlabel("data dimension d")
 ax.set_ylabel("fit time (s)")
 ax.set_title("Fig. 3: running time vs d (k = 5)")
-fig.tight_layout()
 plt.show()
 
 # %% [markdown]
@@ -388,12 +383,11 @@ fig7 = (synth[synth.table == "fig7"].groupby(["k", "method"], sort=False, as_ind
         .rename(columns={"value": "seconds"}))
 print(runtime_ratios(fig7.assign(d=100), by=("k",)).pivot_table(index="method", columns="k", values="ratio",
                                                                   sort=False).round(1).to_string())
-fig, ax = plt.subplots(figsize=(6.5, 4.2))
+fig, ax = plt.subplots(figsize=(COLUMN_WIDTH, 4.2))
 plot_runtime(fig7, x="k", y="seconds", hue="method", logx=False, ax=ax)
 ax.set_xlabel("target dimension k")
 ax.set_ylabel("fit time (s)")
 ax.set_title("Fig. 7: running time vs k (d = 100)")
-fig.tight_layout()
 plt.show()
 
 # %% [markdown]
