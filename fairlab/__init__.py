@@ -26,10 +26,10 @@ _ESTIMATORS = {
     "FairPLS": "pls",
     "KernelFairPLS": "pls",
     "NaiveFairPLS": "pls",
-    "FairLinearRegression": "kernel_learning",
-    "FairKernelRegression": "kernel_learning",
-    "FairDR": "kernel_learning",
-    "KernelFairDR": "kernel_learning",
+    "FairLinearRegression": "hsic_regression",
+    "FairKernelRegression": "hsic_regression",
+    "FairDR": "hsic_reduction",
+    "KernelFairDR": "hsic_reduction",
     "FairTradeoff": "tradeoff",
 }
 _SUBMODULES = ("datasets", "evaluation", "experiments", "metrics", "plotting", "published")

@@ -172,7 +172,7 @@ if scheduler == "cluster":
                            local_directory=folder / "dask-scratch-space")
     client = Client(cluster)
     # import fairlab once on every worker, so that no timing below includes it
-    client.run(exec, "import fairlab.kernel_learning, fairlab.kernel_pca, fairlab.pca, fairlab.pls")
+    client.run(exec, "import fairlab.hsic_regression, fairlab.kernel_pca, fairlab.pca, fairlab.pls")
     print("workers:", len(client.scheduler_info()["workers"]))
 else:
     dask.config.set(scheduler="threads")

@@ -889,7 +889,7 @@ def test_fair_pls_adversarial(batch):
 # FDR / KFDR (seed 003 §3.1–3.2: ratio of HSICs, generalized eigenproblem)
 # =============================================================================================
 def dr_sensitive(inst, n):
-    """S̃ of kernel_learning.py: numeric columns (int too) as they are, others one-hot; centred."""
+    """S̃ of fairlab._hsic: numeric columns (int too) as they are, others one-hot; centred."""
     blocks = []
     for col in _columns(inst.sensitive, n):
         if col.dtype.kind in "iuf":

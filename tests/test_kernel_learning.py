@@ -1,4 +1,5 @@
-"""Tests of fairlab.kernel_learning (Pérez-Suay et al.: FLR, FKR, FDR, KFDR)."""
+"""Tests of Fair Kernel Learning (Pérez-Suay et al.): FLR and FKR (fairlab.hsic_regression), FDR
+and KFDR (fairlab.hsic_reduction)."""
 
 import warnings
 
@@ -630,7 +631,7 @@ def test_fkr_low_rank_factor_is_used_and_dense_fallback_agrees():
     """A continuous S with a smooth kernel is low-rank to rounding (the pivoted Cholesky factor
     stops at its rounding level, r ≪ n); a kernel without a factor (sigmoid) takes the dense
     LU route; both solve eq. (3)."""
-    from fairlab.kernel_learning import _low_rank_sensitive_factor
+    from fairlab._hsic import _low_rank_sensitive_factor
 
     rng = np.random.default_rng(3)
     n = 400

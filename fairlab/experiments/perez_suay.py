@@ -16,7 +16,8 @@ from sklearn.utils import Bunch
 from .. import datasets, metrics
 from .._validation import UnconstrainedFallbackWarning
 from ..evaluation._util import _check_names, _progress
-from ..kernel_learning import FairDR, FairKernelRegression, FairLinearRegression, KernelFairDR
+from ..hsic_reduction import FairDR, KernelFairDR
+from ..hsic_regression import FairKernelRegression, FairLinearRegression
 
 #: The hyper-parameter grids of Pérez-Suay et al. §4.2 (and the reference code, IPL-UV/FKL):
 #: ridge λ, KRR width σ, width σ_S of the kernel on S, fairness weight μ (the paper's μ = the
