@@ -24,7 +24,7 @@ _ESTIMATORS = {
     "FairPCA": "pca",
     "FairKernelPCA": "kernel_pca",
     "FairPLS": "pls",
-    "KernelFairPLS": "pls",
+    "KernelFairPLS": "kernel_pls",
     "NaiveFairPLS": "pls",
     "FairLinearRegression": "hsic_regression",
     "FairKernelRegression": "hsic_regression",

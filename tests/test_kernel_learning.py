@@ -658,7 +658,7 @@ def test_fkr_low_rank_factor_is_used_and_dense_fallback_agrees():
 # ----------------------------------------------------------------- rbf far from the origin -----
 def _rbf_outputs(est_name, X, Xn, y, s):
     from fairlab import FairKernelPCA
-    from fairlab.pls import KernelFairPLS
+    from fairlab.kernel_pls import KernelFairPLS
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)

@@ -14,7 +14,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fairlab import UnconstrainedFallbackWarning
-from fairlab.pls import FairPLS, KernelFairPLS, NaiveFairPLS, nipals
+from fairlab.kernel_pls import KernelFairPLS
+from fairlab.pls import FairPLS, NaiveFairPLS, nipals
 
 
 def make_data(seed, n=120, d=7, m=1, q=1, binary=True):

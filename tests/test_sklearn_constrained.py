@@ -30,7 +30,8 @@ from fairlab import (
     FairPLS,
     KernelFairDR,
 )
-from fairlab.pls import KernelFairPLS, NaiveFairPLS
+from fairlab.kernel_pls import KernelFairPLS
+from fairlab.pls import NaiveFairPLS
 
 _LABELS = np.array(["a", "b", "c"])
 
