@@ -38,9 +38,8 @@ corrections, which makes Fair PLS cheaper than scikit-learn's PLS at every η.
 Kernel Fair PLS (§4.1, Algorithm 4; :mod:`fairlab.kernel_pls`) replaces X by a feature map with
 Gram matrix K and the covariance penalty by HSIC with a kernel on S.  With a factor
 :math:`\tilde K_S = L L^\top` of the centred sensitive Gram matrix, the per-component problem is
-the same low-rank eigenproblem
-with :math:`[A, B] = \tilde\Phi_h^\top [Y, L]`, whose Gram matrix
-:math:`[Y, L]^\top \tilde K_h [Y, L]` is all that is needed.
+the same low-rank eigenproblem with :math:`[A, B] = \tilde\Phi_h^\top [Y, L]`, whose Gram
+matrix :math:`[Y, L]^\top \tilde K_h [Y, L]` is all that is needed.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
