@@ -25,7 +25,8 @@ FPCA           Olfat & Aswani (2019)                   semidefinite relaxation: 
 MbFPCA         Lee et al. (2022)                       MMD² of the projected groups
                                                        penalised on the Stiefel manifold
 SamadiFairPCA  Samadi et al. (2018)                    equal average reconstruction loss
-                                                       of two groups (SDP + LP, cvxpy)
+                                                       of two groups (Shen et al.'s eigenvalue
+                                                       optimisation; the SDP with cvxpy)
 =============  ======================================  ===================================
 
 Every estimator takes ``sensitive_features`` as a fit keyword (routed by metadata routing;
@@ -34,8 +35,9 @@ warning when it is None, and is imported on first use, so ``import fairlab.basel
 cheap.  fairlearn's ``CorrelationRemover`` and reductions are used from fairlearn itself;
 ``ExponentiatedGradientClassifier`` (module ``reductions``) is only the thin adapter that lets
 fairlearn's ``ExponentiatedGradient`` (Agarwal et al. 2018) take ``sensitive_features`` by
-metadata routing, after a fairlab transformer in a Pipeline.  FPCA and SamadiFairPCA import
-cvxpy only when they are fitted (``pip install 'fairlab[baselines]'``).
+metadata routing, after a fairlab transformer in a Pipeline.  FPCA, and SamadiFairPCA with an SDP
+solver (``solver="scs"`` or ``"clarabel"``), import cvxpy only when they are fitted
+(``pip install 'fairlab[baselines]'``).
 """
 
 import importlib

@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from ._provenance import git_commit, machine, utc_now
 
@@ -135,7 +136,6 @@ def _cache_file(experiment, uid, path):
 
 def _run_unit(experiment, key, parameters, uid, commit):
     """Run one unit with single-threaded BLAS and stamp its rows with their provenance."""
-    from threadpoolctl import threadpool_limits
 
     module = _module(experiment)
     start = time.perf_counter()

@@ -7,6 +7,8 @@ import platform
 import subprocess
 from pathlib import Path
 
+from threadpoolctl import threadpool_info
+
 from .. import __version__
 
 
@@ -48,7 +50,6 @@ def machine():
     The kernel is part of a result's provenance: two kernels round sums differently, so a number
     that changed between two ledger rows can be traced to the machine or to the code.
     """
-    from threadpoolctl import threadpool_info
 
     blas = sorted({f"{lib['internal_api']} {lib.get('version') or ''} "
                    f"{lib.get('architecture') or ''}".strip()

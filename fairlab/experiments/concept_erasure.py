@@ -5,6 +5,9 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from sklearn.decomposition import PCA
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
 
 from ..pca import FairPCA
 
@@ -38,7 +41,6 @@ def _inputs(X, concept, k, methods, func):
 
 
 def _estimator(method, k, equalize_covariance):
-    from sklearn.decomposition import PCA
 
     if method == "PCA":
         return PCA(n_components=k)
@@ -200,8 +202,6 @@ def scores(X, concept, labels=None, k=10, *, methods=METHODS,
         As :func:`reconstructions`; ``labels`` of the wrong length;
         ``test_size`` outside (0, 1).
     """
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import train_test_split
 
     X, concept, k, methods = _inputs(X, concept, k, methods, "scores")
     if labels is not None:

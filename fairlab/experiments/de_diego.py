@@ -8,6 +8,11 @@ from numbers import Integral, Real
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import Bunch
 
 from .. import datasets, metrics, published
@@ -376,8 +381,6 @@ def downstream_models(task="classification", models=MODELS, *, random_state=0):
     optional dependency (``pip install 'fairlab[book]'`` or ``pip install xgboost``): it is
     imported only when ``"XGB"`` is asked for, and its absence raises an ImportError saying so.
     """
-    from sklearn.linear_model import LinearRegression, LogisticRegression
-    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
     if task not in ("classification", "regression"):
         raise ValueError(f"task must be 'classification' or 'regression'; got {task!r}.")
@@ -456,8 +459,6 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
         Columns ``dataset, eta, k, features, model, metric, scores, targets, reduce, fold,
         value``.
     """
-    from sklearn.base import clone as _clone
-    from sklearn.exceptions import ConvergenceWarning
 
     norm = _normalisation(normalisation)
     combos = [(sc, tg, rd) for sc in NORMALISATION_OPTIONS["scores"]
@@ -494,7 +495,7 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
             for name, est in ests.items():
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", ConvergenceWarning)
-                    model = _clone(est).fit(T_tr, d.y[train])
+                    model = clone(est).fit(T_tr, d.y[train])
                 pred = model.predict(T_te)
                 pooled[name][test] = pred
                 if d.task == "classification":
@@ -658,9 +659,6 @@ def fig7(data, *, k=2, eta=1.0, n_folds=7, models=("LR", "DT"), random_state=0):
     -------
     DataFrame with columns ``method, eta, model, metric, fold, value``.
     """
-    from sklearn.base import clone as _clone
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.preprocessing import StandardScaler
 
     if data.task != "classification":
         raise ValueError("fig7 needs a classification data set (the paper: Adult).")
@@ -680,7 +678,7 @@ def fig7(data, *, k=2, eta=1.0, n_folds=7, models=("LR", "DT"), random_state=0):
             for name, est in ests.items():
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", ConvergenceWarning)
-                    pred = _clone(est).fit(T_tr, data.y[train]).predict(T_te)
+                    pred = clone(est).fit(T_tr, data.y[train]).predict(T_te)
                 vals = {"accuracy": float(np.mean(pred == data.y[test])),
                         "disparate_impact": metrics.disparate_impact(
                             data.y[test], pred, sensitive_features=data.s[test],

@@ -8,6 +8,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
+from sklearn.decomposition import PCA
 from sklearn.utils import Bunch
 
 from .. import baselines, datasets, metrics, published
@@ -43,7 +44,6 @@ METHODS = (
     "PCA", "FPCA (0.1, 0.01)", "FPCA (0, 0.01)", "MbF-PCA (10^-3)", "MbF-PCA (10^-6)", "INLP",
     "RLACE", "Fair PCA", "Fair Kernel PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)",
 )
-
 
 #: The only row of Table 4.
 SAMADI_METHOD = "Fair PCA of Samadi et al. 2018"
@@ -102,10 +102,10 @@ def estimators(k, methods=None, *, rlace_max_iter=10_000, random_state=0):
         * ``"RLACE"``: ``RLACE(n_components=k, max_iter=rlace_max_iter)`` (rank d − k);
         * ``"FPCA (δ, μ)"``: ``FPCA(k, delta=δ, mu=μ)`` (Olfat & Aswani's SDP; cvxpy);
         * ``"MbF-PCA (10^-t)"``: ``MbFPCA(k, tau=10**-t)``;
-        * :data:`SAMADI_METHOD`: ``SamadiFairPCA(k)`` (SDP + LP; the paper ran Samadi et al.'s
+        * :data:`SAMADI_METHOD`: ``SamadiFairPCA(k)`` (the exact optimum by Shen et al.'s
+          eigenvalue optimisation; the paper ran Samadi et al.'s
           MATLAB multiplicative-weights code and used the d-dimensional X·P, see the chapter).
     """
-    from sklearn.decomposition import PCA
 
     if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
         raise ValueError(f"k must be a positive integer; got {k!r}.")

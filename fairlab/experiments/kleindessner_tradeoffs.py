@@ -10,8 +10,13 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 import sklearn
+from sklearn.decomposition import PCA, KernelPCA
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.utils import Bunch
+from threadpoolctl import threadpool_limits
 
 from .. import datasets, metrics
 from ..evaluation._util import _check_names, _progress
@@ -111,7 +116,6 @@ def load_splits(dataset, *, n_runs=10, n_train=5000, n_test=5000,
     n_train = _int(n_train, "n_train", 2)
     n_test = _int(n_test, "n_test", 0)
     first_run = _int(first_run, "first_run", 0)
-    from sklearn.preprocessing import StandardScaler
 
     X, y, s = _load(key, None if data_home is None else str(data_home))
     if n_train + n_test > len(y):
@@ -135,7 +139,6 @@ def _blas_limit(threads):
     if threads is None:
         return contextlib.nullcontext()
     threads = _int(threads, "blas_threads", 1)
-    from threadpoolctl import threadpool_limits
 
     return threadpool_limits(limits=threads, user_api="blas")
 
@@ -147,7 +150,6 @@ def _gamma(X_train):
 
 
 def _classifier(classifier, n_train, gamma, warm_start=False):
-    from sklearn.linear_model import LogisticRegression
 
     if classifier == "logistic regression":
         return LogisticRegression(C=1.0 / (2 * n_train * 0.01), max_iter=10_000, random_state=0,
@@ -157,7 +159,6 @@ def _classifier(classifier, n_train, gamma, warm_start=False):
 
 def _transformers(method, d, gamma):
     """Unfitted (fair, standard) pair of a fair PCA method, with the paper's dimensions."""
-    from sklearn.decomposition import PCA, KernelPCA
 
     if method == "Fair PCA":
         return FairPCA(d - 1, center=False), PCA(d - 1, svd_solver="covariance_eigh")
@@ -180,7 +181,6 @@ def _fit_rows(split, fairness):
 def _fair_curve(method, split, fairness, classifier, lambdas, *, reuse_fit=True,
                 warm_start=True, evaluate=True):
     """One curve of a fair PCA method: (seconds of the shared fit, [(λ, pred_test, seconds)])."""
-    from sklearn.exceptions import ConvergenceWarning
 
     X, y, n = split.X_train, split.y_train, len(split.y_train)
     gamma = _gamma(X)

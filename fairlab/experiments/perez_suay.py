@@ -11,6 +11,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
+from sklearn.decomposition import PCA
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils import Bunch
 
 from .. import datasets, metrics
@@ -236,7 +238,6 @@ def _knn_row(base, method, k, E_tr, y, E_te, y_test, S_test, sigma, seconds):
     embedding, which change with the BLAS kernel and thread count.  Rounded, such near-ties
     become exact ties, which scikit-learn breaks by training-row order on every machine.
     """
-    from sklearn.neighbors import KNeighborsClassifier
 
     scale = max(float(np.abs(E_tr).max(initial=0.0)), np.finfo(float).tiny)
     unit = 10.0 ** (np.floor(np.log10(scale)) - 7)
@@ -461,7 +462,6 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
         ``dataset, sensitive, variant, method, repetition, n_components, error, hsic, sigma,
         seconds`` (fit time of the estimator, repeated on each n_p row it serves).
     """
-    from sklearn.decomposition import PCA
 
     splits = list(splits)
     if not splits:
