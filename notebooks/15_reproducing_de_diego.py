@@ -82,8 +82,6 @@ results_csv = ""             # path of a CSV for the tidy results ("" = none; ma
 progress = False             # tqdm progress bars (turn on when running interactively)
 
 # %%
-import warnings
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -144,11 +142,9 @@ pd.DataFrame([{"dataset": d.dataset, "rows (all)": d.n_rows, "rows (A)": len(d.y
 # compared by the notebook tests.
 
 # %%
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always", UserWarning)
+with de_diego.counting_early_stops() as stops:
     scores_a = de_diego.representation_scores(data_a, etas_a, n_splits=n_splits, test_size=test_size,
                                              random_state=seed, progress=progress)
-stops = [w for w in caught if "no direction has a positive objective" in str(w.message)]
 print(f"Fair PLS stopped early (only rounding-level directions left) in {len(stops)} fit(s)")
 table1 = de_diego.table1(scores_a)
 cmp1 = de_diego.compare(table1)
@@ -318,11 +314,9 @@ checks
 # computed under every reading of {numref}`§%s <sec-dediego-normalisation>` and chosen when summarising; below, the literal definition.
 
 # %%
-with warnings.catch_warnings(record=True) as caught:  # early stops, counted as in Experiment A
-    warnings.simplefilter("always", UserWarning)
+with de_diego.counting_early_stops() as stops:  # counted as in Experiment A
     scores_b = de_diego.downstream_scores(data_b, etas_b, n_folds=n_folds, models=models,
                                          random_state=seed, progress=progress)
-stops = [w for w in caught if "no direction has a positive objective" in str(w.message)]
 print(f"Fair PLS stopped early (only rounding-level directions left) in {len(stops)} fit(s)")
 summary_b = de_diego.downstream_summary(scores_b)
 printed_etas = [e for e in etas_b if e in (0.0, 1.0, 2.0)]

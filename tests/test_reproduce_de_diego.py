@@ -8,6 +8,7 @@ external: its test runs only with ``FAIRLAB_DATA``.
 
 import os
 import sys
+import warnings
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -245,3 +246,19 @@ def test_fig7_and_plots(small):
     with pytest.raises(ValueError, match="not in summary"):
         de_diego.plot_tradeoff(summ, "E")
     plt.close("all")
+
+
+def test_counting_early_stops_collects_fair_pls_stops_and_passes_other_warnings_on():
+    from fairlab import FairPLS
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = X[:, 0] + 0.1 * rng.normal(size=60)
+    s = rng.integers(0, 2, 60)
+    with pytest.warns(RuntimeWarning, match="something else"):
+        with de_diego.counting_early_stops() as stops:
+            FairPLS(3, eta=1e6).fit(X, y, sensitive_features=X[:, 0] > 0)  # S explains y: stop
+            FairPLS(1).fit(X, y, sensitive_features=s)
+            warnings.warn("something else", RuntimeWarning, stacklevel=1)
+    assert len(stops) >= 1
+    assert all("no direction has a positive objective" in str(w.message) for w in stops)

@@ -26,3 +26,16 @@ def _check_names(values, allowed, name):
         raise ValueError(f"{name} must be among {list(allowed)}; got {list(values)!r}.")
     return values
 
+
+
+def _dataset_key(dataset, names):
+    """The key of ``dataset`` in ``names`` (key -> printed name), from the key or printed name."""
+    if isinstance(dataset, str):
+        key = dataset.strip().lower()
+        for k, name in names.items():
+            if key in (k, name.lower()):
+                return k
+    raise ValueError(
+        f"dataset must be one of {list(names)} (or the printed names {list(names.values())}); "
+        f"got {dataset!r}."
+    )

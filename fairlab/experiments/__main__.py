@@ -15,12 +15,18 @@ import pandas as pd
 from . import _ledger
 
 
+def _split_pairs(pairs, option):
+    """NAME=VALUE arguments of ``option`` as (name, value) pairs."""
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"{option} takes NAME=VALUE; got {pair!r}.")
+        yield name, value
+
+
 def _where(pairs):
     chosen = {}
-    for pair in pairs:
-        field, sep, value = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"--where takes FIELD=VALUE; got {pair!r}.")
+    for field, value in _split_pairs(pairs, "--where"):
         chosen.setdefault(field, set()).add(value)
     return chosen
 
@@ -37,10 +43,7 @@ def _units(experiment, where):
 
 def _parameters(pairs):
     out = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"--parameter takes NAME=VALUE (VALUE as JSON); got {pair!r}.")
+    for name, value in _split_pairs(pairs, "--parameter"):  # VALUE as JSON, else a string
         try:
             out[name] = json.loads(value)
         except json.JSONDecodeError:

@@ -1,6 +1,7 @@
 """De-Diego et al. (2025) §4: Fair PLS on six real data sets (Tables 1–5, Figs. 5–7).
 """
 
+import contextlib
 import itertools
 import warnings
 from numbers import Integral, Real
@@ -16,6 +17,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import Bunch
 
 from .. import datasets, metrics, published
+from ..evaluation._util import _dataset_key as _util_dataset_key
 from ..evaluation._util import _progress
 from ..evaluation.splits import repeated_splits
 from ..pca import FairPCA
@@ -50,16 +52,27 @@ DEFAULT_NORMALISATION = {"features": "S not in X", "rows": "test", "scores": "ra
 _COV2_METRICS = ("cov2_y", "cov2_s")
 
 
+@contextlib.contextmanager
+def counting_early_stops():
+    """Collect Fair PLS's early stops (only rounding-level directions left) instead of warnings.
+
+    Yields a list that holds, after the block, one warning per fit that stopped early (see
+    :class:`fairlab.FairPLS`); every other warning is issued as usual.  At De-Diego et al.'s k,
+    close to d, such stops are expected, and a chapter prints their number.
+    """
+    stops = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        yield stops
+    for w in caught:
+        if "no direction has a positive objective" in str(w.message):
+            stops.append(w)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+
 def _dataset_key(dataset):
-    if isinstance(dataset, str):
-        key = dataset.strip().lower()
-        for k, name in DATASETS.items():
-            if key in (k, name.lower()):
-                return k
-    raise ValueError(
-        f"dataset must be one of {list(DATASETS)} (or the printed names "
-        f"{list(DATASETS.values())}); got {dataset!r}."
-    )
+    return _util_dataset_key(dataset, DATASETS)
 
 
 def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):

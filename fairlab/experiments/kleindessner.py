@@ -13,6 +13,7 @@ from sklearn.utils import Bunch
 
 from .. import baselines, datasets, metrics, published
 from ..datasets import load_lee2022_loadings, load_lee2022_split, make_lee_gaussians
+from ..evaluation._util import _dataset_key as _util_dataset_key
 from ..evaluation._util import _progress, _to_numpy
 from ..evaluation.runtime import runtime_sweep
 from ..evaluation.scorecards import (
@@ -58,15 +59,7 @@ _LEE_SUBSAMPLE = {"adult": 2261, "german": None, "compas": 2468}
 
 
 def _dataset_key(dataset):
-    if isinstance(dataset, str):
-        key = dataset.strip().lower()
-        for k, name in DATASETS.items():
-            if key in (k, name.lower()):
-                return k
-    raise ValueError(
-        f"dataset must be one of {list(DATASETS)} (or the printed names "
-        f"{list(DATASETS.values())}); got {dataset!r}."
-    )
+    return _util_dataset_key(dataset, DATASETS)
 
 
 def estimators(k, methods=None, *, rlace_max_iter=10_000, random_state=0):
