@@ -14,15 +14,15 @@ experiment module of :mod:`fairlab.experiments` declares
 :func:`run` computes the units that the **ledger** does not hold yet — one tidy CSV per experiment,
 ``notebooks/results/<experiment>.csv.gz``, with :data:`LEDGER_COLUMNS`: the result columns plus
 the unit's provenance (commit, date, machine with its BLAS kernel, parameters, seconds).  A unit
-that raises is recorded as missing — one row with metric ``"missing"`` and the error in ``note`` —
-and is never filled in.  A unit
-counts as done when the ledger holds it with the same parameters.  Each finished unit is written
-at once to a cache file, so an interrupted run resumes where it stopped; the ledger is rewritten
-from the cache as units finish.  Units run on ``dask.distributed``: a ``LocalCluster`` of
-single-threaded worker processes, one per core (the default), an existing cluster named by
-``scheduler=`` or ``$FAIRLAB_SCHEDULER`` (``tcp://host:port``), or ``scheduler="serial"`` in this
-process.  Every unit runs with single-threaded BLAS wherever it runs, so its rows do not depend on
-where it ran.
+counts as done when the ledger holds it with the same parameters.  A unit that raises is recorded
+as missing — one row with metric ``"missing"`` and the error in ``note`` — and is never filled in.
+Each finished unit is written at once to a cache file, so an interrupted run resumes where it
+stopped; the ledger is rewritten from the cache as units finish.  Units run on
+``dask.distributed``: a ``LocalCluster`` of single-threaded worker processes, one per core (the
+default), an existing cluster named by ``scheduler=`` or ``$FAIRLAB_SCHEDULER``
+(``tcp://host:port``), or ``scheduler="serial"`` in this process.  Every unit runs with
+single-threaded BLAS wherever it runs, so its rows do not depend on the cluster or the thread count
+(nor on the BLAS kernel, except for the methods an experiment lists as ``KERNEL_DEPENDENT``).
 
 Values are stored to :data:`SIGNIFICANT_DIGITS` significant digits; :func:`equal_to_ledger` and
 :func:`verify` call a recomputed value equal when it rounds to the stored one.
