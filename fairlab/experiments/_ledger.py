@@ -136,7 +136,6 @@ def _cache_file(experiment, uid, path):
 
 def _run_unit(experiment, key, parameters, uid, commit):
     """Run one unit with single-threaded BLAS and stamp its rows with their provenance."""
-
     module = _module(experiment)
     start = time.perf_counter()
     note = ""

@@ -50,7 +50,6 @@ def machine():
     The kernel is part of a result's provenance: two kernels round sums differently, so a number
     that changed between two ledger rows can be traced to the machine or to the code.
     """
-
     blas = sorted({f"{lib['internal_api']} {lib.get('version') or ''} "
                    f"{lib.get('architecture') or ''}".strip()
                    for lib in threadpool_info() if lib["user_api"] == "blas"})

@@ -202,7 +202,6 @@ def scores(X, concept, labels=None, k=10, *, methods=METHODS,
         As :func:`reconstructions`; ``labels`` of the wrong length;
         ``test_size`` outside (0, 1).
     """
-
     X, concept, k, methods = _inputs(X, concept, k, methods, "scores")
     if labels is not None:
         labels = np.asarray(labels).ravel()

@@ -394,7 +394,6 @@ def downstream_models(task="classification", models=MODELS, *, random_state=0):
     optional dependency (``pip install 'fairlab[book]'`` or ``pip install xgboost``): it is
     imported only when ``"XGB"`` is asked for, and its absence raises an ImportError saying so.
     """
-
     if task not in ("classification", "regression"):
         raise ValueError(f"task must be 'classification' or 'regression'; got {task!r}.")
     unknown = [m for m in models if m not in MODELS]
@@ -472,7 +471,6 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
         Columns ``dataset, eta, k, features, model, metric, scores, targets, reduce, fold,
         value``.
     """
-
     norm = _normalisation(normalisation)
     combos = [(sc, tg, rd) for sc in NORMALISATION_OPTIONS["scores"]
               for tg in NORMALISATION_OPTIONS["targets"]
@@ -672,7 +670,6 @@ def fig7(data, *, k=2, eta=1.0, n_folds=7, models=("LR", "DT"), random_state=0):
     -------
     DataFrame with columns ``method, eta, model, metric, fold, value``.
     """
-
     if data.task != "classification":
         raise ValueError("fig7 needs a classification data set (the paper: Adult).")
     ests = downstream_models("classification", models, random_state=random_state)

@@ -99,7 +99,6 @@ def estimators(k, methods=None, *, rlace_max_iter=10_000, random_state=0):
           eigenvalue optimisation; the paper ran Samadi et al.'s
           MATLAB multiplicative-weights code and used the d-dimensional X·P, see the chapter).
     """
-
     if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
         raise ValueError(f"k must be a positive integer; got {k!r}.")
     k = int(k)

@@ -135,7 +135,6 @@ def load_splits(dataset, *, n_runs=10, n_train=5000, n_test=5000,
 
 def _blas_limit(threads):
     """A ``threadpoolctl`` limit on the BLAS pools (a no-op context for ``threads=None``)."""
-
     if threads is None:
         return contextlib.nullcontext()
     threads = _int(threads, "blas_threads", 1)
@@ -159,7 +158,6 @@ def _classifier(classifier, n_train, gamma, warm_start=False):
 
 def _transformers(method, d, gamma):
     """Unfitted (fair, standard) pair of a fair PCA method, with the paper's dimensions."""
-
     if method == "Fair PCA":
         return FairPCA(d - 1, center=False), PCA(d - 1, svd_solver="covariance_eigh")
     if method == "Fair PCA-S":
@@ -181,7 +179,6 @@ def _fit_rows(split, fairness):
 def _fair_curve(method, split, fairness, classifier, lambdas, *, reuse_fit=True,
                 warm_start=True, evaluate=True):
     """One curve of a fair PCA method: (seconds of the shared fit, [(λ, pred_test, seconds)])."""
-
     X, y, n = split.X_train, split.y_train, len(split.y_train)
     gamma = _gamma(X)
     X_fit, s_fit = _fit_rows(split, fairness)

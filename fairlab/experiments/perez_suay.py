@@ -209,7 +209,6 @@ def _linear_hsic(f, S):
 
 def _stack(models, coef):
     """One model whose ``coef``/``intercept_`` hold a whole μ path (predict is linear in them)."""
-
     stacked = copy.copy(models[0])
     if coef == "coef_":
         stacked.coef_ = np.vstack([m.coef_ for m in models])
@@ -238,7 +237,6 @@ def _knn_row(base, method, k, E_tr, y, E_te, y_test, S_test, sigma, seconds):
     embedding, which change with the BLAS kernel and thread count.  Rounded, such near-ties
     become exact ties, which scikit-learn breaks by training-row order on every machine.
     """
-
     scale = max(float(np.abs(E_tr).max(initial=0.0)), np.finfo(float).tiny)
     unit = 10.0 ** (np.floor(np.log10(scale)) - 7)
     pred = KNeighborsClassifier(n_neighbors=1).fit(np.round(E_tr / unit), y).predict(
@@ -462,7 +460,6 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
         ``dataset, sensitive, variant, method, repetition, n_components, error, hsic, sigma,
         seconds`` (fit time of the estimator, repeated on each n_p row it serves).
     """
-
     splits = list(splits)
     if not splits:
         raise ValueError("splits must be a non-empty list of load_splits() Bunch objects.")
@@ -520,7 +517,6 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
 
 def _kernel_dr(X, k, gamma, S, ridge):
     """RBF KernelFairDR with k directions (kernel PCA for S=None), fewer if the rank is lower."""
-
     est = KernelFairDR(k, kernel="rbf", gamma=gamma, sensitive_kernel="linear", ridge=ridge)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnconstrainedFallbackWarning)
