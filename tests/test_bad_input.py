@@ -12,9 +12,6 @@ FAIRLAB = ["FairPCA", "FairKernelPCA", "FairPLS", "KernelFairPLS", "NaiveFairPLS
            "FairLinearRegression", "FairKernelRegression", "FairDR", "KernelFairDR"]
 BASELINES = ["SAL", "LEACE", "OracleLEACE", "INLP", "RLACE", "FPCA", "MbFPCA", "SamadiFairPCA",
              "ExponentiatedGradientClassifier"]
-# MbFPCA validates X with scikit-learn's validate_data directly (fairlab/baselines/mbfpca.py),
-# not through fairlab._validation: its message does not name X yet.
-NOT_YET_NAMED = {"MbFPCA"}
 REGRESSORS = ["FairPLS", "KernelFairPLS", "NaiveFairPLS", "FairLinearRegression",
               "FairKernelRegression"]
 # estimators whose sensitive attribute is group labels (check_groups) or one-hot encoded
@@ -45,8 +42,6 @@ def test_string_in_x_names_x_and_the_fix(name):
     X, y, s = data()
     X = X.astype(object)
     X[3, 1] = "abc"
-    if name in NOT_YET_NAMED:
-        pytest.xfail("fairlab/baselines/mbfpca.py calls scikit-learn's validate_data directly")
     with pytest.raises(ValueError, match=rf"X must be numeric.*'abc'.*{name}.*OneHotEncoder"):
         fit(make(name), X, y, s)
 

@@ -62,10 +62,10 @@ from scipy.spatial.distance import pdist
 from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_random_state, validate_data
+from sklearn.utils.validation import check_random_state
 
 from .._linalg import as_seed, flip_signs
-from .._validation import check_groups, check_n_components, warn_unconstrained
+from .._validation import check_groups, check_n_components, validate_data, warn_unconstrained
 from ._common import LinearProjection, reject_bool_n_components
 from ._manifold import rbfgs, retract
 
