@@ -149,7 +149,7 @@ print(f"{len(missing)} unit(s) recorded as missing" + "".join(
 
 # %%
 summary = experiments.summarize_ledger(ledger)
-tables_1_3 = summary[summary.table != "table4"]
+tables_1_3 = summary[summary.table.isin(["table1", "table2", "table3"])]
 compared = kleindessner.compare(tables_1_3) if len(tables_1_3) else None
 compared4 = (kleindessner.compare(summary[summary.table == "table4"], "table4")
              if (summary.table == "table4").any() else None)
@@ -238,8 +238,8 @@ print(f"reference runs (Lee et al.'s saved loadings, all four classifiers): {(ru
 # checks these statements on the paper-scale means, for the kernel SVM and the MLP.
 
 # %%
-dp = summary[(summary.metric == "delta_dp") & summary.model.isin(["Kernel SVM", "MLP"]) & (summary.table != "table4")]
-wide = dp.pivot_table(index=["dataset", "k", "model"], columns="method", values="mean", sort=False)
+dp = tables_1_3[(tables_1_3.metric == "delta_dp") & tables_1_3.model.isin(["Kernel SVM", "MLP"])]
+wide = dp.pivot_table(index=["dataset", "k", "model"], columns="method", values="mean", sort=True)
 checks = pd.DataFrame({
     f"{m} ΔDP ≤ Fair PCA": (wide[m] <= wide["Fair PCA"] + 1e-12)
     for m in ["Fair PCA-S (0.5)", "Fair PCA-S (0.85)"] if m in wide
@@ -316,8 +316,9 @@ else:
 # CSV files (drawn by MATLAB's generator): same distribution, other numbers.
 
 # %%
-synth = ledger[ledger.table.isin(["fig2", "fig3", "fig7"])].assign(
-    d=lambda f: f.dataset.str.removeprefix("synthetic").astype(int))
+synth = (ledger[ledger.table.isin(["fig2", "fig3", "fig7"])]
+         .assign(d=lambda f: f.dataset.str.removeprefix("synthetic").astype(int))
+         .sort_values(["d", "k", "method", "split"], kind="stable"))
 fig2 = synth[synth.table == "fig2"].pivot_table(index=["split", "d", "method"], columns="metric",
                                                 values="value", sort=False).reset_index()
 runs = fig2.groupby(["d", "method"], sort=False).size().unstack("d")
