@@ -256,13 +256,17 @@ if "Fair Kernel PCA" in wide:
 # A ledger is only worth reading if the code still produces it. The units in `live_units` are recomputed here, on
 # the machine that runs this notebook, at the book's defaults (the paper's parameters), and each is compared with
 # its ledger rows: equal means every value rounds to the stored one at 8 significant digits. The notebook tests
-# compare this cell's output, so `make test` proves the ledger current wherever it runs. `make verify-results`
-# recomputes a larger sample: the quickest unit of every data set and method.
+# compare this cell's output, so `make test` proves the ledger current wherever it runs. The MLP's scores are left
+# out here: its thousands of Adam steps follow the rounding of the machine's BLAS kernel
+# (`kleindessner.KERNEL_DEPENDENT_MODELS` gives the measurement), while the embeddings it is trained on, and every
+# other score, do not. `make verify-results` recomputes a larger sample, the MLP included where the kernel is the
+# ledger's: the quickest unit of every data set and method.
 
 # %%
 live = [dict(zip(kleindessner.UNIT_KEYS, unit)) for unit in live_units]
 fresh = experiments.recompute("kleindessner", live)
-verdict = experiments.equal_to_ledger(fresh, ledger)
+stable = fresh[~fresh.model.isin(kleindessner.KERNEL_DEPENDENT_MODELS)]  # the MLP: see above
+verdict = experiments.equal_to_ledger(stable, ledger)
 verdict["unit"] = verdict.unit.str.replace("kleindessner/", "", regex=False)
 print(verdict[["unit", "values", "in_ledger", "equal"]].to_string(index=False))
 print(f"\n{int(verdict.equal.sum())} of {len(verdict)} recomputed units equal the ledger"

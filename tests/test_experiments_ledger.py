@@ -232,3 +232,16 @@ def test_a_unit_that_fails_is_recorded_as_missing_with_its_reason(tmp_path, call
     assert experiments.verification_sample(rows) == [rows["unit"].iloc[0]]
     experiments.run("kleindessner", UNITS[:2], scheduler="serial", path=tmp_path)
     assert len(calls) == 1  # recorded once; --redo retries it
+
+
+def test_kernel_dependent_models_are_left_out_on_another_kernel(tmp_path, monkeypatch):
+    experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
+    file = experiments.ledger_path("kleindessner", tmp_path)
+    planted = experiments.read_ledger("kleindessner", tmp_path)
+    planted.loc[planted["model"] == "MLP", "value"] += 1.0  # the MLP drifted on this kernel
+    planted.to_csv(file, index=False)
+    assert not experiments.verify("kleindessner", path=tmp_path)["equal"].all()  # same kernel
+    monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    result = experiments.verify("kleindessner", path=tmp_path)
+    assert result["equal"].all() and result["values"].item() == 6  # %Var, MMD², two SVMs
+    assert "not compared" in result["note"].item()
