@@ -12,7 +12,7 @@ from fairlab.experiments.__main__ import main
 
 # Four quick units: COMPAS (d = 11), two closed-form methods, k = 2, two of Lee et al.'s splits.
 UNITS = kleindessner.units(["compas"], ["PCA", "Fair PCA"], ks=(2,), splits=[0, 1])
-COMPARED = ["unit", *experiments.RESULT_COLUMNS, "parameters", "machine", "commit"]
+COMPARED = ["unit", *experiments.RESULT_COLUMNS, "parameters", "commit"]  # machine: per worker
 
 
 def _same_rows(a, b):
