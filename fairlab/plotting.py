@@ -162,6 +162,12 @@ def _two_decimals(match):
     return f"{float(match.group()):.2f}".rstrip("0").rstrip(".")
 
 
+#: Marks (points, cells, paths) above which a plotted collection is embedded in the SVG as an
+#: image at 150 dpi, the text and axes staying vector: a dense scatter or contour as vectors is
+#: megabytes of markup for no visible gain.
+DENSE_MARKS = 2000
+
+
 def figure_svg(fig):
     """The SVG text of ``fig`` at its ``figsize``, the same for the same figure on any machine.
 
@@ -172,12 +178,23 @@ def figure_svg(fig):
     text independent of the last bits of the plotted numbers, which differ with the BLAS kernel
     and thread count; text content (labels, tick values) is left as drawn.
 
+    Collections of more than :data:`DENSE_MARKS` marks are embedded as images (the notebook
+    tests mask embedded image data, as they leave PNG figures uncompared).
+
     Returns ``None`` for a figure with nothing drawn, as IPython's own formatters do.
     """
     if not fig.axes and not fig.artists and not fig.texts and not fig.images:
         return None
+    for ax in fig.axes:  # thousands of marks or cells as vectors make megabytes of markup
+        for artist in [*ax.collections, *ax.images]:
+            marks = len(getattr(artist, "get_offsets", lambda: ())())
+            paths = len(artist.get_paths()) if hasattr(artist, "get_paths") else 0
+            if max(marks, paths) > DENSE_MARKS or hasattr(artist, "get_array") and \
+                    getattr(artist.get_array(), "size", 0) > DENSE_MARKS:
+                artist.set_rasterized(True)
     buffer = io.StringIO()
-    with plt.rc_context({"svg.hashsalt": "fairlab", "svg.fonttype": "none"}):
+    with plt.rc_context({"svg.hashsalt": "fairlab", "svg.fonttype": "none",
+                         "savefig.dpi": 150}):
         fig.savefig(buffer, format="svg", metadata={"Date": None})
     return _ATTRIBUTE.sub(
         lambda m: '="' + _LONG_DECIMAL.sub(_two_decimals, m.group(1)) + '"', buffer.getvalue())
