@@ -4,7 +4,7 @@ These tests never read ``$FAIRLAB_DATA`` (it is removed) and never touch the net
 (``urllib.request.urlopen`` is replaced by a function that fails the test).  Lee et al.'s
 splits and saved loading matrices ship too (``data/fair-manifold-pca/``): their shapes,
 columns and group balance are checked here, offline, against the counts recorded when the
-files were copied (``/work/shared/datasets/fair-manifold-pca/SOURCE.md``).
+files were copied (the ``SOURCE.md`` of the raw copies, ``$FAIRLAB_DATA/fair-manifold-pca``).
 """
 
 import lzma
