@@ -4,7 +4,7 @@ Every shipped data set (all but Law School; Lee et al.'s splits and loading matr
 is tested always: from ``$FAIRLAB_DATA`` when it is set (a user's copy takes precedence), from
 the package otherwise.  Law School, Lee et al.'s ``full.csv`` files and the comparisons with
 the raw copies run only when ``FAIRLAB_DATA`` points at them (skipped with a reason
-otherwise; ``FAIRLAB_DATA`` pointing at a copy of the raw files).  The shipped copies themselves
+otherwise).  The shipped copies themselves
 (offline loading, checksums, package size) are tested in ``test_datasets_shipped.py``.
 """
 
