@@ -107,12 +107,12 @@ def _insep_test(answer):
         return False, "The two values are swapped: the first is for the training rows."
     if train > 0.5 or test > 0.5:
         return False, ("A value above 0.5 is an error rate above chance: pass the embedding and "
-                       ("the groups of the same rows (split.s_train with X_train, split.s_test "
-                        "with X_test)."))
+                       "the groups of the same rows (split.s_train with X_train, split.s_test "
+                       "with X_test).")
     if not _close(train, ref_train, 5e-4):
         return False, ("The training value is off: fit FairPCA(2) on split.X_train with "
-                       ("sensitive_features=split.s_train and measure the embedding of the same "
-                        "rows."))
+                       "sensitive_features=split.s_train and measure the embedding of the same "
+                       "rows.")
     return False, ("The training value is right, the test value is off: transform split.X_test "
                    "with the model fitted on the training rows, and pair it with split.s_test.")
 
@@ -356,11 +356,10 @@ def _scaling_shift(answer):
                       "result, and say what the shift by the first chunk's mean changes.")
     if lost <= 2:
         return False, ("So few digits lost means the two matrices agree almost to rounding: did "
-                       "you "
-                       "centre X_mem before the textbook formula?")
+                       "you centre X_mem before the textbook formula?")
     if lost > 10:
         return False, ("Too many: at a mean of 100 the terms are about 10^4 times the result, "
-                       ("not 10^16. Use the maximum absolute difference relative to the largest "
-                        "entry."))
+                       "not 10^16. Use the maximum absolute difference relative to the largest "
+                       "entry.")
     return False, ("Compute the maximum absolute difference of the two matrices, divide by their "
                    "largest entry, and count the digits as 16 + log10 of that.")
