@@ -16,8 +16,8 @@ NO_PAPERMILL := -k "not papermill"
 PARALLEL ?= -n auto --dist loadscope
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-.PHONY: help install book pdf test test-blas test-unit blas-info notebook bench bench-quick bench-all \
-	reproduce verify-results sync lint clean
+.PHONY: help install book student pdf test test-blas test-unit blas-info notebook bench bench-quick \
+	bench-all reproduce verify-results sync lint clean
 
 # The targets with a one-line description (## after the prerequisites).
 help:  ## this list
@@ -33,8 +33,16 @@ $(STAMP): pyproject.toml requirements.lock
 
 # Execute every notebook (cached: unchanged notebooks are not re-run) and build the HTML book
 # into _build/html; any warning, broken reference or failing cell is an error.
-book: $(STAMP)  ## execute the notebooks (cached) and build the HTML book into _build/html
+# The student bundle comes first: the book links it (and the instructor notes read its timings).
+book: $(STAMP) student  ## execute the notebooks (cached) and build the HTML book into _build/html
 	$(BIN)/jupyter-book build --warningiserror --nitpick --keep-going .
+
+# Student notebooks (every solution taken out, a cell to work in left in its place, nothing
+# executed; seconds) into _build/student/notebooks, and the class bundle
+# _build/student/fairlab-student.zip (the notebooks, the library, environment.yml, a README with
+# the two commands); the book links the bundle. See fairlab/exercises/_student.py.
+student: $(STAMP)  ## student notebooks without solutions and the class bundle (_build/student)
+	$(BIN)/python -m fairlab.exercises._student . _build/student
 
 # The whole book as one PDF, _build/latex/fairlab-workbench.pdf, through LaTeX (xelatex) from the
 # notebooks' stored outputs, nothing executed. Needs TeX Live: on Debian or Ubuntu,

@@ -1,0 +1,327 @@
+"""Student notebooks and the class bundle, made from the book's chapters (``make student``).
+
+``python -m fairlab.exercises._student [ROOT] [OUT]`` reads every chapter
+``ROOT/notebooks/NN_*.ipynb`` and writes into ``OUT`` (default ``ROOT/_build/student``):
+
+* ``notebooks/NN_*.ipynb``: the chapter with every solution removed, nothing executed:
+
+  - a ``{solution}`` block (backtick or colon fence) of a markdown cell is cut out; the cell is
+    split there and a markdown cell "Your answer" takes the block's place;
+  - a code cell tagged ``solution`` (the instructor's solution, calling
+    :func:`fairlab.exercises.check`) becomes a scaffold: ``answer = ...`` and the same check
+    call, with the form of the answer in a comment; ``answer = ...`` reads as "no answer yet",
+    so the notebook runs from top to bottom as handed out;
+  - outputs and execution counts are cleared; the book's MyST substitutions (``{{ run_it }}``)
+    are replaced by their text from ``_config.yml``, so nothing shows as raw ``{{ ... }}``;
+
+* ``fairlab-student.zip``: the student notebooks, the ledgers the reproduction chapters read
+  (``notebooks/results/``), the ``fairlab`` source with ``pyproject.toml`` and
+  ``requirements.lock`` (so that the bundle installs on its own), ``environment.yml``, a
+  two-target ``Makefile`` (``make install``, ``make lab``) and a ``README.md``;
+* ``timings.csv`` and ``sessions.csv``: how long each chapter took to execute, summed from the
+  execution timestamps stored in the committed notebooks, and per session of the courses on the
+  teaching page (the instructor notes show them).
+
+Nothing is executed, so the whole run takes seconds.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+import re
+import sys
+import textwrap
+import zipfile
+from datetime import datetime
+from pathlib import Path
+
+from ._registry import expected, labels
+
+BUNDLE = "fairlab-student"
+SOLUTION_TAG = "solution"
+# The courses of book/teaching.md: session -> the chapters it runs (in session 5 of the six,
+# each group of students runs one of Chapters 11-15).
+SESSIONS = {
+    "three sessions": [[1, 3], [4, 5], [6, 11]],
+    "six sessions": [[1, 2, 3], [4, 5], [6, 7], [8, 9, 10], [11, 12, 13, 14, 15], [16, 17]],
+}
+ONE_OF = {("six sessions", 5)}  # sessions whose chapters are alternatives, not a sequence
+
+_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|:{3,})\{solution\}\s*(?P<label>\S*)")
+_CHECK_CALL = re.compile(r"check\(\s*[\"'](?P<label>[\w\-]+)[\"']")
+_SUBSTITUTION = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+
+
+def chapters(root):
+    """The chapter notebooks ``notebooks/NN_*.ipynb`` of the book at ``root``, in order."""
+    return sorted(Path(root, "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def _substitutions(root):
+    import yaml
+
+    config = yaml.safe_load(Path(root, "_config.yml").read_text())
+    return {name: " ".join(str(text).split())
+            for name, text in config.get("parse", {}).get("myst_substitutions", {}).items()}
+
+
+def split_solutions(text):
+    """``text`` cut at its ``{solution}`` blocks: a list of ("text", str, "") and
+    ("solution", label, the block's text)."""
+    parts, kept, lines = [], [], text.split("\n")
+    i = 0
+    while i < len(lines):
+        match = _FENCE.match(lines[i])
+        if not match:
+            kept.append(lines[i])
+            i += 1
+            continue
+        fence = match["fence"]
+        closing = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        j = i + 1
+        while j < len(lines) and not closing.match(lines[j]):
+            j += 1
+        if j == len(lines):
+            raise ValueError(f"unclosed {{solution}} block: {lines[i]!r}")
+        parts.append(("text", "\n".join(kept), ""))
+        parts.append(("solution", match["label"], "\n".join(lines[i:j + 1])))
+        kept = []
+        i = j + 1
+    parts.append(("text", "\n".join(kept), ""))
+    return [part for part in parts if part[0] == "solution" or part[1].strip()]
+
+
+def solutions(notebook):
+    """The text of every solution of a chapter: its ``{solution}`` blocks and solution cells."""
+    found = []
+    for cell in notebook["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell["cell_type"] == "code" and SOLUTION_TAG in tags:
+            found.append(_source(cell))
+        elif cell["cell_type"] == "markdown":
+            parts = split_solutions(_source(cell))
+            found += [body for kind, _, body in parts if kind == "solution"]
+    return found
+
+
+def _markdown(text):
+    return {"cell_type": "markdown", "metadata": {}, "source": text.strip("\n")}
+
+
+def _code(source, tags=()):
+    metadata = {"tags": list(tags)} if tags else {}
+    return {"cell_type": "code", "execution_count": None, "metadata": metadata, "outputs": [],
+            "source": source}
+
+
+def answer_cell(label):
+    """The markdown cell a student writes in, in place of a ``{solution}`` block."""
+    return _markdown(f"**Your answer** (exercise `{label}`): *double-click here and write it.*")
+
+
+def scaffold_cell(source):
+    """The code cell a student works in, in place of a solution-tagged code cell."""
+    found = list(dict.fromkeys(m["label"] for m in _CHECK_CALL.finditer(source)))
+    if not found:
+        return _code("# Your code here.\n")
+    known = set(labels())
+    lines = ["from fairlab import exercises", ""]
+    for label in found:
+        lines.append(f"# Exercise {label}: your code here. The check says whether the answer is")
+        lines.append("# right, and why not.")
+        if label in known:
+            lines += textwrap.wrap(f"Expected: {expected(label)}", 96,
+                                   initial_indent="# ", subsequent_indent="#   ")
+        lines += ["answer = ...", f'exercises.check("{label}", answer)', ""]
+    return _code("\n".join(lines).rstrip("\n") + "\n")
+
+
+def _source(cell):
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def student_notebook(notebook, substitutions=None):
+    """The student version of a chapter (a notebook as a dict, as ``json.load`` gives it)."""
+    substitutions = substitutions or {}
+    out = copy.deepcopy(notebook)
+    out["metadata"].pop("jupytext", None)
+    cells = []
+    for cell in notebook["cells"]:
+        source = _source(cell)
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell["cell_type"] == "code" and SOLUTION_TAG in tags:
+            cells.append(scaffold_cell(source))
+        elif cell["cell_type"] == "code":
+            kept = [t for t in tags if t != "hide-input"]
+            new = _code(source, kept)
+            for key in ("mystnb",):
+                if key in cell.get("metadata", {}):
+                    new["metadata"][key] = cell["metadata"][key]
+            cells.append(new)
+        elif cell["cell_type"] == "markdown":
+            source = _SUBSTITUTION.sub(lambda m: substitutions.get(m[1], m[0]), source)
+            for kind, value, _ in split_solutions(source):
+                cells.append(answer_cell(value) if kind == "solution" else _markdown(value))
+        else:
+            cells.append(copy.deepcopy(cell))
+    for cell in cells:
+        cell.pop("id", None)
+    out["cells"] = cells
+    out["nbformat"], out["nbformat_minor"] = 4, 4  # no cell ids needed
+    return out
+
+
+def execution_seconds(notebook):
+    """Seconds the notebook's code cells took when it was last executed (stored timestamps)."""
+    total = 0.0
+    for cell in notebook["cells"]:
+        stamps = cell.get("metadata", {}).get("execution", {})
+        start, end = stamps.get("iopub.execute_input"), stamps.get("shell.execute_reply")
+        if start and end:
+            parse = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))  # noqa: E731
+            total += (parse(end) - parse(start)).total_seconds()
+    return total
+
+
+def _title(notebook):
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            match = re.search(r"^#\s+(.+)$", _source(cell), re.M)
+            if match:
+                return match[1].strip()
+    return ""
+
+
+_README = """\
+# fairlab: the exercises
+
+The chapters of the book *fairlab: fair representation learning, linear and kernel* as Jupyter
+notebooks for students: every solution is taken out, and where one stood there is a cell to
+work in. Compute exercises end with a check that says whether an answer is right (and why not):
+
+```python
+answer = ...                                  # your answer
+exercises.check("ex-dediego-ci", answer)      # right / not yet, and why
+```
+
+## Two commands
+
+You need Python 3.11 or newer, `make`, and access to PyPI for the first install. In this folder:
+
+```bash
+make install   # creates .venv with fairlab, Jupyter and everything the chapters use
+make lab       # opens the notebooks in JupyterLab
+```
+
+With conda instead: `conda env create -f environment.yml`, `conda activate fairlab`, then
+`jupyter lab notebooks/`.
+
+JupyterLab shows the chapters' MyST markdown (admonitions, math, cross-references) through the
+`jupyterlab-myst` extension, which both installs include. Every notebook runs from top to bottom
+as it is: a check that has no answer yet says so and what form the answer takes. The chapters'
+first code cell holds their parameters; the checks assume the defaults.
+
+## What is in the bundle
+
+- `notebooks/`: the chapters, without solutions and without outputs;
+  `notebooks/results/`: the stored results that the reproduction chapters read;
+- `fairlab/`, `pyproject.toml`, `requirements.lock`: the library the notebooks call, and the
+  tested versions of its dependencies;
+- `environment.yml`: the same environment for conda.
+"""
+
+_MAKEFILE = """\
+# make install: .venv with fairlab and everything the chapters use; make lab: open them.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: install lab
+
+install:
+\ttest -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+\t$(BIN)/python -m pip install --quiet --constraint requirements.lock --editable '.[book]'
+
+lab:
+\t$(BIN)/jupyter lab notebooks/
+"""
+
+
+def _library_files(root):
+    for path in sorted(Path(root, "fairlab").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            yield path
+
+
+def build(root=".", out=None):
+    """Write the student notebooks, the bundle and the timings; returns the bundle's path."""
+    root = Path(root).resolve()
+    out = Path(out) if out is not None else root / "_build" / "student"
+    notebooks_out = out / "notebooks"
+    notebooks_out.mkdir(parents=True, exist_ok=True)
+    for stale in notebooks_out.glob("*.ipynb"):
+        stale.unlink()
+    substitutions = _substitutions(root)
+    timings = []
+    for path in chapters(root):
+        notebook = json.loads(path.read_text())
+        student = student_notebook(notebook, substitutions)
+        (notebooks_out / path.name).write_text(json.dumps(student, indent=1, ensure_ascii=False)
+                                               + "\n")
+        timings.append({"chapter": int(path.name[:2]), "notebook": path.stem,
+                        "title": _title(notebook),
+                        "seconds": round(execution_seconds(notebook), 1)})
+    _write_csv(out / "timings.csv", timings)
+    _write_csv(out / "sessions.csv", _sessions(timings))
+
+    bundle = out / f"{BUNDLE}.zip"
+    with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as zf:
+        def add(path, name):
+            zf.write(path, f"{BUNDLE}/{name}")
+        for path in sorted(notebooks_out.glob("*.ipynb")):
+            add(path, f"notebooks/{path.name}")
+        for path in sorted(Path(root, "notebooks", "results").glob("*.csv.gz")):
+            add(path, f"notebooks/results/{path.name}")
+        for path in _library_files(root):
+            add(path, path.relative_to(root).as_posix())
+        for name in ("pyproject.toml", "requirements.lock", "environment.yml"):
+            add(root / name, name)
+        zf.writestr(f"{BUNDLE}/README.md", _README)
+        zf.writestr(f"{BUNDLE}/Makefile", _MAKEFILE)
+    return bundle
+
+
+def _sessions(timings):
+    seconds = {row["chapter"]: row["seconds"] for row in timings}
+    rows = []
+    for course, sessions in SESSIONS.items():
+        for number, chapter_list in enumerate(sessions, start=1):
+            present = [c for c in chapter_list if c in seconds]
+            one_of = (course, number) in ONE_OF
+            total = max(seconds[c] for c in present) if one_of else sum(seconds[c] for c in present)
+            rows.append({"course": course, "session": number,
+                         "chapters": (" or " if one_of else ", ").join(map(str, present)),
+                         "seconds": round(total, 1)})
+    return rows
+
+
+def _write_csv(path, rows):
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    root = Path(argv[0]) if argv else Path.cwd()
+    out = Path(argv[1]) if len(argv) > 1 else None
+    bundle = build(root, out)
+    print(f"student notebooks and bundle: {bundle}")
+
+
+if __name__ == "__main__":
+    main()
