@@ -345,6 +345,30 @@ def _gap_directions(source, R, n_directions):
     return V[:, order[:n_directions]]
 
 
+def _axes_basis(N, count):
+    """``count`` orthonormal vectors of range(N) (N with orthonormal columns), machine-independent.
+
+    The coordinate axes projected onto range(N), orthonormalised in feature order (Gram–Schmidt,
+    twice); an axis is kept when more than 1/(2d) of its squared norm is left.  Some axis always
+    keeps at least 1/d while the vectors do not span range(N) yet (the squared norms of the
+    projected axes sum to the dimension left), so the pass finds up to dim range(N) vectors.
+    Unlike an eigensolver's basis of a repeated eigenvalue, it depends on range(N) only, to
+    rounding; entry j of the vector taken from axis j is positive.
+    """
+    d = N.shape[0]
+    B = np.zeros((d, 0))
+    for j in range(d):
+        if B.shape[1] >= count:
+            break
+        v = N @ N[j]
+        for _ in range(2):
+            v = v - B @ (B.T @ v)
+        norm2 = float(v @ v)
+        if norm2 > 0.5 / d:
+            B = np.column_stack([B, v / np.sqrt(norm2)])
+    return B
+
+
 def _gap_matrix(source, R):
     S = np.zeros((R.shape[1], R.shape[1]))
     for r in range(len(source.n_groups)):
@@ -491,7 +515,11 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         (l >= k).  Within the fair subspace R, only the l directions in which the group
         covariances differ least are kept (smallest ``|eigenvalue|`` of Rᵀ(Σ₀ − Σ₁)R, by a dense
         symmetric solver); PCA is then solved inside them.  l >= dim R gives plain Fair PCA.
-        For more than two groups see Notes.
+        When the data have rank below k in those l directions (e.g. columns that are constant
+        on the fitted rows), the last components have zero variance on the fitted rows and any
+        orthonormal completion is optimal: they are the coordinate axes projected onto that
+        zero-variance subspace, orthonormalised in feature order, so that they do not depend
+        on the BLAS.  For more than two groups see Notes.
     center : bool, default=True
         Centre X before the scatter matrix (PCA of the covariance).  ``center=False`` maximises
         the uncentred second moment tr(UᵀXᵀXU), as the paper's Algorithm 1 and all of its
@@ -979,9 +1007,20 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         R = complement_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
         E = cross(R.T, _gap_directions(data.gap_source(), R, l_dirs))  # d × l, orthonormal
         H = data.projected_scatter(E, self.mean_)  # EᵀCE, C = (centred) scatter matrix
-        _, Lam = linalg.eigh(H, subset_by_index=[l_dirs - k, l_dirs - 1], check_finite=False)
-        Lam = Lam[:, ::-1]
-        return E @ Lam, np.einsum("ij,ij->j", Lam, H @ Lam), None
+        w, Lam = linalg.eigh(H, subset_by_index=[l_dirs - k, l_dirs - 1], check_finite=False)
+        w, Lam = w[::-1], Lam[:, ::-1]
+        tol = max(data.n, data.d) * np.finfo(float).eps * max(w[0], 0.0)
+        if w[-1] > tol:
+            return E @ Lam, np.einsum("ij,ij->j", Lam, H @ Lam), None
+        # k exceeds the rank of the data in the l directions: the last components have zero
+        # variance, and an eigensolver's basis of that repeated eigenvalue follows the BLAS.
+        w, V = linalg.eigh(H, check_finite=False)
+        rank = int(np.sum(w > tol))
+        V = V[:, ::-1]
+        top = V[:, :rank]
+        null = _axes_basis(E @ V[:, rank:], k - rank)
+        values = np.r_[np.einsum("ij,ij->j", top, H @ top), np.zeros(k - rank)]
+        return np.hstack([E @ top, null]), values, None
 
     def _set_variances(self, data, mu, eigvals, total):
         """``explained_variance_`` and its ratio, from the eigenvalues uᵀCu and tr(Cc).
