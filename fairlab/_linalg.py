@@ -296,6 +296,35 @@ def range_basis(A):
     return U[:, s > tol]
 
 
+# The one "auto" rule of every top-k symmetric eigenproblem in fairlab (FairPCA's scatter and
+# Gram matrices, FairKernelPCA's projected Gram matrix, FairDR, KernelFairDR, the baselines).
+# Measured by benchmarks/bench_eigensolvers.py, one BLAS thread, ARPACK time / dense time:
+#
+#                         p = 500        p = 1 000             p = 2 000        p = 3 000
+#   k                     10    20      20    50    100       40    100   199    49   100
+#   flat spectrum (XᵀX)   0.83  0.91    0.59  0.91  2.09      0.97  1.71  2.61   0.46  0.83
+#   RBF Gram matrix       0.20  0.54    0.24  0.29  0.68      0.28  0.77  1.24   0.17  0.49
+#
+# Lanczos converges fast on a decaying spectrum (a smooth kernel) and slowly on a flat one (the
+# scatter matrix of weakly correlated features); a rule on (p, k) alone cannot see which, so it
+# takes ARPACK only where it wins on the flat spectrum too: k < p/20 (at k = p/20 the flat case
+# is break-even, at p/10 up to 2.1x slower), and only above p = 500 (below, both take a few
+# milliseconds and the dense solver has no convergence risk).  The price: a decaying spectrum
+# with p/20 <= k < p/10 gets the dense solver, up to 3x slower there (eigen_solver="arpack"
+# asks for Lanczos explicitly).
+_LANCZOS_MIN_SIZE = 500
+_LANCZOS_MAX_FRACTION = 20
+
+
+def choose_eigen_solver(p, k):
+    """``"arpack"`` or ``"dense"`` for the k largest eigenpairs of a p × p symmetric matrix.
+
+    What ``"auto"`` means in every estimator: Lanczos when p > 500 and k < p/20, the dense
+    LAPACK solver otherwise (the measurements are in the comment above this function).
+    """
+    return "arpack" if p > _LANCZOS_MIN_SIZE and _LANCZOS_MAX_FRACTION * k < p else "dense"
+
+
 def top_eigh(M, k, *, solver="auto", random_state=None):
     """The ``k`` largest eigenpairs of the symmetric matrix ``M``, in descending order.
 
@@ -309,8 +338,7 @@ def top_eigh(M, k, *, solver="auto", random_state=None):
         ``"dense"``: LAPACK ``syevr`` restricted to the top-k indices (O(p³) but with a
         small constant); ``"arpack"``: Lanczos (``eigsh``), worthwhile when k ≪ p and p is
         large, with the dense solver as fallback if it does not converge; ``"randomized"``:
-        Halko et al. on a PSD matrix.  ``"auto"`` uses ARPACK when p > 500 and k < p / 10,
-        dense otherwise.
+        Halko et al. on a PSD matrix.  ``"auto"``: :func:`choose_eigen_solver`.
     random_state : int, RandomState instance or None
         Start vector of ARPACK / the randomized solver; ``None`` is the fixed seed 0.
 
@@ -320,31 +348,49 @@ def top_eigh(M, k, *, solver="auto", random_state=None):
     eigenvectors : ndarray of shape (p, k)
         Orthonormal columns with deterministic signs (see :func:`flip_signs`).
     """
+    w, V, _ = top_eigh_route(M, k, solver=solver, random_state=random_state)
+    return w, V
+
+
+def top_eigh_route(M, k, *, solver="auto", random_state=None, dense_signs=True):
+    """:func:`top_eigh`, and the solver that produced the result.
+
+    The solver is ``"dense"`` when ARPACK was asked for but did not converge.  With
+    ``dense_signs=False`` the dense solver picks its LAPACK driver by k/p (see
+    :func:`dense_top_eigh`) and its eigenvectors keep LAPACK's signs, for callers that fix the
+    signs of their final components themselves (FairPCA).
+    """
     p = M.shape[0]
     if not 1 <= k <= p:
         raise ValueError(f"k must be in [1, {p}], got {k}.")
     if solver == "auto":
-        solver = "arpack" if (p > 500 and k < p // 10) else "dense"
+        solver = choose_eigen_solver(p, k)
+    if solver == "arpack":
+        found = _lanczos_top_eigh(M, k, random_state)
+        if found is None:  # a clustered spectrum stalled Lanczos: the dense solver decides
+            solver = "dense"
+        else:
+            w, V = found
     if solver == "dense":
-        w, V = dense_top_eigh(M, k, full=False)
-    elif solver == "arpack":
-        w, V = _lanczos_top_eigh(M, k, random_state)
+        w, V = dense_top_eigh(M, k, full=None if not dense_signs else False)
+        if not dense_signs:
+            return w[::-1], V[:, ::-1], solver
     elif solver == "randomized":
         M = symmetric_from_lower(M)
         V, w, _ = randomized_svd(M, k, n_iter=7, random_state=_rng(random_state))
         w = np.einsum("ij,ij->j", V, M @ V)  # Rayleigh quotients keep the sign of each eigenvalue
-    else:
+    elif solver != "arpack":
         raise ValueError(f"unknown eigen solver {solver!r}")
     order = np.argsort(w)[::-1]
-    return w[order], flip_signs(V[:, order])
+    return w[order], flip_signs(V[:, order]), solver
 
 
 def _lanczos_top_eigh(M, k, random_state):
     """k largest eigenpairs by ARPACK with BLAS ``symv`` products (the lower triangle of M).
 
     ``symv`` reads half of M, so each product costs half of NumPy's ``gemv`` on a large M, and
-    it runs in SciPy's BLAS, as the ``syrk`` that usually computed M (see :func:`gram`).  A
-    clustered spectrum can stall Lanczos; the dense solver always succeeds and is the fallback.
+    it runs in SciPy's BLAS, as the ``syrk`` that usually computed M (see :func:`gram`).
+    None when Lanczos does not converge (a clustered spectrum can stall it).
     """
     p = M.shape[0]
     operator = LinearOperator((p, p), matvec=symmetric_matvec(M), dtype=np.float64)
@@ -352,7 +398,7 @@ def _lanczos_top_eigh(M, k, random_state):
     try:
         return eigsh(operator, k=k, which="LA", v0=v0)
     except ArpackNoConvergence:
-        return dense_top_eigh(M, k)
+        return None
 
 
 def dense_top_eigh(M, k, *, full=None):

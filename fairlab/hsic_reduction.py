@@ -59,12 +59,13 @@ from ._linalg import (
     center_gram,
     center_symmetric_gram_inplace,
     centred_gram_factor,
+    choose_eigen_solver,
     complement_basis,
     constraint_basis,
     flip_signs,
     gram_constraint_factor,
     n_distinct_rows,
-    top_eigh,
+    top_eigh_route,
 )
 from ._moments import (
     reject_dask,
@@ -150,7 +151,7 @@ def _fdr_constraint(G, independent, left_norms, psi_norms, n):
     return constraint_basis(Gc, left_norms, psi_norms, n_terms=n)
 
 
-def _fdr_directions(C, G, n_components, ridge, Q=None):
+def _fdr_directions(C, G, n_components, ridge, Q=None, solver="dense"):
     """Top FDR directions for the Gram C = FᵀF and the factor G = FᵀΨ (p × q).
 
     Numerator A = C² (HSIC of Fv with F), denominator B = GGᵀ (HSIC of Fv with S).  ``C`` is a
@@ -158,17 +159,20 @@ def _fdr_directions(C, G, n_components, ridge, Q=None):
     ``ridge > 0``: top-k generalized eigenvectors of (A, B + ridge·I), as the reference code,
     computed without a Cholesky factor of the (possibly very ill-conditioned) B + ridge·I.
     ``ridge == 0``: the ε → 0 limit — top eigenvectors of A compressed to null(Gᵀ), with
-    ``Q`` the orthonormal basis of range(G) from :func:`_fdr_constraint`.
-    Returns unit-norm columns V (p × k) with deterministic signs.
+    ``Q`` the orthonormal basis of range(G) from :func:`_fdr_constraint`.  ``solver`` is
+    that of the symmetric eigenproblems (:func:`~fairlab._linalg.top_eigh`); the generalized
+    one of ``ridge > 0`` is solved by two SVDs (``"svd"``).
+    Returns unit-norm columns V (p × k) with deterministic signs, and the solver used.
     """
     diagonal = C.ndim == 1
     p = C.shape[0]
     if G is None or G.shape[1] == 0:
         # unconstrained: eigenvectors of C² are those of C (PSD), same order → PCA
         k = check_n_components(n_components, p)
-        if diagonal:
-            return np.eye(p)[:, np.argsort(C, kind="stable")[::-1][:k]]
-        return top_eigh(C, k, solver="dense")[1]
+        if diagonal:  # already eigenvalues: nothing left to solve
+            return np.eye(p)[:, np.argsort(C, kind="stable")[::-1][:k]], "dense"
+        _, V, used = top_eigh_route(C, k, solver=solver)
+        return V, used
     if ridge == 0:  # admissible v ⊥ Q: top eigenvectors of A in an explicit basis N of Q^⊥
         k = check_n_components(
             n_components, p - Q.shape[1],
@@ -179,8 +183,8 @@ def _fdr_directions(C, G, n_components, ridge, Q=None):
         # a deflated A does not: there its zero eigenvalues mix range(Q) into the solution)
         N = complement_basis(Q)
         CN = (C[:, None] * N) if diagonal else C @ N
-        V = N @ top_eigh(CN.T @ CN, k, solver="dense")[1]
-        return flip_signs(V)
+        _, W, used = top_eigh_route(CN.T @ CN, k, solver=solver)
+        return flip_signs(N @ W), used
     # ridge > 0: B = GGᵀ + ridge·I = W diag(δ + ridge) Wᵀ exactly from the full SVD of G (a
     # Cholesky factor of B fails once ‖G‖²/ridge approaches 1/eps).  With D = diag(δ + ridge)^½,
     # B^{-½}AB^{-½} = W MᵀM Wᵀ for M = C W D⁻¹, so the generalized eigenvectors are W D⁻¹ z
@@ -193,7 +197,7 @@ def _fdr_directions(C, G, n_components, ridge, Q=None):
     M = ((C[:, None] * W) if diagonal else C @ W) * d_inv
     Zt = linalg.svd(M, full_matrices=False, check_finite=False)[2][:k]
     V = W @ (d_inv[:, None] * Zt.T)
-    return flip_signs(V / np.linalg.norm(V, axis=0))
+    return flip_signs(V / np.linalg.norm(V, axis=0)), "svd"
 
 
 # --------------------------------------------------------------------------------------
@@ -261,6 +265,12 @@ class FairDR(_FDRBase):
         HSIC(X̃v, X̃) = ‖X̃ᵀX̃v‖²/n², the numerator of each direction.
     hsic_sensitive_ : ndarray of shape (``n_components_``,)
         HSIC(X̃v, S̃) = ‖S̃ᵀX̃v‖²/n², the denominator (0 to rounding with ``ridge=0``).
+    solver_ : {"dense", "arpack", "svd"}
+        How the directions were computed: ``"svd"`` for ``ridge > 0`` (the generalized
+        eigenproblem by two SVDs, no choice); otherwise the symmetric eigenproblem on d or
+        fewer dimensions, by the rule of every fairlab estimator
+        (:func:`fairlab._linalg.choose_eigen_solver`: ARPACK when the size p > 500 and
+        k < p/20, the dense LAPACK solver otherwise).
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (``n_features_in_``,)
 
@@ -338,7 +348,8 @@ class FairDR(_FDRBase):
             G = Xc.T @ S_tilde
             Q = _fdr_constraint(G, independent, np.sqrt(np.diag(C)),
                                 np.linalg.norm(S_tilde[:, independent], axis=0), n)
-        V = _fdr_directions(C, G, self._default_n_components(Q, d), self.ridge, Q)
+        V, self.solver_ = _fdr_directions(C, G, self._default_n_components(Q, d), self.ridge, Q,
+                                          solver="auto")
         self.components_ = V.T
         self.n_components_ = V.shape[1]
         self._store_hsic(C, G, V, n)
@@ -386,7 +397,8 @@ class KernelFairDR(_FDRBase):
         Notes).  ``"arpack"``: a Lanczos solver on K̃G (see Notes; ARPACK on K̃ without S),
         O(n²) per step, with certified residuals; where it cannot certify its result (ν_k at
         the rounding level, a K̃_S that is not low-rank) the dense solver answers.
-        ``"auto"``: ``"arpack"`` when n > 500 and ``n_components`` < n/10, dense otherwise.
+        ``"auto"``: ``"arpack"`` when n > 500 and ``n_components`` < n/20, dense otherwise
+        (the rule of every fairlab estimator, :func:`fairlab._linalg.choose_eigen_solver`).
 
     Attributes
     ----------
@@ -395,6 +407,9 @@ class KernelFairDR(_FDRBase):
     eigenvalues_kernel_ : ndarray of shape (r,) or None
         The positive eigenvalues of K̃ kept in the feature map (dense solver); None when the
         Lanczos solver answered (it never forms the eigendecomposition of K̃).
+    solver_ : {"dense", "arpack"}
+        The solver that answered: what ``eigen_solver="auto"`` resolved to, or ``"dense"``
+        when the Lanczos solver could not certify its result.
     X_fit_ : ndarray of shape (n_samples, n_features)
     gamma_, sensitive_gamma_ : float or None
     n_components_ : int
@@ -500,10 +515,11 @@ class KernelFairDR(_FDRBase):
         self._all_mean = float(self._col_means.mean())
         reject_bool(self.n_components)
         solver, k = self.eigen_solver, self.n_components
-        if solver == "auto":  # as fairlab._linalg.top_eigh
-            solver = "arpack" if (k is not None and n > 500 and k < n // 10) else "dense"
+        if solver == "auto":  # n_components=None needs every eigenvalue of K̃: dense
+            solver = "dense" if k is None else choose_eigen_solver(n, k)
         if solver == "arpack" and k is not None and k < n - 1:
             if self._fit_partial(K, sensitive_features, k):
+                self.solver_ = "arpack"
                 return self
             # not certified (or a case the partial solver does not cover): K now holds K̃,
             # and the dense solver below decides
@@ -515,6 +531,7 @@ class KernelFairDR(_FDRBase):
                 "the centred kernel matrix of X is zero (all rows identical in feature space); "
                 "KernelFairDR needs varying X."
             )
+        self.solver_ = "dense"
         self.eigenvalues_kernel_ = sigma
         F = U * np.sqrt(sigma)  # K̃ = FFᵀ; FᵀF = Σ
         C = sigma  # FᵀF = Σ, passed as its diagonal
@@ -534,7 +551,7 @@ class KernelFairDR(_FDRBase):
             Q = _fdr_constraint(G, independent, np.sqrt(sigma),
                                 np.linalg.norm(Psi_c, axis=0), n)
         k = self._default_n_components(Q, len(sigma))
-        B = _fdr_directions(C, G, k, self.ridge, Q)  # β, unit ‖u‖
+        B, _ = _fdr_directions(C, G, k, self.ridge, Q)  # β, unit ‖u‖
         # Sign convention on the final components, as the partial solver: the largest-|·|
         # training score of each component is positive.  (The flip inside _fdr_directions acts
         # in the eigenbasis U of K̃, whose own signs are LAPACK's and change with the BLAS

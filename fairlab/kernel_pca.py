@@ -76,12 +76,13 @@ from ._linalg import (
     center_cross_gram,
     center_gram,
     center_symmetric_gram_inplace,
+    choose_eigen_solver,
     complement_basis,
     flip_signs,
     gram_constraint_factor,
     n_distinct_rows,
     symmetric_matvec,
-    top_eigh,
+    top_eigh_route,
 )
 from ._moments import any_dask, dask_inputs, dask_transform_input, import_dask, is_dask, map_rows
 from ._validation import check_groups, check_n_components, validate_data, warn_unconstrained
@@ -95,6 +96,7 @@ _SMALL_EIGENVALUE_RATIO = 1e-12
 # _component_floor): eigenvalues below the rounding level of G divided by it are dropped.
 _CONSTRAINT_RTOL = 1e-6
 _DEFAULT_N_LANDMARKS = 1000
+_FAIR_PCA_SOLVER_NAMES = {"full": "dense"}  # FairPCA.solver_ → the names of ``eigen_solver``
 
 
 def _constraint_factor(K, Z, unit):
@@ -279,10 +281,12 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     eigen_solver : {"auto", "dense", "arpack", "randomized", "generalized"}, default="auto"
         How to get the top-k eigenpairs of G: ``"dense"`` (LAPACK, subset of indices),
         ``"arpack"`` (Lanczos) or ``"randomized"``; ``"auto"`` uses ARPACK when n > 500 and
-        k < n/10, dense otherwise.  ``"generalized"`` runs the paper's Algorithm 3 instead
-        (null space of ZᵀK, generalized eigenproblem), solved densely on the range of RᵀKR
-        rather than with the paper's 1e-5 ridge, so that it returns the exact solver's
-        eigenpairs to rounding; O(n³) and kept for comparison.
+        k < n/20, dense otherwise (the rule of every fairlab estimator,
+        :func:`fairlab._linalg.choose_eigen_solver`), and always dense for
+        ``n_components=None``, which needs every eigenvalue.  ``"generalized"`` runs the
+        paper's Algorithm 3 instead (null space of ZᵀK, generalized eigenproblem), solved
+        densely on the range of RᵀKR rather than with the paper's 1e-5 ridge, so that it
+        returns the exact solver's eigenpairs to rounding; O(n³) and kept for comparison.
     approximation : {"nystroem"} or None, default=None
         ``"nystroem"``: fit linear :class:`~fairlab.FairPCA` on Nyström features for large n.
         ``eigen_solver`` is then ignored.  The only mode that accepts a dask array: the
@@ -314,6 +318,10 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         0 without ``sensitive_features``).
     gamma_ : float or None
         The kernel coefficient used (None for kernels without one).
+    solver_ : {"dense", "arpack", "randomized", "generalized"}
+        The eigensolver that computed the components: what ``eigen_solver="auto"`` resolved
+        to, ``"dense"`` when ARPACK did not converge (the dense solver then answers).  With
+        Nyström, the solver of ``fair_pca_`` (``"dense"`` for its ``"full"``).
     X_fit_ : ndarray of shape (n_samples, n_features) or None
         Training data (``None`` for a precomputed kernel or with Nyström).
     landmark_indices_ : ndarray of shape (n_landmarks,)
@@ -512,14 +520,15 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         keep_all_positive = self.n_components is None
         floor = 4.0 * n * unit
         solver = "dense" if keep_all_positive else self.eigen_solver
-        if solver == "auto":  # as fairlab._linalg.top_eigh
-            solver = "arpack" if (n > 500 and k < n // 10) else "dense"
+        if solver == "auto":
+            solver = choose_eigen_solver(n, k)
         centred = False
         if solver == "arpack" and k < n - 1:  # G as an operator: no rank-m update formed
             found = _projected_gram_arpack(K, Z, unit, k, self.center,
                                            as_seed(self.random_state))
             if found is not None:
                 lam, V, T, sigma, W = found
+                self.solver_ = "arpack"
                 self.n_constraints_ = T.shape[1]
                 floor = _component_floor(n, unit, float(np.trace(K)), T)
                 return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive, floor)
@@ -531,6 +540,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         component_floor = _component_floor(n, unit, float(np.trace(K)), T)
 
         if self.eigen_solver == "generalized":
+            self.solver_ = "generalized"
             lam, B = _alg3_generalized(K, W, k, self.center, floor)
             lam, B = self._drop_null_components(lam, B, keep_all_positive, component_floor)
             B[:, lam == 0] = 0.0
@@ -542,7 +552,8 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             V = (E * signs) / np.sqrt(np.where(lam > 0, lam, 1.0))
         else:
             G = _projected_gram(K, W, sigma)  # K is a private copy: G overwrites it
-            lam, V = top_eigh(G, k, solver=solver, random_state=as_seed(self.random_state))
+            lam, V, self.solver_ = top_eigh_route(G, k, solver=solver,
+                                                  random_state=as_seed(self.random_state))
             return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive,
                                       component_floor)
         self.eigenvalues_ = lam
@@ -664,6 +675,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self._nystroem_signs = signs
         E = E * signs
         self.fair_pca_ = fair_pca
+        self.solver_ = _FAIR_PCA_SOLVER_NAMES.get(fair_pca.solver_, fair_pca.solver_)
         self.landmark_indices_ = idx
         self.n_constraints_ = n_constraints
         self.X_fit_ = None
@@ -726,6 +738,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         # the in-memory convention: the largest-magnitude entry of each column is positive
         self._nystroem_signs = np.where(top >= -bottom, 1.0, -1.0)
         self.fair_pca_ = fair_pca
+        self.solver_ = _FAIR_PCA_SOLVER_NAMES.get(fair_pca.solver_, fair_pca.solver_)
         self.landmark_indices_ = idx
         self.n_constraints_ = fair_pca._n_group_constraints
         self.X_fit_ = None

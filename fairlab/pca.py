@@ -39,7 +39,8 @@ Implementation notes (why it is exact, and costs what PCA costs)
   SciPy's BLAS (one thread pool on the hot path, see :func:`~fairlab._linalg.gram`).
 * Top-k eigenpairs come from LAPACK ``syevr`` restricted to k indices (``syevd`` when k is a
   sizeable fraction of d), or ARPACK on ``symv`` products when k ≪ d (falling back to LAPACK
-  if it stalls).
+  if it stalls), chosen by the rule of every estimator,
+  :func:`~fairlab._linalg.choose_eigen_solver`, and recorded in ``solver_``.
 * Beyond one machine's memory: the moments are sums over rows, so a dask array is reduced
   blockwise and a stream of chunks is added up by ``partial_fit``
   (:mod:`fairlab._moments`); both hand the sums to the solver of the in-memory fit.
@@ -72,7 +73,6 @@ from ._linalg import (
     complement_basis,
     constraint_basis,
     cross,
-    dense_top_eigh,
     flip_signs,
     gram,
     lower_gram,
@@ -80,7 +80,7 @@ from ._linalg import (
     symmetric_rank_2k_update,
     symmetric_rank_k_update,
     symmetric_rank_one_update,
-    top_eigh,
+    top_eigh_route,
 )
 from ._moments import (
     Spec,
@@ -105,6 +105,7 @@ from ._validation import (
 )
 
 _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centred block in cache)
+_SOLVER_NAMES = {"dense": "full"}  # fairlab._linalg's solver names → those of ``svd_solver``
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,19 +288,13 @@ def _project_out(U, Q):
 
 
 def _top_eigh(M, k, solver, random_state):
-    """Top-k eigenpairs (descending) with a measured choice of solver.
+    """Top-k eigenpairs (descending) and the solver used (:func:`~fairlab._linalg.top_eigh_route`).
 
     Dense LAPACK: ``syevr`` restricted to the k wanted indices when k < p/5, otherwise the full
-    divide-and-conquer ``syevd`` (faster than ``syevr`` for many vectors).  ``"auto"`` switches
-    to ARPACK only for p >= 1000 and k <= p/100, where Lanczos beat both on our benchmarks.
+    divide-and-conquer ``syevd`` (faster than ``syevr`` for many vectors); LAPACK's signs are
+    kept, since signs are fixed once, on the final components (:meth:`FairPCA._solve`).
     """
-    p = M.shape[0]
-    if solver == "auto":
-        solver = "arpack" if (p >= 1000 and k <= p // 100) else "dense"
-    if solver == "dense":  # signs are fixed once, on the final components (FairPCA._solve)
-        w, V = dense_top_eigh(M, k)
-        return w[::-1], V[:, ::-1]
-    return top_eigh(M, k, solver=solver, random_state=random_state)
+    return top_eigh_route(M, k, solver=solver, random_state=random_state, dense_signs=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -531,10 +526,11 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         ``"randomized"`` runs scikit-learn's randomized SVD on the centred rows with the
         constrained directions projected out, as ``PCA(svd_solver="randomized")`` does on the
         centred rows, without forming the d×d scatter matrix.  ``"auto"``
-        uses ARPACK when the matrix has size p >= 1000 and k <= p/100, else ``"full"``
-        (which switches to a full divide-and-conquer decomposition when k >= p/5).
+        uses ARPACK when the matrix has size p > 500 and k < p/20, else ``"full"``
+        (which switches to a full divide-and-conquer decomposition when k >= p/5): the rule
+        every fairlab estimator shares (:func:`fairlab._linalg.choose_eigen_solver`).
         Whether the d×d scatter matrix or the n×n Gram matrix (d > n) is decomposed is
-        chosen from the shape.
+        chosen from the shape.  ``solver_`` records the choice.
     random_state : int, RandomState instance or None, default=None
         Start vector of ARPACK / randomized solver.  ``None`` is a fixed seed (deterministic).
     pos_label : int, float, bool or str, default=1
@@ -557,6 +553,10 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         The number of components k.
     n_covariance_directions_ : int or None
         The number l of covariance-equalising directions actually used (Fair PCA-S), else None.
+    solver_ : {"full", "arpack", "randomized"}
+        The eigensolver that computed ``components_``: what ``svd_solver="auto"`` resolved to,
+        ``"full"`` when ARPACK did not converge (the dense solver then answers) and for Fair
+        PCA-S (a dense l × l problem).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (``n_features_in_``,)
@@ -632,7 +632,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
     _stream_attributes = (
         "components_", "mean_", "explained_variance_", "explained_variance_ratio_",
-        "n_components_", "n_covariance_directions_",
+        "n_components_", "n_covariance_directions_", "solver_",
     )
     _fallback = "PCA"
 
@@ -946,9 +946,10 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         Gram matrix of the projected rows is decomposed instead (dual route, in memory only).
         """
         n, d = data.n, data.d
-        solver = {"auto": "auto", "full": "dense"}.get(self.svd_solver, self.svd_solver)
+        solver = {"full": "dense"}.get(self.svd_solver, self.svd_solver)
         seed = as_seed(self.random_state)
         if solver == "randomized" and data.X is not None:
+            self.solver_ = "randomized"
             return self._fit_randomized(data.X, Q, k, seed)
         if C is None and d > n and data.X is not None:
             # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
@@ -958,10 +959,11 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             G = lower_gram(Xc.T)
             total = float(np.trace(G)) if self.center else None
             G = symmetric_rank_k_update(G, -1.0, XQ)
-            w, V = _top_eigh(G, k, solver, seed)
+            w, V, used = _top_eigh(G, k, solver, seed)
             if w[-1] > max(n, d) * np.finfo(float).eps * max(w[0], 0.0):
                 U = cross(Xc, V) - Q @ cross(XQ, V)  # U = PXcᵀV (Λ^{-1/2} is restored below)
                 U, values = _rayleigh_ritz(Xc, _project_out(U, Q))
+                self.solver_ = _SOLVER_NAMES.get(used, used)
                 return U, values, total
             # k exceeds the rank of the projected data: the zero-variance directions are only
             # defined in the primal problem, so fall through to it.
@@ -969,7 +971,8 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             C = data.scatter(self.center)
         total = float(np.trace(C)) if self.center else None
         C = _deflate(C, Q, shift=solver != "randomized")
-        _, U = _top_eigh(C, k, solver, seed)
+        _, U, used = _top_eigh(C, k, solver, seed)
+        self.solver_ = _SOLVER_NAMES.get(used, used)
         return U, _rayleigh(C, U), total
 
     def _fit_randomized(self, X, Q, k, seed):
@@ -1004,6 +1007,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         return max(k, int(np.floor(f * d)))
 
     def _fit_equalized(self, data, Q, k, l_dirs):
+        self.solver_ = "full"  # an l × l problem, l ≤ d, solved by LAPACK
         R = complement_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
         E = cross(R.T, _gap_directions(data.gap_source(), R, l_dirs))  # d × l, orthonormal
         H = data.projected_scatter(E, self.mean_)  # EᵀCE, C = (centred) scatter matrix
