@@ -180,8 +180,8 @@ def _variants_l(answer):
 def _repro_ddof(answer):
     factor = _number(answer)
     if _close(factor, math.sqrt(10 / 9), 5e-4):
-        return True, ("Right. Now apply it to the printed standard deviations of Table 1 (k = 2, "
-                      "PCA).")
+        return True, ("The factor is right. Now apply it to the printed standard deviations "
+                      "of Table 1 (k = 2, PCA).")
     if _close(factor, 10 / 9, 5e-4):
         return False, ("That is the ratio of the variances; a standard deviation is their square "
                        "root.")
@@ -202,8 +202,8 @@ def _repro_protocol(answer):
     if name not in known:
         return False, "Answer with one of 'adult', 'compas' or 'german'."
     if known[name] == "compas":
-        return True, ("Right. Explain it from the number of features and of test rows, and say why "
-                      "the linear SVM's inflation stays small everywhere.")
+        return True, ("That data set is the one. Explain it from the number of features and of "
+                      "test rows, and say why the linear SVM's inflation stays small everywhere.")
     if known[name] == "german":
         return False, ("German Credit has the smallest test part, so a flexible model memorises it "
                        "most easily: look at the largest gap there, not the smallest.")
@@ -256,8 +256,8 @@ def _erasure_parity(answer):
     parity, digit = _pair(answer, ("parity", "digit"))
     ref_parity, ref_digit = 0.504, 0.851    # the "Fair PCA" row at seed 0, all 1 797 digits
     if _close(parity, ref_parity, 0.005) and _close(digit, ref_digit, 0.005):
-        return True, ("Right: parity is read at chance, the digit is not. Now explain why the "
-                      "digit "
+        return True, ("Both accuracies are right: parity is read at chance, the digit is not. "
+                      "Now explain why the digit "
                       "classifier still gives the parity away without a contradiction.")
     if parity > 0.6:
         return False, ("The parity accuracy is far above chance: read the 'Fair PCA' row (after "
@@ -316,8 +316,8 @@ def _ps_measure(answer):
         raise TypeError("the answer should be 'sex' or 'sex+race'")
     name = answer.replace(" ", "").lower().replace("and", "+").replace("&", "+")
     if name in ("sex+race", "race+sex"):
-        return True, ("Right. Now explain it from the RBF kernel on rows of one-hot blocks with "
-                      "a small σ_S.")
+        return True, ("That is the choice. Now explain it from the RBF kernel on rows of "
+                      "one-hot blocks with a small σ_S.")
     if name == "sex":
         return False, ("For one binary attribute the centred RBF Gram matrix is a multiple of the "
                        "linear one: compare the two panels' curves again.")
@@ -334,8 +334,8 @@ def _dediego_ci(answer):
     if low > high:
         return False, "The lower end is above the upper one: give (low, high)."
     if _close(low, ref_low, 0.005) and _close(high, ref_high, 0.005):
-        return True, ("Right. Is 0.8 inside? Is 1 (parity)? Say what 200 rows can and cannot "
-                      "tell apart.")
+        return True, ("The interval is right. Is 0.8 inside? Is 1 (parity)? Say what 200 rows "
+                      "can and cannot tell apart.")
     if not _close((low + high) / 2, 0.8, 0.01):
         return False, "The interval should be centred on the estimate DI = 0.4 / 0.5 = 0.8."
     if high - low < 0.45:
@@ -352,8 +352,9 @@ def _dediego_ci(answer):
 def _scaling_shift(answer):
     lost = _number(answer)
     if 3 <= lost <= 7:
-        return True, ("Right order. Now explain it from the size of the terms x x^T against the "
-                      "result, and say what the shift by the first chunk's mean changes.")
+        return True, ("The number of digits is of the right order. Now explain it from the "
+                      "size of the terms x x^T against the result, and say what the shift by "
+                      "the first chunk's mean changes.")
     if lost <= 2:
         return False, ("So few digits lost means the two matrices agree almost to rounding: did "
                        "you centre X_mem before the textbook formula?")
