@@ -598,3 +598,60 @@ def gaps(curves, *, reference="Reductions"):
     return pd.DataFrame(rows, columns=keys + ["method", "lo", "hi", "area", "mean_gap",
                                               "mean_abs_gap", "error_range"])
 
+
+
+def verdicts(gaps, *, classifier="logistic regression", tolerance=0.01):
+    """The two claims of §5.2 about the curves, checked on :func:`gaps`.
+
+    * "similar curves" (Fig. 4): Fair PCA's ``mean_abs_gap`` to the reductions is below
+      ``tolerance`` (one percentage point of error) in every setting;
+    * Fair PCA-S is only competitive with the kernel SVM (Fig. 8): with ``classifier`` its
+      ``mean_gap`` is larger than Fair PCA's in every setting, i.e. it is worse at matched
+      violation.
+
+    A claim whose methods are missing from ``gaps`` is left out.
+
+    Parameters
+    ----------
+    gaps : DataFrame
+        :func:`gaps` output.
+    classifier : str, default="logistic regression"
+        The downstream classifier whose rows are judged.
+    tolerance : float, default=0.01
+        Largest mean absolute gap (error, fraction) read as "similar".
+
+    Returns
+    -------
+    DataFrame
+        ``claim, measured, holds``; ``measured`` names the worst setting, gaps in percentage
+        points of error.
+    """
+    rows = gaps[gaps["classifier"] == classifier]
+    methods = set(rows["method"])
+    out = []
+
+    def setting(row):
+        return f"{row['dataset']} {row['fairness']}"
+
+    if "Fair PCA" in methods:
+        fair = rows[rows["method"] == "Fair PCA"].reset_index(drop=True)
+        worst = fair.loc[int(np.argmax(fair["mean_abs_gap"].to_numpy()))]
+        out.append({
+            "claim": f"Fair PCA's curve is similar to the reductions' (mean |gap| below "
+                     f"{100 * tolerance:g} point of error in every setting, {classifier})",
+            "measured": f"largest mean |gap| {100 * worst['mean_abs_gap']:.2f} pt "
+                        f"({setting(worst)})",
+            "holds": bool((fair["mean_abs_gap"] < tolerance).all())})
+    if {"Fair PCA", "Fair PCA-S"} <= methods:
+        keys = ["dataset", "fairness"]
+        both = rows[rows["method"] == "Fair PCA"].merge(
+            rows[rows["method"] == "Fair PCA-S"], on=keys, suffixes=("", "_s"))
+        excess = (both["mean_gap_s"] - both["mean_gap"]).to_numpy()
+        least = both.loc[int(np.argmin(excess))]
+        out.append({
+            "claim": f"Fair PCA-S is worse than Fair PCA at matched violation (larger mean gap "
+                     f"to the reductions in every setting, {classifier})",
+            "measured": f"smallest excess of Fair PCA-S {100 * excess.min():+.2f} pt "
+                        f"({setting(least)})",
+            "holds": bool((excess > 0).all())})
+    return pd.DataFrame(out, columns=["claim", "measured", "holds"])
