@@ -387,7 +387,17 @@ pd.DataFrame(load_rows).round({"%Var (test)": 2, "MMD² (test)": 3})
 # the ratio drops by 0.026. Label bias is a property of the data *and* the group definition
 # together, which is why every loader records its definition in `DESCR`.
 # ```
-#
+
+# %% tags=["solution", "hide-input"]
+from fairlab import exercises
+from fairlab.metrics import disparate_impact
+
+german_variants = [datasets.load_german(variant=v) for v in ("lee2022", "pls")]
+answer = tuple(disparate_impact(g.y, g.y, sensitive_features=g.sensitive, pos_label=g.pos_label)
+               for g in german_variants)
+exercises.check("ex-datasets-age", answer)
+
+# %% [markdown]
 # ```{exercise}
 # :label: ex-datasets-circle
 #
@@ -404,3 +414,9 @@ pd.DataFrame(load_rows).round({"%Var (test)": 2, "MMD² (test)": 3})
 # be $0.3 \pm \pi/2$, not a multiple of $2\pi/20$), so $h(t) = \mathbb 1[t \ne 0]$ equals $z$ on
 # every row: equal means (no *linear* dependence) do not imply independence — Kleindessner et al. (2023) App. A.1.
 # ```
+
+# %% tags=["solution", "hide-input"]
+X_40, z_40 = datasets.make_circle_counterexample(40)
+print("group means:", X_40[z_40 == 0].mean(axis=0).round(12) + 0.0,
+      X_40[z_40 == 1].mean(axis=0).round(12) + 0.0)
+exercises.check("ex-datasets-circle", lambda t: (t != 0).astype(int))

@@ -422,3 +422,12 @@ else:
 # approximately equal (sampling noise), so the logistic model can pick up a small difference and its
 # error falls slightly below the minority share.
 # ```
+
+# %% tags=["solution", "hide-input"]
+from fairlab import exercises
+
+first = splits[0]
+fair_first = FairPCA(n_components).fit(first.X_train, sensitive_features=first.s_train)
+answer = (metrics.linear_inseparability(fair_first.transform(first.X_train), first.s_train),
+          metrics.linear_inseparability(fair_first.transform(first.X_test), first.s_test))
+exercises.check("ex-insep-test", answer)

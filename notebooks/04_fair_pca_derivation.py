@@ -329,3 +329,9 @@ plt.show()
 # $(d-1)$-dimensional subspaces coincide. For $k = d-1$ the eigenproblem only chooses an orthonormal basis of
 # $\operatorname{range}(R)$, so the representation is $R$ up to a rotation.
 # ```
+
+# %% tags=["solution", "hide-input"]
+from fairlab import exercises
+
+U = FairPCA(n_features - 1, center=False).fit(X, sensitive_features=z).components_.T
+exercises.check("ex-fpca-numerical", U.T @ R)

@@ -261,3 +261,14 @@ print(f"3. Fair PCA-S (k = {k}): concept {scores.loc[('Fair PCA-S', k), 'concept
 # would need the whole distribution, not just the means, to be equal across groups — what Fair PCA-S and
 # Fair Kernel PCA move towards, at a price in accuracy.
 # ```
+
+# %% tags=["solution", "hide-input"]
+from fairlab import exercises
+
+# On the digits (CelebA has no digit labels): parity is the concept, the digit the label.
+digits, _, digit_labels = make_digits_concept(n_samples=1797, random_state=seed)
+parity = concept_erasure.scores(digits, digit_labels % 2, digit_labels, k=10, random_state=seed)
+parity = parity.set_index("method")
+print(parity[["concept_accuracy", "label_accuracy"]].round(2).to_string())
+exercises.check("ex-erasure-parity", (parity.loc["Fair PCA", "concept_accuracy"],
+                                      parity.loc["Fair PCA", "label_accuracy"]))

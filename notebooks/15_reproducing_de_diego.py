@@ -537,7 +537,19 @@ if results_csv:
 # [0.55, 1.05]$: it contains both 0.8 and 1, so 200 rows cannot tell a DI of 0.8 from parity.
 # `metrics.disparate_impact_ci(None, y_pred, sensitive_features=s, privileged_group=1)` on such data gives the same.
 # ```
-#
+
+# %% tags=["solution", "hide-input"]
+from fairlab import exercises, metrics
+
+# two groups of 100 rows, selection rates 0.4 (group 0) and 0.5 (group 1, privileged)
+s_toy = np.repeat([0, 1], 100)
+y_toy = np.r_[np.arange(100) < 40, np.arange(100) < 50].astype(int)
+di_toy, low, high = metrics.disparate_impact_ci(None, y_toy, sensitive_features=s_toy,
+                                                privileged_group=1)
+print(f"DI = {di_toy:.2f}, 95 % interval [{low:.2f}, {high:.2f}]")
+exercises.check("ex-dediego-ci", (low, high))
+
+# %% [markdown]
 # ```{exercise}
 # :label: ex-dediego-normalisation
 #

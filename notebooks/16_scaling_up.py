@@ -414,7 +414,8 @@ print("cleaned up")
 #
 # `(X_mem.T @ X_mem - n * np.outer(m, m)) / (n - 1)` with `m = X_mem.mean(axis=0)` differs from
 # `np.cov` by about $\varepsilon\,\|\bar x\|^2 \approx 10^{-16}\cdot 10^4 = 10^{-12}$ per entry in
-# absolute terms, against entries of order 1: four of the sixteen digits are gone. Rounding errors
+# absolute terms, against entries of order 1: several of the sixteen digits are gone (the cell below
+# counts them as `lost`, relative to the largest entry). Rounding errors
 # of the sum are of the order of $\varepsilon$ times its terms, $x_i x_i^\top \approx 10^4$, while
 # the result is of order 1. After the shift, the terms $(x_i - c)(x_i - c)^\top$ are of the size of
 # the result, and $n\delta\delta^\top$ is tiny because $c$, the mean of a chunk of tens of thousands
@@ -423,3 +424,12 @@ print("cleaned up")
 # covariance is noise, possibly with negative eigenvalues, while the shifted sums are as accurate as
 # before.
 # ```
+
+# %% tags=["solution", "hide-input"]
+from fairlab import exercises
+
+m = X_mem.mean(axis=0)
+textbook = (X_mem.T @ X_mem - len(X_mem) * np.outer(m, m)) / (len(X_mem) - 1)
+reference = np.cov(X_mem, rowvar=False)
+lost = 16 + np.log10(np.abs(textbook - reference).max() / np.abs(reference).max())
+exercises.check("ex-scaling-shift", lost)
