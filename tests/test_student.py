@@ -1,0 +1,131 @@
+"""make student: the student notebooks hold no solution, are valid, and run; the class bundle holds
+them, the library and the two commands, and nothing of the instructor's."""
+
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from fairlab.exercises import _student
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = _student.chapters(ROOT)
+# Chapters that run in seconds at their defaults and hold a checked exercise.
+CHEAP = ["04_fair_pca_derivation", "13_concept_erasure_images"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("student")
+    bundle = _student.build(ROOT, out)
+    return out, bundle
+
+
+def _student_notebook(built, path):
+    return json.loads((built[0] / "notebooks" / path.name).read_text())
+
+
+def _lines(text):
+    """The lines of ``text`` worth looking for: long enough to be specific."""
+    return {line.strip() for line in text.split("\n") if len(line.strip()) >= 20}
+
+
+def test_every_chapter_has_a_student_notebook(built):
+    assert CHAPTERS
+    assert sorted(p.name for p in (built[0] / "notebooks").glob("*.ipynb")) == \
+        [p.name for p in CHAPTERS]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_solution_text_survives(built, path):
+    chapter = json.loads(path.read_text())
+    student = _student_notebook(built, path)
+    text = "\n".join(_student._source(cell) for cell in student["cells"])
+    assert "{solution}" not in text
+    assert not [c for c in student["cells"]
+                if _student.SOLUTION_TAG in c.get("metadata", {}).get("tags", [])]
+    assert not re.search(r"\{\{\s*\w+\s*\}\}", text), "a MyST substitution is left raw"
+    # Lines of a solution that also occur outside the solutions (a repeated formula) may stay.
+    outside = "\n".join(_student._source(c) for c in chapter["cells"]
+                        if _student.SOLUTION_TAG not in c.get("metadata", {}).get("tags", []))
+    for block in _student.solutions(chapter):
+        outside = outside.replace(block, "")
+    # The scaffold keeps the import and the check call of a solution cell, by design.
+    scaffolds = "\n".join(_student._source(_student.scaffold_cell(_student._source(c)))
+                          for c in chapter["cells"]
+                          if _student.SOLUTION_TAG in c.get("metadata", {}).get("tags", []))
+    allowed = _lines(outside) | _lines(scaffolds)
+    survived = [line for block in _student.solutions(chapter) for line in _lines(block)
+                if line in text and line not in allowed]
+    assert not survived, survived
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_student_notebook_is_valid_and_keeps_a_place_for_each_solution(built, path):
+    student = nbformat.reads(json.dumps(_student_notebook(built, path)), as_version=4)
+    nbformat.validate(student)
+    assert all(cell.get("outputs", []) == [] for cell in student.cells)
+    chapter = json.loads(path.read_text())
+    text = "\n".join(cell.source for cell in student.cells)
+    for kind, label, _ in (part for cell in chapter["cells"] if cell["cell_type"] == "markdown"
+                           for part in _student.split_solutions(_student._source(cell))):
+        if kind == "solution":
+            assert f"**Your answer** (exercise `{label}`)" in text
+    for cell in chapter["cells"]:
+        if _student.SOLUTION_TAG in cell.get("metadata", {}).get("tags", []):
+            for label in re.findall(r"check\(\s*\"([\w-]+)\"", _student._source(cell)):
+                assert f'answer = ...\nexercises.check("{label}", answer)' in text
+
+
+def test_split_solutions_handles_both_fences_and_nesting():
+    text = ("intro\n```{solution} ex-a\n:class: dropdown\n\nsecret\n```\nmiddle\n"
+            "::::{solution} ex-b\n```python\nx = 1\n```\n::::\nend")
+    parts = _student.split_solutions(text)
+    assert [(k, v) for k, v, _ in parts] == [("text", "intro"), ("solution", "ex-a"),
+                                             ("text", "middle"), ("solution", "ex-b"),
+                                             ("text", "end")]
+    assert "secret" in parts[1][2] and "x = 1" in parts[3][2]
+    with pytest.raises(ValueError, match="unclosed"):
+        _student.split_solutions("```{solution} ex-c\nnever closed")
+
+
+def test_bundle_holds_notebooks_library_environment_and_readme_only(built):
+    out, bundle = built
+    with zipfile.ZipFile(bundle) as zf:
+        names = zf.namelist()
+        top = {name.split("/")[1] for name in names}
+        readme = zf.read(f"{_student.BUNDLE}/README.md").decode()
+        packed = {name: zf.read(name) for name in names if name.endswith(".ipynb")}
+    assert top == {"notebooks", "fairlab", "pyproject.toml", "requirements.lock",
+                   "environment.yml", "README.md", "Makefile"}
+    assert f"{_student.BUNDLE}/fairlab/exercises/_checks.py" in names
+    assert not any("/book/" in name or name.endswith(".md") and "README" not in name
+                   for name in names)
+    for path in CHAPTERS:
+        name = f"{_student.BUNDLE}/notebooks/{path.name}"
+        assert packed[name] == (out / "notebooks" / path.name).read_bytes()
+    assert "make install" in readme and "make lab" in readme
+
+
+def test_timings_come_from_the_stored_executions(built):
+    out, _ = built
+    rows = (out / "timings.csv").read_text().splitlines()
+    assert len(rows) == len(CHAPTERS) + 1
+    assert (out / "sessions.csv").read_text().startswith("course,session,chapters,seconds")
+
+
+@pytest.mark.parametrize("name", CHEAP)
+def test_cheap_student_notebooks_run_from_top_to_bottom(built, name):
+    from nbclient import NotebookClient
+
+    path = built[0] / "notebooks" / f"{name}.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(notebook, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    outputs = [out.get("text", "") + str(out.get("data", {}).get("text/plain", ""))
+               for cell in notebook.cells if "exercises.check(" in cell.source
+               for out in cell.outputs]
+    assert outputs and all("no answer yet" in text for text in outputs)
