@@ -10,7 +10,14 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._kernels import KERNELS, kernel_matrix, resolve_gamma
+from ._kernels import (
+    KERNELS,
+    POLY_COEF0,
+    POLY_DEGREE,
+    kernel_diagonal,
+    kernel_matrix,
+    resolve_gamma,
+)
 from ._linalg import (
     center_gram,
     centred_gram_factor,
@@ -95,18 +102,6 @@ def _pivoted_cholesky(column, diag, max_rank):
     return rows[:max_rank].T
 
 
-def _kernel_diagonal(S, kernel, gamma):
-    """k(s_i, s_i) for every row, without the n×n matrix (None for a callable kernel)."""
-    if kernel in ("rbf",):
-        return np.ones(S.shape[0])
-    if kernel == "cosine":
-        return (np.linalg.norm(S, axis=1) > 0).astype(float)
-    if kernel in ("linear", "poly"):
-        sq = np.einsum("ij,ij->i", S, S)
-        return sq if kernel == "linear" else (gamma * sq + 1.0) ** 3
-    return None  # sigmoid (not PSD) or a callable: no factor
-
-
 def _low_rank_sensitive_factor(S, kernel, gamma, max_rank):
     """Ψ (n × r) with ΨΨᵀ = K̃_S = H K_S H up to its rounding level, or None.
 
@@ -118,15 +113,15 @@ def _low_rank_sensitive_factor(S, kernel, gamma, max_rank):
     """
     if kernel == "linear":
         return S - S.mean(axis=0)
-    diag = _kernel_diagonal(S, kernel, gamma)
-    if diag is None or max_rank < 1:
+    diag = kernel_diagonal(S, kernel, gamma)
+    if diag is None or max_rank < 1:  # sigmoid (not PSD) or a callable: no factor
         return None
     if kernel == "rbf":  # one column without pairwise_kernels' per-call validation
         def column(p):
             return np.exp(-gamma * np.einsum("ij,ij->i", S - S[p], S - S[p]))
     elif kernel == "poly":
         def column(p):
-            return (gamma * (S @ S[p]) + 1.0) ** 3
+            return (gamma * (S @ S[p]) + POLY_COEF0) ** POLY_DEGREE
     else:
         def column(p):
             return _gram(S, S[p : p + 1], kernel, gamma)

@@ -11,6 +11,62 @@ import numpy as np
 from sklearn.metrics.pairwise import pairwise_kernels
 
 KERNELS = ("rbf", "poly", "linear", "sigmoid", "cosine", "precomputed")
+GAMMA_KERNELS = ("rbf", "poly", "sigmoid")  # the kernels with a coefficient γ
+# the polynomial kernel (γxᵀy + c₀)^degree where an estimator has no degree/coef0 parameters
+# (Pérez-Suay et al.'s learners): scikit-learn's defaults
+POLY_DEGREE = 3
+POLY_COEF0 = 1.0
+
+
+def indefinite_reason(kernel, degree=POLY_DEGREE, coef0=POLY_COEF0):
+    """Why a named kernel is not positive semi-definite by construction, or None if it is.
+
+    rbf, linear and cosine kernels are PSD, and so is (γxᵀy + c₀)^degree for c₀ ≥ 0 and an
+    integer degree (a sum of products of PSD kernels); tanh(γxᵀy + c₀) is not, nor a poly
+    kernel with c₀ < 0 or a fractional degree: their Gram matrices have negative eigenvalues
+    in general.
+    """
+    if kernel == "sigmoid":
+        return "kernel='sigmoid' (tanh(gamma·xᵀy + coef0)) is not positive semi-definite"
+    if kernel == "poly" and (coef0 < 0 or float(degree) % 1 != 0):
+        return (f"kernel='poly' with coef0={coef0} and degree={degree} is not positive "
+                "semi-definite (it is for coef0 >= 0 and an integer degree)")
+    return None
+
+
+def is_psd_kernel(kernel, degree=POLY_DEGREE, coef0=POLY_COEF0):
+    """Whether ``kernel`` is known to be positive semi-definite (a callable or a precomputed
+    matrix is not known to be)."""
+    return (not callable(kernel) and kernel in KERNELS and kernel != "precomputed"
+            and indefinite_reason(kernel, degree, coef0) is None)
+
+
+def entry_rounding_unit(K, kernel):
+    """The rounding level of one entry of the kernel matrix ``K``: eps·max|K|.
+
+    Taken before centring, which cancels: the directions of the n × n matrices built from K
+    below a few n·unit are zero to rounding.  An rbf matrix has max|K| = K_ii = 1 exactly, so
+    no pass over K is needed for it.
+    """
+    eps = np.finfo(float).eps
+    if kernel == "rbf" and K.size:
+        return eps
+    return eps * np.abs(K).max(initial=0.0)
+
+
+def kernel_diagonal(X, kernel, gamma):
+    """k(x_i, x_i) for every row of X without the n × n matrix, or None (sigmoid, a callable).
+
+    The poly kernel is that of :data:`POLY_DEGREE` and :data:`POLY_COEF0`.
+    """
+    if kernel == "rbf":
+        return np.ones(X.shape[0])
+    if kernel == "cosine":
+        return (np.linalg.norm(X, axis=1) > 0).astype(float)
+    if kernel in ("linear", "poly"):
+        sq = np.einsum("ij,ij->i", X, X)
+        return sq if kernel == "linear" else (gamma * sq + POLY_COEF0) ** POLY_DEGREE
+    return None
 
 
 def check_kernel(kernel, name="kernel"):
@@ -36,7 +92,7 @@ def resolve_gamma(X, gamma):
     raise ValueError(f"gamma must be None, 'scale', 'auto' or a positive number; got {gamma!r}.")
 
 
-def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0):
+def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=POLY_DEGREE, coef0=POLY_COEF0):
     """Gram matrix k(X, Y) with an already resolved numeric ``gamma`` (ignored by linear/cosine).
 
     RBF: the squared distances are computed (by scikit-learn) as ‖x‖² + ‖y‖² − 2xᵀy, which
@@ -56,7 +112,7 @@ def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=3, coef0=1.0):
         X = X - reference
         Y = None if Y is None else Y - reference
     params = {}
-    if kernel in ("rbf", "poly", "sigmoid"):
+    if kernel in GAMMA_KERNELS:
         params["gamma"] = gamma
     if kernel in ("poly", "sigmoid"):
         params["coef0"] = coef0

@@ -14,7 +14,8 @@ Everything here works on symmetric matrices and orthonormal bases:
   comparing subspaces in :func:`subspace_sine`;
 * :func:`top_eigh` — the k largest eigenpairs of a symmetric matrix, dense LAPACK
   (``subset_by_index``), ARPACK (``eigsh``) or randomized, sorted in descending order;
-* :func:`flip_signs` — deterministic signs of eigenvectors (largest-magnitude entry positive);
+* :func:`flip_signs` / :func:`column_signs` — the one sign convention (largest-magnitude entry
+  of each column positive);
 * :func:`center_gram` — double centring HKH of a Gram matrix, and :func:`center_cross_gram`
   for k(X_new, X_fit) with the training statistics.
 """
@@ -441,15 +442,38 @@ def _rng(random_state):
     return check_random_state(as_seed(random_state))
 
 
+def column_signs(E):
+    """±1 per column of ``E``, the sign of its largest-magnitude entry (+1 for a zero column).
+
+    fairlab's one sign convention: eigenvectors, components and embeddings are returned with
+    the largest-magnitude entry of every column positive (:func:`flip_signs`), or, for
+    representer coefficients, of every column of the training scores they produce.  The signs
+    of an eigensolver's vectors follow the LAPACK driver, the BLAS kernel and the thread count;
+    these do not.
+    """
+    E = np.asarray(E)
+    if E.size == 0:
+        return np.ones(E.shape[1] if E.ndim == 2 else 0)
+    rows = np.argmax(np.abs(E), axis=0)
+    signs = np.sign(E[rows, np.arange(E.shape[1])])
+    signs[signs == 0] = 1.0
+    return signs
+
+
+def signs_of_extremes(column_max, column_min):
+    """:func:`column_signs` from the columns' maxima and minima (a blockwise pass over rows).
+
+    A column whose largest entry and the magnitude of its smallest are equal gets +1.
+    """
+    return np.where(np.asarray(column_max) >= -np.asarray(column_min), 1.0, -1.0)
+
+
 def flip_signs(V):
-    """Make the largest-magnitude entry of every column of ``V`` positive (deterministic output)."""
+    """Make the largest-magnitude entry of every column of ``V`` positive (:func:`column_signs`)."""
     V = np.asarray(V)
     if V.size == 0:
         return V
-    rows = np.argmax(np.abs(V), axis=0)
-    signs = np.sign(V[rows, np.arange(V.shape[1])])
-    signs[signs == 0] = 1.0
-    return V * signs
+    return V * column_signs(V)
 
 
 def center_gram(K):

@@ -53,13 +53,14 @@ from ._hsic import (
     _low_rank_sensitive_factor,
     _sensitive_factor,
 )
-from ._kernels import resolve_gamma
+from ._kernels import entry_rounding_unit, resolve_gamma
 from ._linalg import (
     center_cross_gram,
     center_gram,
     center_symmetric_gram_inplace,
     centred_gram_factor,
     choose_eigen_solver,
+    column_signs,
     complement_basis,
     constraint_basis,
     flip_signs,
@@ -523,8 +524,7 @@ class KernelFairDR(_FDRBase):
                 return self
             # not certified (or a case the partial solver does not cover): K now holds K̃,
             # and the dense solver below decides
-        # rounding of an entry of K before centring: eps·max|K| (an rbf kernel has max 1)
-        unit = np.finfo(float).eps * (1.0 if self.kernel == "rbf" else np.abs(K).max())
+        unit = entry_rounding_unit(K, self.kernel)
         sigma, U = centred_gram_factor(center_gram(K), n_distinct_rows(X), unit)
         if sigma.size == 0:
             raise ValueError(
@@ -556,9 +556,7 @@ class KernelFairDR(_FDRBase):
         # training score of each component is positive.  (The flip inside _fdr_directions acts
         # in the eigenbasis U of K̃, whose own signs are LAPACK's and change with the BLAS
         # kernel or thread count.)
-        scores = F @ B
-        rows = np.argmax(np.abs(scores), axis=0)
-        B = B * np.where(scores[rows, np.arange(B.shape[1])] < 0, -1.0, 1.0)
+        B = B * column_signs(F @ B)
         self.dual_coef_ = U @ (B / np.sqrt(sigma)[:, None])
         self.n_components_ = B.shape[1]
         self._store_hsic(C, G, B, n)
@@ -581,7 +579,7 @@ class KernelFairDR(_FDRBase):
         """
         n = K.shape[0]
         eps = np.finfo(float).eps
-        unit = eps * (1.0 if self.kernel == "rbf" else np.abs(K).max(initial=0.0))
+        unit = entry_rounding_unit(K, self.kernel)
         Kt = center_symmetric_gram_inplace(K, self._col_means)
         self.sensitive_gamma_ = None
         Psi = None
@@ -660,8 +658,7 @@ class KernelFairDR(_FDRBase):
         # solver, whose α lies in the computed range of K̃
         if np.max(np.sum(alpha**2, axis=0)) * n * unit > 1e-10:
             return False
-        rows = np.argmax(np.abs(scores), axis=0)
-        signs = np.where(scores[rows, np.arange(k)] < 0, -1.0, 1.0)
+        signs = column_signs(scores)
         alpha, scores = alpha * signs, scores * signs
         self.dual_coef_ = alpha
         self.n_components_ = k

@@ -54,7 +54,7 @@ from ._hsic import (
     _gram,
     _low_rank_sensitive_factor,
 )
-from ._kernels import resolve_gamma
+from ._kernels import is_psd_kernel, resolve_gamma
 from ._linalg import (
     center_cross_gram,
     center_gram,
@@ -633,7 +633,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         A.flat[:: n + 1] += lam
         # A is C-ordered and symmetric: its transpose is the same matrix in Fortran order,
         # which LAPACK factorises in place.  A kernel not known to be PSD keeps a copy for LU.
-        psd = self.kernel in ("rbf", "linear", "poly", "cosine")
+        psd = is_psd_kernel(self.kernel)
         L, info = lapack.dpotrf(A.T, lower=1, overwrite_a=int(psd), clean=0)
         if info != 0:
             if psd:

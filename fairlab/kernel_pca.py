@@ -70,17 +70,26 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._kernels import KERNELS, kernel_matrix, resolve_gamma
+from ._kernels import (
+    GAMMA_KERNELS,
+    KERNELS,
+    entry_rounding_unit,
+    indefinite_reason,
+    kernel_matrix,
+    resolve_gamma,
+)
 from ._linalg import (
     as_seed,
     center_cross_gram,
     center_gram,
     center_symmetric_gram_inplace,
     choose_eigen_solver,
+    column_signs,
     complement_basis,
     flip_signs,
     gram_constraint_factor,
     n_distinct_rows,
+    signs_of_extremes,
     symmetric_matvec,
     top_eigh_route,
 )
@@ -315,7 +324,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         Not set with Nyström.
     n_constraints_ : int
         Number of independent directions removed from the feature space (≤ Σ_r(m_r − 1);
-        0 without ``sensitive_features``).
+        0 without ``sensitive_features``); with Nyström, ``fair_pca_.n_constraints_``.
     gamma_ : float or None
         The kernel coefficient used (None for kernels without one).
     solver_ : {"dense", "arpack", "randomized", "generalized"}
@@ -492,7 +501,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             bound_text=f"n_samples={n} minus {Z.shape[1]} constrained direction(s)",
         )
         self.gamma_ = (
-            resolve_gamma(X, self.gamma) if self.kernel in ("rbf", "poly", "sigmoid") else None
+            resolve_gamma(X, self.gamma) if self.kernel in GAMMA_KERNELS else None
         )
         if self.approximation == "nystroem":
             return self._fit_nystroem(X, sensitive_features, k, n_constraints=Z.shape[1])
@@ -511,11 +520,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self._k_fit_rows = K.mean(axis=0)
         self._k_fit_all = self._k_fit_rows.mean()
         n = K.shape[0]
-        # unit: rounding level of one kernel entry (taken before centring, which cancels);
-        # directions of the n×n matrices built from K below 4·n·unit are zero to rounding.
-        # (An rbf matrix has max|K| = K_ii = 1 exactly: no pass over K is needed for it.)
-        unit = np.finfo(float).eps * (
-            1.0 if self.kernel == "rbf" and n else np.abs(K).max(initial=0.0))
+        unit = entry_rounding_unit(K, self.kernel)
         self.X_fit_ = None if self.kernel == "precomputed" else X
         keep_all_positive = self.n_components is None
         floor = 4.0 * n * unit
@@ -545,9 +550,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             lam, B = self._drop_null_components(lam, B, keep_all_positive, component_floor)
             B[:, lam == 0] = 0.0
             E = K @ B  # = (ΛᵀRᵀK)ᵀ of Algorithm 3, the training embedding
-            # Same sign convention as the exact solver: largest |entry| of each column positive.
-            signs = np.sign(E[np.argmax(np.abs(E), axis=0), np.arange(E.shape[1])])
-            signs[signs == 0] = 1.0
+            signs = column_signs(E)  # the exact solver's convention, on the embedding
             B = B * signs
             V = (E * signs) / np.sqrt(np.where(lam > 0, lam, 1.0))
         else:
@@ -571,12 +574,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         (their sum can exceed tr(K̃)) and the fairness constraint, built on ZᵀK̃Z, can be
         indefinite too.
         """
-        reason = None
-        if self.kernel == "sigmoid":
-            reason = "kernel='sigmoid' (tanh(gamma·xᵀy + coef0)) is not positive semi-definite"
-        elif self.kernel == "poly" and (self.coef0 < 0 or float(self.degree) % 1 != 0):
-            reason = (f"kernel='poly' with coef0={self.coef0} and degree={self.degree} is not "
-                      "positive semi-definite (it is for coef0 >= 0 and an integer degree)")
+        reason = indefinite_reason(self.kernel, self.degree, self.coef0)
         if reason is not None:
             warnings.warn(
                 f"{reason}: its Gram matrix has negative eigenvalues in general, so the "
@@ -669,15 +667,14 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             warnings.filterwarnings("ignore", message=".*sensitive_features=None")
             E = fair_pca.fit_transform(F, sensitive_features=sensitive_features)
         # FairPCA fixes signs in the (arbitrarily rotated) Nyström coordinates; fix them on the
-        # embedding instead, as the exact solver does: largest |entry| of each column positive.
-        signs = np.sign(E[np.argmax(np.abs(E), axis=0), np.arange(E.shape[1])])
-        signs[signs == 0] = 1.0
+        # embedding instead, as the exact solver does
+        signs = column_signs(E)
         self._nystroem_signs = signs
         E = E * signs
         self.fair_pca_ = fair_pca
         self.solver_ = _FAIR_PCA_SOLVER_NAMES.get(fair_pca.solver_, fair_pca.solver_)
         self.landmark_indices_ = idx
-        self.n_constraints_ = n_constraints
+        self.n_constraints_ = fair_pca.n_constraints_
         self.X_fit_ = None
         self.n_components_ = E.shape[1]
         # ‖E_j‖² = λ_j on the scale of the exact solver (where E_j = v_j√λ_j).
@@ -711,7 +708,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         if n < 2:
             raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
         idx = self._landmark_indices(n)
-        has_gamma = self.kernel in ("rbf", "poly", "sigmoid")
+        has_gamma = self.kernel in GAMMA_KERNELS
         by_variance = has_gamma and (self.gamma is None or self.gamma == "scale")
         wanted = [X[idx]] + ([X.var()] if by_variance else [])
         found = dask.compute(*wanted)
@@ -735,12 +732,11 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             fair_pca.fit(F, sensitive_features=sensitive_features)
         E = fair_pca.transform(F)
         top, bottom, squares = dask.compute(E.max(axis=0), E.min(axis=0), (E**2).sum(axis=0))
-        # the in-memory convention: the largest-magnitude entry of each column is positive
-        self._nystroem_signs = np.where(top >= -bottom, 1.0, -1.0)
+        self._nystroem_signs = signs_of_extremes(top, bottom)  # the in-memory convention
         self.fair_pca_ = fair_pca
         self.solver_ = _FAIR_PCA_SOLVER_NAMES.get(fair_pca.solver_, fair_pca.solver_)
         self.landmark_indices_ = idx
-        self.n_constraints_ = fair_pca._n_group_constraints
+        self.n_constraints_ = fair_pca.n_constraints_
         self.X_fit_ = None
         self.n_components_ = fair_pca.n_components_
         self.eigenvalues_ = np.asarray(squares, dtype=np.float64)

@@ -24,10 +24,11 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted
 
-from ._kernels import KERNELS, check_kernel, kernel_matrix, resolve_gamma
+from ._kernels import GAMMA_KERNELS, KERNELS, check_kernel, kernel_matrix, resolve_gamma
 from ._linalg import (
     center_cross_gram,
     center_gram,
+    column_signs,
 )
 from ._moments import (
     reject_dask,
@@ -203,7 +204,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             L = self._sensitive_factor(S * s_weights)
         k = check_n_components(self.n_components, n, bound_text="n_samples")
         self.gamma_ = (resolve_gamma(X, self.gamma)
-                       if self.kernel in ("rbf", "poly", "sigmoid") else None)
+                       if self.kernel in GAMMA_KERNELS else None)
         K = self._kernel(X)
         self._K_col_means = K.mean(axis=0)
         self._K_mean = float(self._K_col_means.mean())
@@ -256,7 +257,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             # sign: largest-magnitude entry of the score positive; with the linear kernel, of
             # the explicit weight w = X̃ᵀa instead, so that the model equals FairPLS exactly
             ref = (X - X.mean(axis=0)).T @ a if self.kernel == "linear" else t
-            sign = 1.0 if ref[np.argmax(np.abs(ref))] >= 0 else -1.0
+            sign = float(column_signs(ref[:, None])[0])
             T[:, h], A[:, h], That[:, h] = sign * t, sign * a, sign * t / np.sqrt(tt)
             objective[h] = value / n**2
         tt = np.einsum("ij,ij->j", T, T)

@@ -553,6 +553,9 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         The number of components k.
     n_covariance_directions_ : int or None
         The number l of covariance-equalising directions actually used (Fair PCA-S), else None.
+    n_constraints_ : int
+        Number of independent directions removed from the feature space: the rank of XᵀZ̃ as
+        decided in Notes (≤ Σ_r(m_r − 1); 0 without ``sensitive_features``).
     solver_ : {"full", "arpack", "randomized"}
         The eigensolver that computed ``components_``: what ``svd_solver="auto"`` resolved to,
         ``"full"`` when ARPACK did not converge (the dense solver then answers) and for Fair
@@ -632,7 +635,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
     _stream_attributes = (
         "components_", "mean_", "explained_variance_", "explained_variance_ratio_",
-        "n_components_", "n_covariance_directions_", "solver_",
+        "n_components_", "n_covariance_directions_", "n_constraints_", "solver_",
     )
     _fallback = "PCA"
 
@@ -902,7 +905,6 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             XtZ = stacked[keep].T
             z_norms = np.sqrt(np.maximum(counts[keep] - counts[keep] ** 2 / n, 0.0))
         k = self._check_k(n, d, n_constraints)
-        self._n_group_constraints = n_constraints  # read by FairKernelPCA (Nyström, dask)
         mean = moments.mean()
         Cc = moments.centred_scatter()
         C = Cc.copy() if self.center else Cc + n * np.outer(mean, mean)
@@ -918,6 +920,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         else:
             Q = constraint_basis(XtZ, col_norms, z_norms, n_terms=n)
 
+        self.n_constraints_ = Q.shape[1]
         dim_R = d - Q.shape[1]
         l_dirs = None
         if XtZ is not None and self.equalize_covariance is not None:
