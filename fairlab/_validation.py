@@ -27,6 +27,7 @@ import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -473,6 +474,12 @@ def _label_columns(a, name):
             values = a[c].to_numpy(dtype=float, na_value=np.nan) if nullable else a[c].to_numpy()
             out.append((repr(c), values, not pd.api.types.is_float_dtype(dtype)))
         return out
+    a = as_column_matrix(a, name)
+    return [(str(j), a[:, j], a.dtype.kind not in "fc") for j in range(a.shape[1])]
+
+
+def as_column_matrix(a, name):
+    """A 1-D or 2-D array-like (not a DataFrame) as a 2-D array, a 1-D one as one column."""
     if isinstance(a, (str, bytes)) or np.isscalar(a):
         raise TypeError(f"{name} must be array-like (n_samples rows); got {type(a).__name__}.")
     a = np.asarray(a)
@@ -480,7 +487,7 @@ def _label_columns(a, name):
         a = a[:, None]
     if a.ndim != 2:
         raise ValueError(f"{name} must be 1-D or 2-D (n_samples, n_columns); got shape {a.shape}.")
-    return [(str(j), a[:, j], a.dtype.kind not in "fc") for j in range(a.shape[1])]
+    return a
 
 
 def encode_sensitive(sensitive_features, n_samples=None, *, name="sensitive_features",
@@ -578,6 +585,29 @@ def check_n_components(n_components, upper, *, name="n_components", bound_text=N
             f"Choose {name} <= {upper}."
         )
     return int(n_components)
+
+
+def check_int(value, name, *, minimum=1, maximum=None, allow_none=False):
+    """``value`` as an int in [``minimum``, ``maximum``], else a ValueError naming ``name``.
+
+    The one check of an integer argument (a count, a size, an index): a bool is refused
+    although it passes an ``Integral`` test, and so is a float that happens to be whole.
+    ``allow_none`` lets ``None`` through unchanged.  The default range is the positive integers.
+    """
+    if value is None and allow_none:
+        return None
+    in_range = (isinstance(value, Integral) and not isinstance(value, (bool, np.bool_))
+                and value >= minimum and (maximum is None or value <= maximum))
+    if not in_range:
+        if maximum is not None:
+            wanted = f"an integer in [{minimum}, {maximum}]"
+        elif minimum == 1:
+            wanted = "a positive integer"
+        else:
+            wanted = f"an integer >= {minimum}"
+        raise ValueError(f"{name} must be {wanted}{' or None' if allow_none else ''}; "
+                         f"got {value!r}.")
+    return int(value)
 
 
 def reject_bool(value, name="n_components"):

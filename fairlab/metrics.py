@@ -70,7 +70,14 @@ from scipy import linalg
 from scipy.spatial.distance import cdist, pdist
 from sklearn.linear_model import LogisticRegression
 
-from ._validation import check_groups, encode_sensitive, label_kind, sortable_labels
+from ._validation import (
+    as_column_matrix,
+    check_groups,
+    check_int,
+    encode_sensitive,
+    label_kind,
+    sortable_labels,
+)
 
 __all__ = [
     "cov2",
@@ -126,13 +133,7 @@ def _as_matrix(a, name):
         a = a.to_numpy()
     elif isinstance(a, pd.Series):
         a = a.to_numpy()
-    if isinstance(a, (str, bytes)) or np.isscalar(a):
-        raise TypeError(f"{name} must be array-like (n_samples rows); got {type(a).__name__}.")
-    a = np.asarray(a)
-    if a.ndim == 1:
-        a = a[:, None]
-    if a.ndim != 2:
-        raise ValueError(f"{name} must be 1-D or 2-D (n_samples, n_columns); got shape {a.shape}.")
+    a = as_column_matrix(a, name)
     if a.dtype.kind not in "biuf":
         raise TypeError(
             f"{name} must be numeric; got dtype {a.dtype}. Encode category labels as numbers "
@@ -816,12 +817,7 @@ def lee_bandwidth(X_train, n_components):
     X = _as_matrix(X_train, "X_train")
     if X.ndim != 2 or X.shape[0] < 2:
         raise ValueError("X_train must have at least two rows.")
-    k = n_components
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= min(X.shape):
-        raise ValueError(
-            f"n_components must be an integer in [1, min(n_samples, n_features) = {min(X.shape)}]; "
-            f"got {n_components!r}."
-        )
+    k = check_int(n_components, "n_components", maximum=min(X.shape))
     Xc = X - X.mean(axis=0)
     # top-k eigenvectors of X̃ᵀX̃ (d × d) span the same subspace as MATLAB pca's first k loadings
     d = Xc.shape[1]

@@ -44,7 +44,13 @@ from sklearn.base import (
 from sklearn.utils.validation import check_is_fitted
 
 from .._linalg import as_seed, flip_signs, gram, top_eigh
-from .._validation import check_groups, check_n_components, validate_data, warn_unconstrained
+from .._validation import (
+    check_groups,
+    check_n_components,
+    reject_bool,
+    validate_data,
+    warn_unconstrained,
+)
 
 __all__ = [
     "BaseEraser",
@@ -59,13 +65,6 @@ __all__ = [
 _EPS = np.finfo(np.float64).eps
 
 
-def reject_bool_n_components(estimator):
-    """``n_components=True`` passes an Integral check; refuse it by name."""
-    k = estimator.n_components
-    if isinstance(k, (bool, np.bool_)):
-        raise TypeError(f"n_components must be an int or None, got the bool {k!r}.")
-
-
 def validate_fit_input(estimator, X, sensitive_features, *, fallback="PCA"):
     """Validate ``X`` (``reset=True``) and the categorical ``sensitive_features``.
 
@@ -73,7 +72,7 @@ def validate_fit_input(estimator, X, sensitive_features, *, fallback="PCA"):
     :class:`~fairlab._validation.SensitiveGroups` (every group with two rows or more), or
     ``None`` — after warning that ``fallback`` is fitted — when ``sensitive_features`` is None.
     """
-    reject_bool_n_components(estimator)
+    reject_bool(estimator.n_components)
     X = validate_data(estimator, X, dtype=np.float64, ensure_min_samples=2)
     if sensitive_features is None:
         warn_unconstrained(estimator, fallback)

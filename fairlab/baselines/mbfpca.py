@@ -65,8 +65,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_random_state
 
 from .._linalg import as_seed, flip_signs
-from .._validation import check_groups, check_n_components, validate_data, warn_unconstrained
-from ._common import LinearProjection, reject_bool_n_components
+from .._validation import (
+    check_groups,
+    check_n_components,
+    reject_bool,
+    validate_data,
+    warn_unconstrained,
+)
+from ._common import LinearProjection
 from ._manifold import rbfgs, retract
 
 __all__ = ["MbFPCA"]
@@ -322,7 +328,7 @@ class MbFPCA(LinearProjection):
         -------
         self : MbFPCA
         """
-        reject_bool_n_components(self)
+        reject_bool(self.n_components)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         n, d = X.shape
         k = check_n_components(self.n_components, min(n, d),

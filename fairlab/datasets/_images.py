@@ -16,13 +16,14 @@ import os
 import urllib.error
 import urllib.request
 import zipfile
-from numbers import Integral, Real
+from numbers import Real
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch, check_random_state
 
+from .._validation import check_int
 from ._fetch import (
     ENV_DATA,
     ChecksumError,
@@ -168,15 +169,6 @@ def _to_gray(data, image_size):
         return np.asarray(gray, dtype=np.float64).ravel() / 255.0
 
 
-def _check_positive_int(value, name, *, allow_none=False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive int{' or None' if allow_none else ''}; "
-                         f"got {value!r}.")
-    return int(value)
-
-
 def load_celeba(*, attribute="Eyeglasses", n_samples=2000, image_size=(80, 80), data_home=None,
                 download_if_missing=False, timeout=60):
     """CelebA aligned faces as grey-scale pixel vectors, with one attribute as the concept.
@@ -235,10 +227,10 @@ def load_celeba(*, attribute="Eyeglasses", n_samples=2000, image_size=(80, 80), 
     """
     if not isinstance(download_if_missing, (bool, np.bool_)):
         raise TypeError(f"download_if_missing must be True or False; got {download_if_missing!r}.")
-    n_samples = _check_positive_int(n_samples, "n_samples", allow_none=True)
+    n_samples = check_int(n_samples, "n_samples", allow_none=True)
     if (not isinstance(image_size, (tuple, list)) or len(image_size) != 2):
         raise ValueError(f"image_size must be a (height, width) pair; got {image_size!r}.")
-    image_size = tuple(_check_positive_int(s, "image_size entries") for s in image_size)
+    image_size = tuple(check_int(s, "image_size entries") for s in image_size)
     if not isinstance(attribute, str):
         raise TypeError(f"attribute must be a str such as 'Eyeglasses'; got {attribute!r}.")
 
@@ -316,15 +308,13 @@ def make_digits_concept(n_samples=None, *, bar_row=2, intensity=(0.5, 1.0), conc
 
     rng = check_random_state(random_state)
     images, digit = load_digits(return_X_y=True)
-    n_samples = _check_positive_int(n_samples, "n_samples", allow_none=True)
+    n_samples = check_int(n_samples, "n_samples", allow_none=True)
     if n_samples is not None:
         if n_samples > len(digit):
             raise ValueError(f"n_samples must be at most {len(digit)}; got {n_samples}.")
         keep = np.sort(rng.choice(len(digit), size=n_samples, replace=False))
         images, digit = images[keep], digit[keep]
-    if isinstance(bar_row, (bool, np.bool_)) or not isinstance(bar_row, Integral) \
-            or not 0 <= bar_row < 8:
-        raise ValueError(f"bar_row must be an int in 0..7; got {bar_row!r}.")
+    check_int(bar_row, "bar_row", minimum=0, maximum=7)
     if (not isinstance(intensity, (tuple, list)) or len(intensity) != 2
             or not all(isinstance(v, Real) for v in intensity)
             or not 0 <= intensity[0] <= intensity[1] <= 1):
