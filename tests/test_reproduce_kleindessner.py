@@ -295,3 +295,92 @@ def test_fixed_projection_is_a_transformer_of_the_given_rows():
     np.testing.assert_array_equal(model.transform(X), X @ V.T)
     with pytest.raises(ValueError, match="components must have shape"):
         FixedProjection(V[:, :4]).fit(X)
+
+
+# -------------------------------------------------------------- runs as in the reference code
+def _reference_code_fit(method, k, split):
+    return kleindessner.AsInReferenceCode(method, k).fit(
+        split.X_train, split.y_train, sensitive_features=split.s_train)
+
+
+@pytest.mark.parametrize("method", ["Fair PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)"])
+@pytest.mark.parametrize("dataset", ["german", "compas"])
+def test_reference_code_basis_spans_fairlab_s_subspace_in_ascending_order(method, dataset):
+    """Same subspace as fairlab's fit; columns ordered by increasing XᵀX Rayleigh quotient."""
+    from fairlab.datasets import load_lee2022_split
+
+    split = load_lee2022_split(dataset, 3)
+    ours = kleindessner.estimators(2, [method])[method].fit(
+        split.X_train, sensitive_features=split.s_train).components_
+    ref = _reference_code_fit(method, 2, split).components_
+    np.testing.assert_allclose(ref @ ref.T, np.eye(2), atol=1e-12)
+    np.testing.assert_allclose(ref.T @ ref, ours.T @ ours, atol=1e-8)  # projections equal
+    X = split.X_train
+    quotients = np.einsum("id,de,ie->i", ref, X.T @ X, ref)
+    assert quotients[0] < quotients[1]
+    gaps = (split.s_train - split.s_train.mean()) @ X @ ref.T
+    np.testing.assert_allclose(gaps, 0.0, atol=1e-9 * np.abs(X).sum())
+
+
+def test_reference_code_inlp_basis_lies_in_the_range_of_the_projection():
+    from fairlab.datasets import load_lee2022_split
+
+    split = load_lee2022_split("german", 0)
+    inlp = kleindessner.estimators(2, ["INLP"])["INLP"].fit(
+        split.X_train, split.y_train, sensitive_features=split.s_train)
+    ref = _reference_code_fit("INLP", 2, split).components_
+    P = inlp.projection_
+    assert np.linalg.matrix_rank(P) > 2 * 2  # the range is far wider than k: the basis matters
+    np.testing.assert_allclose(P @ ref.T, ref.T, atol=1e-10)
+    np.testing.assert_allclose(ref @ ref.T, np.eye(2), atol=1e-12)
+    again = _reference_code_fit("INLP", 2, split).components_
+    np.testing.assert_array_equal(ref, again)  # the seeded start vector makes it a function
+
+
+def test_reference_code_fpca_drops_the_first_row_and_rescales():
+    from fairlab import baselines
+    from fairlab.datasets import load_lee2022_split
+
+    pytest.importorskip("cvxpy")
+    split = load_lee2022_split("compas", 0)
+    ref = _reference_code_fit("FPCA (0, 0.01)", 2, split).components_
+    direct = baselines.FPCA(2, delta=0.0, mu=0.01, scale=True).fit(
+        split.X_train[1:], sensitive_features=split.s_train[1:]).components_
+    np.testing.assert_allclose(ref, direct, atol=1e-10)
+
+
+def test_reference_code_rejects_other_methods_and_needs_the_attribute():
+    X = np.random.default_rng(0).normal(size=(20, 4))
+    with pytest.raises(ValueError, match="method must be one of"):
+        kleindessner.AsInReferenceCode("RLACE").fit(X, sensitive_features=np.arange(20) % 2)
+    with pytest.raises(ValueError, match="sensitive_features is required"):
+        kleindessner.AsInReferenceCode("Fair PCA").fit(X)
+
+
+@pytest.mark.parametrize("dataset, printed", [
+    ("german", {"accuracy_pct": (72.03, 1.98), "delta_dp": (0.04, 0.05)}),
+    ("compas", {"accuracy_pct": (60.65, 2.29), "delta_dp": (0.13, 0.11)}),
+])
+def test_fair_pca_mlp_cells_equal_the_paper_in_the_reference_code_basis(dataset, printed):
+    """The MLP sees the reference code's column order and signs: Tables 2-3 Fair PCA, k = 2."""
+    from fairlab.experiments import recompute, summarize_ledger
+
+    method = "Fair PCA" + kleindessner.REFERENCE_CODE_SUFFIX
+    rows = recompute("kleindessner", [{"dataset": dataset, "method": method, "k": 2, "split": i}
+                                      for i in range(10)])
+    res = kleindessner.compare(summarize_ledger(rows))
+    assert set(res["method"]) == {method}
+    mlp = res[res.model == "MLP"].set_index("metric")
+    for metric, (mean, std) in printed.items():
+        assert (mlp.loc[metric, "paper_mean"], mlp.loc[metric, "paper_std"]) == (mean, std)
+        assert mlp.loc[metric, "status"] == "equal", mlp.loc[metric].to_dict()
+
+
+def test_variant_rows_are_held_against_their_method_s_printed_cells():
+    assert kleindessner.base_method("INLP" + kleindessner.REFERENCE_CODE_SUFFIX) == "INLP"
+    assert kleindessner.base_method("FPCA (0, 0.01)" + kleindessner.REFERENCE_SUFFIX) \
+        == "FPCA (0, 0.01)"
+    assert kleindessner.base_method("Fair PCA") == "Fair PCA"
+    units = kleindessner.units(datasets=["german"], ks=[2], splits=[0])
+    names = {u["method"] for u in units}
+    assert set(kleindessner.REFERENCE_CODE_RUNS) <= names
