@@ -1,0 +1,44 @@
+"""The book's two downloads: the class bundle and the PDF, as MyST substitutions.
+
+When the configuration is loaded, this extension writes the student notebooks and the class
+bundle (``fairlab.exercises._student.build``: seconds, nothing executed) into
+``_build/student/`` of the book's source folder, so every build links a bundle made from the
+chapters it renders, and sets two substitutions that the pages use:
+
+* ``{{ student_bundle }}``: a download link to ``_build/student/fairlab-student.zip`` (Sphinx
+  copies the file into the built site);
+* ``{{ pdf_book }}``: a download link to ``_build/latex/fairlab-workbench.pdf`` when ``make pdf``
+  has built it (CI does where TeX Live is installed) and otherwise a sentence saying how to build
+  it, so the page never links to a file the site does not hold.
+
+The instructor notes read the chapters' timings from the same folder (``timings.csv``,
+``sessions.csv``).
+"""
+
+from pathlib import Path
+
+BUNDLE = "_build/student/fairlab-student.zip"
+PDF = "_build/latex/fairlab-workbench.pdf"
+
+
+def _configure(app, config):
+    from fairlab.exercises import _student
+
+    root = Path(app.srcdir)
+    _student.build(root, root / "_build" / "student")
+    substitutions = dict(config.myst_substitutions or {})
+    substitutions["student_bundle"] = (
+        f"{{download}}`fairlab-student.zip </{BUNDLE}>` (the student notebooks, the library "
+        "and a README with the two commands that install and open them)")
+    if (root / PDF).is_file():
+        substitutions["pdf_book"] = f"{{download}}`the whole book as one PDF </{PDF}>`"
+    else:
+        substitutions["pdf_book"] = (
+            "the whole book as one PDF, which this copy of the site does not include: `make pdf` "
+            "builds it where TeX Live is installed ({doc}`/book/run_this_book` says how)")
+    config.myst_substitutions = substitutions
+
+
+def setup(app):
+    app.connect("config-inited", _configure)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
