@@ -36,6 +36,8 @@ import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 from ._linalg import cross, gram
 from ._validation import SensitiveGroups, _as_2d_columns, _is_missing
@@ -612,38 +614,37 @@ def dask_transform_input(estimator, X):
 # ---------------------------------------------------------------------------------------------
 # partial_fit: a stream of chunks
 # ---------------------------------------------------------------------------------------------
+def check_fitted(estimator):
+    """``check_is_fitted``, saying why when ``partial_fit``'s sums have no solution yet."""
+    error = estimator.__dict__.get("_stream_error")
+    if error is not None:
+        raise NotFittedError(
+            f"The statistics accumulated by partial_fit so far have no solution yet: {error}"
+        ) from error
+    check_is_fitted(estimator)
+
+
 class StreamingMixin:
     """``partial_fit`` plumbing shared by the linear estimators.
 
-    ``partial_fit`` only accumulates the :class:`Moments` of the chunk (O(rows·p²)); the small
-    "statistics → solution" problem is solved on first use of a fitted attribute (any name in
-    ``_stream_attributes``, e.g. through ``transform``) after the last ``partial_fit``, and
-    cached until the next one.  Subclasses define ``_stream_spec`` (the :class:`Spec` of a
-    chunk), ``_stream_chunk`` (its variables and labels), ``_fit_moments`` (the solution) and
+    Every ``partial_fit`` adds the :class:`Moments` of its chunk (O(rows·p²)) and then solves
+    the small "statistics → solution" problem (O(p³), as scikit-learn's ``IncrementalPCA``), so
+    the fitted attributes are plain attributes, current after every call.  A stream may pass
+    through states that have no solution yet (a group with one row so far): the error is then
+    kept, the attributes are removed, and ``check_is_fitted`` (``transform``, ``predict``)
+    raises it until a later chunk makes the statistics solvable.  Subclasses define
+    ``_stream_spec`` (the :class:`Spec` of a chunk), ``_stream_chunk`` (its variables and
+    labels), ``_fit_moments`` (the solution), ``_stream_attributes`` (what it sets) and
     ``_fallback`` (the unconstrained method's name, for the warning without an attribute).
     """
 
     _stream_attributes = ()
 
-    def __getattr__(self, name):
-        # only reached when the attribute is not set: solve a pending stream on demand
-        state = self.__dict__
-        if name in type(self)._stream_attributes and state.get("_stream_stale"):
-            state["_stream_stale"] = False
-            try:
-                self._fit_moments(state["_stream"])
-            except AttributeError as exc:  # never let a bug pass for a missing attribute
-                state["_stream_stale"] = True
-                raise RuntimeError(f"solving the accumulated statistics failed: {exc}") from exc
-            except Exception:
-                state["_stream_stale"] = True
-                raise
-            if name in state:
-                return state[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    def __sklearn_is_fitted__(self):
+        return all(name in self.__dict__ for name in type(self)._stream_attributes[:1])
 
     def _reset_stream(self):
-        for key in ("_stream", "_stream_stale", "n_samples_seen_"):
+        for key in ("_stream", "_stream_error", "n_samples_seen_"):
             self.__dict__.pop(key, None)
 
     def _drop_solution(self):
@@ -694,6 +695,15 @@ class StreamingMixin:
             self._stream = Moments(spec, shift)
         self._stream.update(V, categorical)
         self.n_samples_seen_ = (0 if first else self.n_samples_seen_) + X.shape[0]
-        self._drop_solution()
-        self._stream_stale = True
+        self._solve_stream()
         return self
+
+    def _solve_stream(self):
+        """The solution of the statistics so far, or the reason there is none yet."""
+        self._drop_solution()
+        self.__dict__.pop("_stream_error", None)
+        try:
+            self._fit_moments(self._stream)
+        except ValueError as error:  # e.g. a group with one row so far: later chunks may add
+            self._drop_solution()
+            self._stream_error = error

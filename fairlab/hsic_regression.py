@@ -64,6 +64,7 @@ from ._moments import (
     Spec,
     StreamingMixin,
     any_dask,
+    check_fitted,
     chunk_variables,
     dask_inputs,
     dask_moments,
@@ -252,8 +253,8 @@ class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstim
 
         After any sequence of calls the model equals one :meth:`fit` on the concatenated
         chunks, to rounding, whatever the chunking (categorical attributes may gain groups in
-        later chunks).  ``coef_`` is solved on first use after the last call (``predict``,
-        ``coef_``), and cached until the next.  A ``partial_fit`` after :meth:`fit` starts a
+        later chunks).  Every call then solves for ``coef_`` from the sums so far (a d×d system),
+        so the model is current after each call.  A ``partial_fit`` after :meth:`fit` starts a
         new stream.
         ``n_samples_seen_`` counts the rows passed so far.
 
@@ -433,7 +434,7 @@ class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstim
         y_pred : ndarray of shape (n_samples,) or (n_samples, n_targets)
             A lazy dask array for dask input.
         """
-        check_is_fitted(self)
+        check_fitted(self)
         if is_dask(X):
             A = dask_transform_input(self, X)
             coef = np.atleast_2d(self.coef_)

@@ -65,7 +65,7 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import randomized_svd
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import assert_all_finite, check_is_fitted
+from sklearn.utils.validation import assert_all_finite
 
 from ._linalg import (
     GramSum,
@@ -86,6 +86,7 @@ from ._moments import (
     Spec,
     StreamingMixin,
     any_dask,
+    check_fitted,
     check_groups_of,
     chunk_variables,
     dask_inputs,
@@ -717,9 +718,10 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         the scatter matrix and the per-group sums are added up (rows shifted by the mean of
         the first chunk, for accuracy far from the origin).  A group may be missing from
         some chunks, and new groups may appear in later ones; every group needs two rows in
-        total.  The eigenproblem is solved on first use of a fitted attribute (``transform``,
-        ``components_``...) after the last call, and cached until the next: a call costs
-        O(rows·d²) and no more.  A ``partial_fit`` after :meth:`fit` starts a new stream.
+        total.  Every call then solves the d×d eigenproblem of the sums so far (O(d³), as
+        scikit-learn's ``IncrementalPCA``), so ``components_`` is current after each call; while
+        the sums have no solution yet (a group with one row so far), ``transform`` says why.
+        A ``partial_fit`` after :meth:`fit` starts a new stream.
         ``n_samples_seen_`` counts the rows passed so far.
 
         Parameters
@@ -1053,7 +1055,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
         A dask array (or DataFrame) gives a lazy dask array, computed block by block.
         """
-        check_is_fitted(self)
+        check_fitted(self)
         if is_dask(X):
             A = dask_transform_input(self, X)
             return map_rows(A, _project, self.n_components_, self.mean_, self.components_)
@@ -1065,7 +1067,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
         A dask array gives a lazy dask array.
         """
-        check_is_fitted(self)
+        check_fitted(self)
         if is_dask(X):
             import_dask()
             if X.ndim != 2 or X.shape[1] != self.n_components_:

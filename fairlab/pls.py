@@ -58,7 +58,7 @@ from sklearn.base import (
 )
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, Options, StrOptions
-from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted
+from sklearn.utils.validation import FLOAT_DTYPES
 
 from ._linalg import (
     complement_basis,
@@ -71,6 +71,7 @@ from ._moments import (
     Spec,
     StreamingMixin,
     any_dask,
+    check_fitted,
     chunk_variables,
     dask_inputs,
     dask_moments,
@@ -538,7 +539,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
 
         A dask array (or DataFrame) gives a lazy dask array, computed block by block.
         """
-        check_is_fitted(self)
+        check_fitted(self)
         R = self.x_rotations_
         if getattr(self, "support_", None) is not None:
             R = R[:, self.support_]
@@ -553,7 +554,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
 
         A dask array gives a lazy dask array.
         """
-        check_is_fitted(self)
+        check_fitted(self)
         if is_dask(X):
             A = dask_transform_input(self, X)
             return map_rows(A, _predict_block, self.coef_.shape[0], self.x_mean_, self.coef_,
@@ -564,7 +565,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
 
     def inverse_transform(self, X):
         """Back to feature space: X ≈ T Pᵀ · ``x_std_`` + ``x_mean_`` (exact when k = rank)."""
-        check_is_fitted(self)
+        check_fitted(self)
         T = check_array(X, input_name="X", owner=type(self).__name__, dtype=FLOAT_DTYPES)
         P = self.x_loadings_
         if getattr(self, "support_", None) is not None:
@@ -773,10 +774,10 @@ class FairPLS(StreamingMixin, _BasePLS):
 
         The fit after any sequence of calls equals one :meth:`fit` on the concatenated chunks,
         to rounding (see Notes), whatever the chunking; categorical attributes may gain groups
-        in later chunks.  The components are computed on first use of a fitted attribute
-        (``transform``, ``predict``, ``x_weights_``...) after the last call, and cached until
-        the next; ``x_scores_`` is None (the rows are not kept).  A ``partial_fit`` after
-        :meth:`fit` starts a new stream.
+        in later chunks.  Every call then computes the components of the sums so far, so the
+        fitted attributes are current after each call (while the sums have no solution yet,
+        ``transform`` and ``predict`` say why); ``x_scores_`` is None (the rows are not kept).
+        A ``partial_fit`` after :meth:`fit` starts a new stream.
         ``n_samples_seen_`` counts the rows passed so far.
 
         Parameters

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from fairlab import (
     FairKernelPCA,
@@ -302,7 +303,7 @@ def test_fair_pca_partial_fit_equals_fit(case, seed):
     assert any(len(set(np.asarray(z[c]))) < 3 for c in chunks)  # some chunks miss a group
     for c in chunks:
         est.partial_fit(X[c], labels[c], sensitive_features=s[c])
-    assert "components_" not in vars(est)  # solved lazily, on first use
+    assert "components_" in vars(est)  # solved by partial_fit, not on attribute access
     _compare_pca(est, ref)
     assert est.n_samples_seen_ == len(X)
     assert_close(est.transform(X), ref.transform(X))
@@ -366,8 +367,7 @@ def test_partial_fit_solution_is_refreshed_and_restarted_by_fit():
     first = est.components_.copy()
     _compare_pca(est, FairPCA(2).fit(X[:300], sensitive_features=z[:300]))
     est.partial_fit(X[300:], sensitive_features=z[300:])
-    assert "components_" not in vars(est)  # the cached solution was dropped
-    assert not np.allclose(est.components_, first)
+    assert not np.allclose(est.components_, first)  # solved again by the second call
     _compare_pca(est, FairPCA(2).fit(X, sensitive_features=z))
     est.fit(X[:300], sensitive_features=z[:300])  # fit forgets the stream ...
     est.partial_fit(X[300:], sensitive_features=z[300:])  # ... and partial_fit starts anew
@@ -387,6 +387,12 @@ def test_partial_fit_refuses_inconsistent_chunks():
         FairPCA(2).partial_fit(chunked(X, 50), sensitive_features=z)
     with pytest.raises(ValueError, match="single group"):
         FairPCA(2).partial_fit(X[:10], sensitive_features=np.zeros(10)).transform(X)
+    lonely = FairPCA(2).partial_fit(X[:10], sensitive_features=np.r_[np.zeros(9), 1])
+    assert "components_" not in vars(lonely)  # no solution while a group has one row ...
+    with pytest.raises(NotFittedError, match="no solution yet.*1 row"):
+        lonely.transform(X)
+    lonely.partial_fit(X[10:20], sensitive_features=np.r_[1, np.zeros(9)])
+    assert lonely.transform(X).shape == (len(X), 2)  # ... until a later chunk adds one
     with pytest.raises(ValueError, match="requires y"):
         FairPLS(2).partial_fit(X, None, sensitive_features=z)
 
