@@ -33,6 +33,7 @@ A. Pérez-Suay, V. Laparra, G. Mateo-García, J. Muñoz-Marí, L. Gómez-Chova, 
 
 # SPDX-License-Identifier: BSD-3-Clause
 
+from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
@@ -136,6 +137,59 @@ class _PathMixin:
             est._set_state(state, coef)
             models.append(est)
         return models
+
+
+@dataclass
+class _LinearStatistics:
+    """FLR's sufficient statistics, from the rows, a dask array or a stream: everything
+    between the data and the solution of eq. (2)."""
+
+    XtX: np.ndarray  # X̃ᵀX̃ (d × d)
+    XtY: np.ndarray  # X̃ᵀỸ (d × m)
+    G: np.ndarray | None  # X̃ᵀS̃ (d × q), None without sensitive features
+    n: int
+    x_mean: np.ndarray
+    y_mean: np.ndarray
+    y_1d: bool
+    n_features_in: int
+    feature_names_in: np.ndarray | None
+
+    def set_on(self, estimator, W):
+        """The fitted attributes of ``estimator`` for the coefficients W (d × m)."""
+        estimator.n_features_in_ = self.n_features_in
+        if self.feature_names_in is not None:
+            estimator.feature_names_in_ = self.feature_names_in
+        intercept = self.y_mean - self.x_mean @ W
+        if self.y_1d:
+            estimator.coef_, estimator.intercept_ = W[:, 0].copy(), float(intercept[0])
+        else:
+            estimator.coef_, estimator.intercept_ = W.T.copy(), intercept
+        return estimator
+
+
+@dataclass
+class _KernelProblem:
+    """FKR's training data and kernel statistics, before the solve of eq. (3)."""
+
+    X: np.ndarray
+    n: int
+    K: np.ndarray | None  # the kernel matrix; None once centred in place (centred_kernel)
+    S: np.ndarray | None  # the sensitive variables, None without them
+    Yc: np.ndarray  # the centred targets (n × m)
+    y_mean: np.ndarray
+    y_1d: bool
+    col_means: np.ndarray  # of K, for centring k(X_new, X) at predict time
+    all_mean: float
+    gamma: float | None
+    sensitive_gamma: float | None
+    n_features_in: int
+    feature_names_in: np.ndarray | None
+
+    def centred_kernel(self):
+        """K̃ = HKH in place of K (its column means for both sides: K is symmetric); K is
+        consumed."""
+        K, self.K = self.K, None
+        return center_symmetric_gram_inplace(K, self.col_means)
 
 
 def _linear_block(B, coef, intercept, ravel):
@@ -274,14 +328,14 @@ class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstim
 
     def _solve(self, state):
         """Statistics → solution, shared by the in-memory, dask and streaming fits."""
-        XtX, G, n = state["XtX"], state["G"], state["n"]
+        XtX, G, n = state.XtX, state.G, state.n
         # eq. (2) literally: one symmetric positive (semi-)definite solve
         M = XtX + self.alpha * np.eye(XtX.shape[0])
         if G is not None and self.mu > 0:
             M += (self.mu / n**2) * (G @ G.T)
         if self.alpha == 0:  # M may be singular (X̃ rank-deficient): minimum-norm solution
-            return np.linalg.lstsq(M, state["XtY"], rcond=None)[0]
-        return linalg.solve(M, state["XtY"], assume_a="pos", check_finite=False)
+            return np.linalg.lstsq(M, state.XtY, rcond=None)[0]
+        return linalg.solve(M, state.XtY, assume_a="pos", check_finite=False)
 
     def _prepare(self, X, y, sensitive_features):
         if any_dask(X, y, sensitive_features):
@@ -297,12 +351,11 @@ class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstim
             G = None
         else:
             G = Xc.T @ _centred_sensitive(sensitive_features, n)  # X̃ᵀS̃ (d × q)
-        return {
-            "XtX": Xc.T @ Xc, "XtY": Xc.T @ (Y - y_mean), "G": G, "n": n,
-            "x_mean": x_mean, "y_mean": y_mean, "y_1d": y.ndim == 1,
-            "n_features_in_": self.n_features_in_,
-            "feature_names_in_": getattr(self, "feature_names_in_", None),
-        }
+        return _LinearStatistics(
+            XtX=Xc.T @ Xc, XtY=Xc.T @ (Y - y_mean), G=G, n=n, x_mean=x_mean, y_mean=y_mean,
+            y_1d=y.ndim == 1, n_features_in=self.n_features_in_,
+            feature_names_in=getattr(self, "feature_names_in_", None),
+        )
 
     # -- dask arrays and streams: the same statistics, as sums over row blocks -------------
     _fallback = "ridge regression"
@@ -378,15 +431,14 @@ class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstim
                     "attribute. Pass sensitive_features=None for the unconstrained method."
                 )
             G = np.hstack(blocks)
-        return {
-            "XtX": Cc[xs, xs].copy(), "XtY": Cc[xs, ys].copy(), "G": G, "n": n,
-            "x_mean": mean[xs], "y_mean": mean[ys], "y_1d": y_1d,
-            "n_features_in_": self.n_features_in_,
-            "feature_names_in_": getattr(self, "feature_names_in_", None),
-        }
+        return _LinearStatistics(
+            XtX=Cc[xs, xs].copy(), XtY=Cc[xs, ys].copy(), G=G, n=n, x_mean=mean[xs],
+            y_mean=mean[ys], y_1d=y_1d, n_features_in=self.n_features_in_,
+            feature_names_in=getattr(self, "feature_names_in_", None),
+        )
 
     def _path_coefs(self, state, mus):
-        XtX, XtY, G, n = state["XtX"], state["XtY"], state["G"], state["n"]
+        XtX, XtY, G, n = state.XtX, state.XtY, state.G, state.n
         d = XtX.shape[1]
         A = XtX + self.alpha * np.eye(d)
         if self.alpha == 0:  # A may be singular: no factorisation to share
@@ -412,15 +464,7 @@ class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstim
         return np.linalg.lstsq(M, XtY, rcond=None)[0]
 
     def _set_state(self, state, W):
-        self.n_features_in_ = state["n_features_in_"]
-        if state["feature_names_in_"] is not None:
-            self.feature_names_in_ = state["feature_names_in_"]
-        intercept = state["y_mean"] - state["x_mean"] @ W
-        if state["y_1d"]:
-            self.coef_, self.intercept_ = W[:, 0].copy(), float(intercept[0])
-        else:
-            self.coef_, self.intercept_ = W.T.copy(), intercept
-        return self
+        return state.set_on(self, W)
 
     def predict(self, X):
         """Predict ``X @ coef_.T + intercept_``.
@@ -598,17 +642,12 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
             S = check_continuous_sensitive(sensitive_features, n)
             if not callable(self.sensitive_kernel):
                 sgamma_ = resolve_gamma(S, self.sensitive_gamma)
-        return {
-            "X": X, "n": n, "K": K, "S": S, "Yc": Y - y_mean, "y_mean": y_mean,
-            "y_1d": y.ndim == 1, "col_means": col_means, "all_mean": all_mean,
-            "gamma_": gamma_, "sensitive_gamma_": sgamma_,
-            "n_features_in_": self.n_features_in_,
-            "feature_names_in_": getattr(self, "feature_names_in_", None),
-        }
-
-    def _centred_kernel(self, state):
-        """K̃ = HKH, in place of the state's K (its column means for both sides: K is symmetric)."""
-        return center_symmetric_gram_inplace(state.pop("K"), state["col_means"])
+        return _KernelProblem(
+            X=X, n=n, K=K, S=S, Yc=Y - y_mean, y_mean=y_mean, y_1d=y.ndim == 1,
+            col_means=col_means, all_mean=all_mean, gamma=gamma_, sensitive_gamma=sgamma_,
+            n_features_in=self.n_features_in_,
+            feature_names_in=getattr(self, "feature_names_in_", None),
+        )
 
     def _path_coefs(self, state, mus):
         """Λ(μ) for every μ: one Cholesky factorisation of K̃ + λI (see the class Notes).
@@ -621,16 +660,16 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         with ΨᵀK̃A⁻¹Ψ = ΨᵀΨ − λ(L⁻¹Ψ)ᵀ(L⁻¹Ψ) = EΔEᵀ (r × r, symmetric PSD).  Otherwise the
         dense route: an LU solve of eq. (3) per μ (:meth:`_dense_path`).
         """
-        n, Yc, S = state["n"], state["Yc"], state["S"]
+        n, Yc, S = state.n, state.Yc, state.S
         lam = float(self.alpha)
         if S is None or not np.any(mus > 0):
             Psi = None
         else:
             Psi = _low_rank_sensitive_factor(S, self.sensitive_kernel,
-                                             state["sensitive_gamma_"], n // 4)
+                                             state.sensitive_gamma, n // 4)
             if Psi is None:
                 return self._dense_path(state, mus)
-        A = self._centred_kernel(state)
+        A = state.centred_kernel()
         A.flat[:: n + 1] += lam
         # A is C-ordered and symmetric: its transpose is the same matrix in Fortran order,
         # which LAPACK factorises in place.  A kernel not known to be PSD keeps a copy for LU.
@@ -643,8 +682,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
                     f"{info}): alpha={lam} is below the rounding level of the kernel matrix; "
                     "increase alpha."
                 )
-            state["Kc"] = A  # an indefinite kernel: eq. (3) by LU
-            return self._dense_path(state, mus)
+            return self._dense_path(state, mus, shifted_kernel=A)  # indefinite: eq. (3) by LU
         Lam0 = lapack.dpotrs(L, Yc, lower=1)[0]
         if Psi is None:
             return [Lam0 for _ in mus]
@@ -658,18 +696,22 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         return [Lam0 - Q @ (((mu / n**2) / (1.0 + (mu / n**2) * delta))[:, None] * h)
                 for mu in mus]
 
-    def _dense_path(self, state, mus):
-        """Dense fallback (K̃_S not low-rank to rounding): eq. (3) by LU, once per μ."""
-        n, Yc, S = state["n"], state["Yc"], state["S"]
-        if "Kc" in state:  # K̃ + λI already (indefinite kernel)
-            Kc = state.pop("Kc")
+    def _dense_path(self, state, mus, shifted_kernel=None):
+        """Dense fallback (K̃_S not low-rank to rounding): eq. (3) by LU, once per μ.
+
+        ``shifted_kernel`` is K̃ + λI when the Cholesky route already formed it (an indefinite
+        kernel); otherwise K̃ is formed here.
+        """
+        n, Yc, S = state.n, state.Yc, state.S
+        if shifted_kernel is not None:
+            Kc = shifted_kernel
             Kc.flat[:: n + 1] -= self.alpha
         else:
-            Kc = self._centred_kernel(state)
+            Kc = state.centred_kernel()
         KsKc = None
         if S is not None and np.any(mus > 0):
             KsKc = center_gram(_gram(S, None, self.sensitive_kernel,
-                                     state["sensitive_gamma_"])) @ Kc
+                                     state.sensitive_gamma)) @ Kc
         out = []
         for mu in mus:
             M = Kc + (mu / n**2) * KsKc if KsKc is not None and mu > 0 else Kc.copy()
@@ -678,16 +720,16 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         return out
 
     def _set_state(self, state, Lam):
-        self.n_features_in_ = state["n_features_in_"]
-        if state["feature_names_in_"] is not None:
-            self.feature_names_in_ = state["feature_names_in_"]
-        self.X_fit_ = state["X"]
-        self.gamma_, self.sensitive_gamma_ = state["gamma_"], state["sensitive_gamma_"]
-        self._col_means, self._all_mean = state["col_means"], state["all_mean"]
-        if state["y_1d"]:
-            self.dual_coef_, self.intercept_ = Lam[:, 0].copy(), float(state["y_mean"][0])
+        self.n_features_in_ = state.n_features_in
+        if state.feature_names_in is not None:
+            self.feature_names_in_ = state.feature_names_in
+        self.X_fit_ = state.X
+        self.gamma_, self.sensitive_gamma_ = state.gamma, state.sensitive_gamma
+        self._col_means, self._all_mean = state.col_means, state.all_mean
+        if state.y_1d:
+            self.dual_coef_, self.intercept_ = Lam[:, 0].copy(), float(state.y_mean[0])
         else:
-            self.dual_coef_, self.intercept_ = Lam.copy(), state["y_mean"].copy()
+            self.dual_coef_, self.intercept_ = Lam.copy(), state.y_mean.copy()
         return self
 
     def _centred_test_kernel(self, X):

@@ -52,6 +52,7 @@ import os
 import threading
 import warnings
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -112,7 +113,21 @@ _SOLVER_NAMES = {"dense": "full"}  # fairlab._linalg's solver names → those of
 # ---------------------------------------------------------------------------------------------
 # Small numerical kernels
 # ---------------------------------------------------------------------------------------------
-def _moments(X, groups, *, center, scatter):
+class _Statistics(NamedTuple):
+    """What the solver needs from X: from one pass over the rows, or from accumulated sums.
+
+    ``XtZ`` and ``z_norms`` are None without groups, ``scatter`` when the route needs no
+    scatter matrix (dual, Fair PCA-S, randomized).
+    """
+
+    mean: np.ndarray  # (d,)
+    XtZ: np.ndarray | None  # (d, r): the constraint matrix XᵀZ̃
+    col_norms: np.ndarray  # (d,): column norms of the rows as read, the scale of XᵀZ̃'s rounding
+    z_norms: np.ndarray | None  # (r,): column norms of Z̃
+    scatter: np.ndarray | None  # (d, d): C, its lower triangle at least
+
+
+def _one_pass_statistics(X, groups, *, center, scatter):
     """One pass over X: its mean, the constraint matrix XᵀZ̃, and, if ``scatter``, C.
 
     Z̃ holds the ``groups.independent_columns`` of the centred one-hot matrix (n × r, full rank
@@ -133,9 +148,10 @@ def _moments(X, groups, *, center, scatter):
     is the centred C, XᵀX = centred C + nμμᵀ, and Z̃ᵀ(X − c) = Z̃ᵀX since the columns of Z̃ sum
     to zero.
 
-    Returns the mean, XᵀZ̃ (d × r or None), the column norms of the rows as read and of Z̃ (the
-    scales of the rounding error of XᵀZ̃, for :func:`~fairlab._linalg.constraint_basis`; None
-    without groups) and the lower triangle of C or None.
+    Returns :class:`_Statistics`: the mean, XᵀZ̃ (d × r or None), the column norms of the rows
+    as read and of Z̃ (the scales of the rounding error of XᵀZ̃, for
+    :func:`~fairlab._linalg.constraint_basis`; None without groups) and the lower triangle of
+    C or None.
     """
     n, d = X.shape
     head = X[:1024]  # enough rows to compare the mean with the spread, cheaply
@@ -174,12 +190,12 @@ def _moments(X, groups, *, center, scatter):
         if not center:
             C = symmetric_rank_one_update(C, n, mean)  # XᵀX; exact no-op when nothing was shifted
     if groups is None:
-        return mean, None, np.sqrt(squares), None, C
+        return _Statistics(mean, None, np.sqrt(squares), None, C)
     keep = groups.independent_columns
     counts = groups.counts[keep].astype(np.float64)
     XtZ = (G[keep] - np.outer(counts / n, total)).T
     z_norms = np.sqrt(np.maximum(counts - counts**2 / n, 0.0))
-    return mean, XtZ, np.sqrt(squares), z_norms, C
+    return _Statistics(mean, XtZ, np.sqrt(squares), z_norms, C)
 
 
 def _column_squares(B):
@@ -417,14 +433,16 @@ class _MomentGroups:
 # What the solver reads besides the moments: the rows (in memory) or the sums (dask, streams)
 # ---------------------------------------------------------------------------------------------
 class _Rows:
-    """The in-memory rows of X."""
+    """The in-memory rows of X: every route is open (dual, randomized)."""
+
+    in_memory = True
 
     def __init__(self, X, groups):
         self.X, self.groups = X, groups
         self.n, self.d = X.shape
 
     def scatter(self, center):
-        return _moments(self.X, None, center=center, scatter=True)[4]
+        return _one_pass_statistics(self.X, None, center=center, scatter=True).scatter
 
     def gap_source(self):
         return _RowGroups(self.X, self.groups)
@@ -447,9 +465,10 @@ class _Rows:
 
 
 class _Sums:
-    """Accumulated sums (:class:`~fairlab._moments.Moments`): no rows are kept."""
+    """Accumulated sums (:class:`~fairlab._moments.Moments`): no rows are kept, so the routes
+    that read rows (the dual, the randomized SVD of the rows) are closed."""
 
-    X = None
+    in_memory = False
 
     def __init__(self, moments, C, Cc):
         self.moments, self.C, self.Cc = moments, C, Cc
@@ -825,20 +844,18 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         #   Z̃ = centred one-hot indicators of every group of every attribute     (n × Σ m_r)
         #   R = orthonormal basis of null(Z̃ᵀX);  Λ = top-k eigvecs of RᵀCR;  U = RΛ
         # Z̃ is replaced by its n_constraints independent columns (same constraint, full rank by
-        # construction; never formed, see _moments), and we keep the complement of R,
+        # construction; never formed, see _one_pass_statistics), and we keep the complement of R,
         # Q = basis of range(XᵀZ̃), taking the top-k eigenvectors of C deflated by Q: the same
         # U, without the d×d R.
         maybe_equalized = groups is not None and self.equalize_covariance is not None
         # the scatter matrix is not needed by the dual, Fair PCA-S or the randomized solver
         primal = d <= n and not maybe_equalized and self.svd_solver != "randomized"
         with np.errstate(invalid="ignore", over="ignore"):  # NaN/inf in X: checked just below
-            mean, XtZ, col_norms, z_norms, C = _moments(
-                X, groups, center=self.center, scatter=primal
-            )
-        if not np.all(np.isfinite(mean)):  # X holds NaN/inf, or its column sums overflow
+            stats = _one_pass_statistics(X, groups, center=self.center, scatter=primal)
+        if not np.all(np.isfinite(stats.mean)):  # X holds NaN/inf, or its column sums overflow
             assert_all_finite(X, input_name="X")
             raise ValueError("X is too large: its column sums overflow float64; rescale X.")
-        return self._solve(_Rows(X, groups), k, mean, XtZ, col_norms, z_norms, C)
+        return self._solve(_Rows(X, groups), k, stats)
 
     # -- dask arrays and streams: the same solution from accumulated sums -------------------
     def _moment_spec(self, d, columns):
@@ -910,29 +927,30 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         mean = moments.mean()
         Cc = moments.centred_scatter()
         C = Cc.copy() if self.center else Cc + n * np.outer(mean, mean)
-        col_norms = moments.row_norms()
-        return self._solve(_Sums(moments, C, Cc), k, mean, XtZ, col_norms, z_norms, C.copy())
+        stats = _Statistics(mean, XtZ, moments.row_norms(), z_norms, C.copy())
+        return self._solve(_Sums(moments, C, Cc), k, stats)
 
     # -- statistics → solution (shared by the in-memory, dask and streaming fits) ---------
-    def _solve(self, data, k, mean, XtZ, col_norms, z_norms, C):
+    def _solve(self, data, k, stats):
         n, d = data.n, data.d
+        mean = stats.mean
         self.mean_ = mean if self.center else np.zeros(d)
-        if XtZ is None:
+        if stats.XtZ is None:
             Q = np.zeros((d, 0))
         else:
-            Q = constraint_basis(XtZ, col_norms, z_norms, n_terms=n)
+            Q = constraint_basis(stats.XtZ, stats.col_norms, stats.z_norms, n_terms=n)
 
         self.n_constraints_ = Q.shape[1]
         dim_R = d - Q.shape[1]
         l_dirs = None
-        if XtZ is not None and self.equalize_covariance is not None:
+        if stats.XtZ is not None and self.equalize_covariance is not None:
             # Fair PCA-S (§3.6); l >= dim R keeps all of R, i.e. plain Fair PCA.
             l_dirs = min(self._n_covariance_directions(k, d), dim_R)
         self.n_covariance_directions_ = l_dirs
         if l_dirs is not None and l_dirs < dim_R:
             U, eigvals, total = self._fit_equalized(data, Q, k, l_dirs)
         else:
-            U, eigvals, total = self._fit_primal_or_dual(data, Q, k, C)
+            U, eigvals, total = self._fit_primal_or_dual(data, Q, k, stats.scatter)
 
         # order by the objective of the returned vectors (see _rayleigh), not by eigenvalues
         order = np.argsort(-eigvals, kind="stable")
@@ -953,10 +971,10 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         n, d = data.n, data.d
         solver = {"full": "dense"}.get(self.svd_solver, self.svd_solver)
         seed = as_seed(self.random_state)
-        if solver == "randomized" and data.X is not None:
+        if solver == "randomized" and data.in_memory:
             self.solver_ = "randomized"
             return self._fit_randomized(data.X, Q, k, seed)
-        if C is None and d > n and data.X is not None:
+        if C is None and d > n and data.in_memory:
             # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
             # Its lower triangle only, and every product in SciPy's BLAS (see _linalg.gram).
             Xc = data.X - self.mean_

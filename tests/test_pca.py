@@ -27,7 +27,7 @@ from fairlab.pca import (
     _concurrently,
     _covariance_gap_directions,
     _covariance_gap_matrix,
-    _moments,
+    _one_pass_statistics,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -424,7 +424,8 @@ def test_one_pass_moments_agree_with_the_dense_formulas(offset, center):
     codes = np.column_stack([rng.choice(3, n, p=[0.7, 0.25, 0.05]), rng.integers(0, 4, n)])
     X = rng.normal(size=(n, d)) * np.logspace(-2, 2, d) + codes @ rng.normal(size=(2, d)) + offset
     groups = check_groups(codes, n)
-    mean, XtZ, _, _, C = _moments(X, groups, center=center, scatter=True)
+    stats = _one_pass_statistics(X, groups, center=center, scatter=True)
+    mean, XtZ, C = stats.mean, stats.XtZ, stats.scatter
     Xl = X.astype(np.longdouble)
     mu = Xl.mean(axis=0)
     Zt = groups.one_hot(center=True)[:, groups.independent_columns].astype(np.longdouble)
