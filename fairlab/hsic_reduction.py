@@ -124,7 +124,10 @@ def _g_lanczos(kt, g, n, k, v0, max_basis, k_max=0.0, check_every=5):
         beta2 = float(r @ gr)
         if scale is None:
             scale = beta2
-        if not beta2 > 1e-28 * scale:  # an invariant subspace: its Ritz pairs are final
+        # β ≤ 1e-14·β₀ (β² ≤ 1e-28·β₀²): what is left of T's newest vector after the
+        # re-orthogonalisation is ~50·eps of the start, rounding: Q spans an invariant
+        # subspace, and its Ritz pairs are final
+        if not beta2 > 1e-28 * scale:
             break
         b = np.sqrt(beta2)
         Q[m], GQ[m] = r / b, gr / b
@@ -199,6 +202,116 @@ def _fdr_directions(C, G, n_components, ridge, Q=None, solver="dense"):
     Zt = linalg.svd(M, full_matrices=False, check_finite=False)[2][:k]
     V = W @ (d_inv[:, None] * Zt.T)
     return flip_signs(V / np.linalg.norm(V, axis=0)), "svd"
+
+
+# --------------------------------------------------------------------------------------
+# KernelFairDR's partial eigendecomposition (eigen_solver="arpack"): steps and tolerances
+# --------------------------------------------------------------------------------------
+# K̃_S = ΨΨᵀ must have a factor with fewer than n/10 columns: the route forms K̃Ψ (n²r
+# operations) and an r × r eigendecomposition, which at r = n/10 already cost a tenth of the
+# dense route's eigendecomposition of K̃ (≈ n³): beyond it there is little left to save.
+_PARTIAL_MAX_RANK_FRACTION = 10
+# Lanczos bases: ARPACK's (kernel PCA, no S) holds max(2k + 1, 64) vectors, SciPy's 2k + 1 with
+# a floor that keeps a small k from restarting on a clustered spectrum; the G-Lanczos of
+# _g_lanczos, which never restarts, max(4k, 300) vectors before it gives up (O(n·basis) memory).
+_ARPACK_MIN_BASIS = 64
+_G_LANCZOS_MIN_BASIS = 300
+# ν_k must exceed the rounding of a product with G by this factor: the computed ν carry errors
+# |Δν| ≲ eps·tr(K̃)·max(tr(K̃), n·max|K|) (tr K̃ ≥ ‖K̃‖₂, from the diagonal alone; G cancels
+# where the constraint or a large ridge term removes almost all of K̃), so 1e8 of it leaves
+# ν_k eight significant digits; below, the dense solver takes the directions.
+_EIGENVALUE_MARGIN = 1e8
+# A purified Ritz pair is accepted when ‖K̃Gw − νw‖ ≤ 1e-8·ν₁·c·‖w‖ (c ≥ 1 the cancellation
+# of the centring, max|K|/√ν₁): a backward error of 1e-8 relative to the spectrum, i.e. the
+# eigenvector is right to 1e-8/relative gap, as the certified dense directions it replaces.
+_RESIDUAL_RTOL = 1e-8
+# A unit direction u = Φ̃ᵀα has ‖u‖² = αᵀK̃α, known to n·unit·‖α‖² (the rounding level of that
+# quadratic form); above 1e-10 the norm and the HSIC values of the component would keep fewer
+# than ten digits, and the dense solver, whose α lies in the computed range of K̃, answers.
+_REPRESENTER_RTOL = 1e-10
+
+
+def _top_eigenpairs_of_kg(Kt, Psi, independent, ridge, k, unit):
+    """Step 2: the top-k eigenpairs (ν, W) of K̃G by Lanczos, with the products that define G.
+
+    Returns ``(ν, W, gmat, representer)`` — ``gmat(X)`` = GX and ``representer(W)`` the α of
+    B⁻¹Φ̃ᵀw (up to the factor 1/ε; for ``ridge=0`` of PΦ̃ᵀw, eq. (3) of
+    :mod:`fairlab.kernel_pca`) — or None when Lanczos does not converge.  Without S (``Psi``
+    None) G = I and this is ARPACK on K̃.
+    """
+    n = Kt.shape[0]
+    eps = np.finfo(float).eps
+    v0 = np.random.RandomState(0).uniform(-1.0, 1.0, n)
+    if Psi is None:  # kernel PCA: top-k eigenpairs of K̃ (G = I)
+        ncv = int(min(n - 1, max(2 * k + 1, _ARPACK_MIN_BASIS)))
+        try:
+            nu, Wv = eigsh(Kt, k=k, which="LA", v0=v0, ncv=ncv)
+        except ArpackNoConvergence:
+            return None
+        return (*_descending(nu, Wv), lambda V: V, lambda W: W)
+    if ridge == 0:  # G = K̃ − K̃Z(ZᵀK̃Z)⁺ZᵀK̃ = K̃ − V diag(σ) Vᵀ, V = K̃ZT
+        Z = linalg.qr(Psi[:, independent], mode="economic", check_finite=False)[0]
+        KZ = Kt @ Z
+        T, sig = gram_constraint_factor(Z.T @ KZ, n, unit)
+        V, coef = KZ @ T, sig
+
+        def representer(W):
+            return W - Z @ (T @ (sig[:, None] * ((KZ @ T).T @ W)))
+    else:  # G = K̃ − V diag(1/(ε + δ)) Vᵀ, V = K̃ΨE, ΨᵀK̃Ψ = EΔEᵀ
+        KPsi = Kt @ Psi
+        delta, E = linalg.eigh(Psi.T @ KPsi, check_finite=False)
+        V, coef = KPsi @ E, 1.0 / (ridge + np.clip(delta, 0.0, None))
+
+        def representer(W):
+            return W - Psi @ (E @ (coef[:, None] * (V.T @ W)))
+    Vc = V * coef
+
+    def gmat(X):
+        return Kt @ X - Vc @ (V.T @ X)
+
+    found = _g_lanczos(lambda x: Kt @ x, lambda x: gmat(np.ravel(x)), n, k, v0,
+                       min(n - 1, max(4 * k, _G_LANCZOS_MIN_BASIS)), k_max=unit / eps)
+    if found is None:
+        return None
+    return (*_descending(*found), gmat, representer)
+
+
+def _descending(nu, W):
+    order = np.argsort(nu)[::-1]
+    return nu[order], W[:, order]
+
+
+def _certified_eigenvectors(Kt, gmat, nu, Wv, unit):
+    """Step 3: the eigenvectors purified (w ← K̃Gw/ν: no component in null(G)), or None.
+
+    None when ν_k is within ``_EIGENVALUE_MARGIN`` of the rounding of products with G, or a
+    purified pair's residual exceeds ``_RESIDUAL_RTOL`` (see their derivations).
+    """
+    n = Kt.shape[0]
+    eps = np.finfo(float).eps
+    tr = float(np.trace(Kt))
+    floor = _EIGENVALUE_MARGIN * eps * max(nu[0], tr * max(tr, n * unit / eps))
+    if not (np.all(np.isfinite(nu)) and nu[-1] > floor):
+        return None
+    Wp = (Kt @ gmat(Wv)) / nu
+    resid = np.linalg.norm(Kt @ gmat(Wp) - Wp * nu, axis=0)
+    slack = max(1.0, unit / eps / np.sqrt(nu[0]))
+    if np.any(resid > _RESIDUAL_RTOL * nu[0] * slack * np.linalg.norm(Wp, axis=0)):
+        return None
+    return Wp
+
+
+def _unit_representers(Kt, alpha, unit):
+    """Step 4: α scaled to unit directions (‖u‖ = (αᵀK̃α)^½) and the training scores K̃α, or
+    (None, None) when ‖u‖ is dominated by rounding (``_REPRESENTER_RTOL``): a large α where
+    K̃ is only rounding, e.g. a direction the constraint almost removes."""
+    n = Kt.shape[0]
+    scores = Kt @ alpha
+    norms = np.sqrt(np.einsum("ij,ij->j", alpha, scores))
+    alpha, scores = alpha / norms, scores / norms
+    if np.max(np.sum(alpha**2, axis=0)) * n * unit > _REPRESENTER_RTOL:
+        return None, None
+    return alpha, scores
 
 
 # --------------------------------------------------------------------------------------
@@ -519,7 +632,7 @@ class KernelFairDR(_FDRBase):
         if solver == "auto":  # n_components=None needs every eigenvalue of K̃: dense
             solver = "dense" if k is None else choose_eigen_solver(n, k)
         if solver == "arpack" and k is not None and k < n - 1:
-            if self._fit_partial(K, sensitive_features, k):
+            if self._fit_by_partial_eigendecomposition(K, sensitive_features, k):
                 self.solver_ = "arpack"
                 return self
             # not certified (or a case the partial solver does not cover): K now holds K̃,
@@ -562,101 +675,45 @@ class KernelFairDR(_FDRBase):
         self._store_hsic(C, G, B, n)
         return self
 
-    def _fit_partial(self, K, sensitive_features, k):
+    def _fit_by_partial_eigendecomposition(self, K, sensitive_features, k):
         r"""Top-k KFDR directions without the eigendecomposition of K̃ (see Notes).
 
         With G = εΦ̃B⁻¹Φ̃ᵀ (B = AAᵀ + εI, A = Φ̃ᵀΨ) — for ε > 0,
         G = K̃ − K̃ΨE diag(1/(ε + δ)) EᵀΨᵀK̃ with ΨᵀK̃Ψ = EΔEᵀ; for ε = 0 the projected Gram
         matrix K̃ − K̃Z(ZᵀK̃Z)⁺ZᵀK̃ of Z = orthonormal basis of range(S̃) — the generalized
         eigenvectors are u = B⁻¹Φ̃ᵀw for the top eigenvectors w of K̃G, with the same
-        eigenvalues times ε.  K̃G is self-adjoint in the semi-inner product of the PSD matrix G:
-        :func:`_g_lanczos` finds them from products with K̃ and G only (without S: ARPACK on K̃).
-        Every eigenpair is purified (w ← K̃Gw/ν) and its residual checked; False — the dense
-        solver then decides — when Lanczos does not converge, a residual is not at the rounding
-        level, ν_k is at the rounding level of products with G (a rank too low for k), a
-        representer is dominated by rounding, or K̃_S is not low-rank to rounding.  ``K`` is
-        centred in place.
+        eigenvalues times ε.  Steps:
+
+        1. a factor Ψ of K̃_S with few columns (:meth:`_low_rank_sensitive`);
+        2. the top-k eigenpairs of K̃G from products with K̃ and G only
+           (:func:`_top_eigenpairs_of_kg`);
+        3. each pair purified and its residual checked (:func:`_certified_eigenvectors`);
+        4. the representers α of the unit directions, checked against the rounding of K̃
+           (:func:`_unit_representers`).
+
+        Returns False — the dense solver then decides — where a step cannot certify its
+        result: K̃_S not low-rank to rounding, Lanczos not converging, ν_k at the rounding
+        level of products with G (a rank too low for k), a residual above the rounding level,
+        or a representer dominated by rounding.  ``K`` is centred in place.
         """
         n = K.shape[0]
-        eps = np.finfo(float).eps
         unit = entry_rounding_unit(K, self.kernel)
         Kt = center_symmetric_gram_inplace(K, self._col_means)
         self.sensitive_gamma_ = None
-        Psi = None
+        Psi = independent = None
         if sensitive_features is not None:
-            S_tilde, independent = _centred_sensitive(sensitive_features, n,
-                                                      return_independent=True)
-            if self.sensitive_kernel == "linear":
-                Psi = S_tilde
-            elif self.ridge > 0 and not callable(self.sensitive_kernel):
-                self.sensitive_gamma_ = resolve_gamma(S_tilde, self.sensitive_gamma)
-                Psi = _low_rank_sensitive_factor(S_tilde, self.sensitive_kernel,
-                                                 self.sensitive_gamma_, n // 10)
-            if Psi is None or Psi.shape[1] >= n // 10:
+            Psi, independent = self._low_rank_sensitive(sensitive_features, n)
+            if Psi is None:
                 return False
-        ncv = int(min(n - 1, max(2 * k + 1, 64)))
-        v0 = np.random.RandomState(0).uniform(-1.0, 1.0, n)
-        if Psi is None:  # kernel PCA: top-k eigenpairs of K̃ (G = I)
-            def gmat(V):
-                return V
-            try:
-                nu, Wv = eigsh(Kt, k=k, which="LA", v0=v0, ncv=ncv)
-            except ArpackNoConvergence:
-                return False
-        else:
-            if self.ridge == 0:
-                Z = linalg.qr(Psi[:, independent], mode="economic", check_finite=False)[0]
-                KZ = Kt @ Z
-                T, sig = gram_constraint_factor(Z.T @ KZ, n, unit)
-                V, coef = KZ @ T, sig
-            else:
-                KPsi = Kt @ Psi
-                delta, E = linalg.eigh(Psi.T @ KPsi, check_finite=False)
-                V, coef = KPsi @ E, 1.0 / (self.ridge + np.clip(delta, 0.0, None))
-            Vc = V * coef
-
-            def gmat(X):
-                return Kt @ X - Vc @ (V.T @ X)
-
-            def gvec(x):
-                return gmat(np.ravel(x))
-
-            found = _g_lanczos(lambda x: Kt @ x, gvec, n, k, v0, min(n - 1, max(4 * k, 300)),
-                               k_max=unit / eps)
-            if found is None:
-                return False
-            nu, Wv = found
-        order = np.argsort(nu)[::-1]
-        nu, Wv = nu[order], Wv[:, order]
-        # ν_k must stand far above the rounding of products with G, which cancels where the
-        # constraint (or a large ridge term) removes almost all of K̃: |Δν| ≲ eps·tr(K̃)·
-        # max(tr(K̃), n·max|K|) (tr K̃ ≥ ‖K̃‖₂, from the diagonal alone); 1e8 of it leaves
-        # ν_k eight digits (the dense solver takes the directions below)
-        tr = float(np.trace(Kt))
-        floor = 1e8 * eps * max(nu[0], tr * max(tr, n * unit / eps))
-        if not (np.all(np.isfinite(nu)) and nu[-1] > floor):
+        found = _top_eigenpairs_of_kg(Kt, Psi, independent, self.ridge, k, unit)
+        if found is None:
             return False
-        GW = gmat(Wv)
-        Wp = (Kt @ GW) / nu  # purified: no component in null(G)
-        GWp = gmat(Wp)
-        resid = np.linalg.norm(Kt @ GWp - Wp * nu, axis=0)
-        slack = max(1.0, unit / eps / np.sqrt(nu[0]))
-        if np.any(resid > 1e-8 * nu[0] * slack * np.linalg.norm(Wp, axis=0)):
+        nu, Wv, gmat, representer = found
+        Wp = _certified_eigenvectors(Kt, gmat, nu, Wv, unit)
+        if Wp is None:
             return False
-        if Psi is None:
-            alpha = Wp
-        elif self.ridge == 0:  # representer of PΦ̃ᵀw (eq. (3) of fairlab.kernel_pca)
-            alpha = Wp - Z @ (T @ (sig[:, None] * ((KZ @ T).T @ Wp)))
-        else:  # representer of B⁻¹Φ̃ᵀw (up to the factor 1/ε)
-            alpha = Wp - Psi @ (E @ (coef[:, None] * (V.T @ Wp)))
-        scores = Kt @ alpha
-        norms = np.sqrt(np.einsum("ij,ij->j", alpha, scores))  # ‖u_j‖ = (αᵀK̃α)^½
-        alpha, scores = alpha / norms, scores / norms
-        # a representer with large components where K̃ is only rounding (the Ψ correction
-        # cancelling, e.g. a direction the constraint almost removes) makes ‖u‖ and the HSIC
-        # values uncertain by n·unit·‖α‖² (the rounding level of αᵀK̃α): leave it to the dense
-        # solver, whose α lies in the computed range of K̃
-        if np.max(np.sum(alpha**2, axis=0)) * n * unit > 1e-10:
+        alpha, scores = _unit_representers(Kt, representer(Wp), unit)
+        if alpha is None:
             return False
         signs = column_signs(scores)
         alpha, scores = alpha * signs, scores * signs
@@ -669,6 +726,23 @@ class KernelFairDR(_FDRBase):
         if sensitive_features is None:
             warn_unconstrained(self, "kernel PCA")
         return True
+
+    def _low_rank_sensitive(self, sensitive_features, n):
+        """Ψ with ΨΨᵀ = K̃_S and fewer than n/``_PARTIAL_MAX_RANK_FRACTION`` columns, and the
+        independent columns of S̃; Ψ is None when K̃_S has no such factor (or none is sought:
+        a callable kernel, or ``ridge=0`` with a non-linear one)."""
+        S_tilde, independent = _centred_sensitive(sensitive_features, n, return_independent=True)
+        max_rank = n // _PARTIAL_MAX_RANK_FRACTION
+        Psi = None
+        if self.sensitive_kernel == "linear":
+            Psi = S_tilde
+        elif self.ridge > 0 and not callable(self.sensitive_kernel):
+            self.sensitive_gamma_ = resolve_gamma(S_tilde, self.sensitive_gamma)
+            Psi = _low_rank_sensitive_factor(S_tilde, self.sensitive_kernel,
+                                             self.sensitive_gamma_, max_rank)
+        if Psi is None or Psi.shape[1] >= max_rank:
+            return None, independent
+        return Psi, independent
 
     def transform(self, X):
         """Scores t(x) = αᵀk̃(x), the test kernel centred with the training statistics.
