@@ -129,3 +129,22 @@ def test_cheap_student_notebooks_run_from_top_to_bottom(built, name):
                for cell in notebook.cells if "exercises.check(" in cell.source
                for out in cell.outputs]
     assert outputs and all("no answer yet" in text for text in outputs)
+
+
+def test_jupyterlab_loads_jupyterlab_myst():
+    """The book's environment renders the chapters' MyST in JupyterLab: the extension is installed
+    and not flagged incompatible (JupyterLab 4.6's @jupyter/ydoc 4 would switch it off)."""
+    import shutil
+    import subprocess
+    import sys
+
+    jupyter = Path(sys.executable).parent / "jupyter"
+    if not jupyter.exists() and not shutil.which("jupyter"):
+        pytest.skip("Jupyter is not installed (install the 'book' extra)")
+    pytest.importorskip("jupyterlab_myst")
+    command = str(jupyter) if jupyter.exists() else "jupyter"
+    result = subprocess.run([command, "labextension", "list"], capture_output=True, text=True,
+                            timeout=120)
+    listing = result.stdout + result.stderr
+    assert "jupyterlab-myst" in listing
+    assert '"jupyterlab-myst@' not in listing, listing  # "... is not compatible with ..."
