@@ -310,9 +310,11 @@ def range_basis(A):
 # scatter matrix of weakly correlated features); a rule on (p, k) alone cannot see which, so it
 # takes ARPACK only where it wins on the flat spectrum too: k < p/20 (at k = p/20 the flat case
 # is break-even, at p/10 up to 2.1x slower), and only above p = 500 (below, both take a few
-# milliseconds and the dense solver has no convergence risk).  The price: a decaying spectrum
-# with p/20 <= k < p/10 gets the dense solver, up to 3x slower there (eigen_solver="arpack"
-# asks for Lanczos explicitly).
+# milliseconds and the dense solver has no convergence risk).  The price, in whole fits: with
+# p/20 <= k < p/10, FairKernelPCA (a decaying spectrum) gets the dense solver, 1.0-2.5x slower
+# there than ARPACK (n = 1 000-3 000; eigen_solver="arpack" asks for Lanczos), while FairPCA
+# on a flat spectrum would have paid 1.1-1.7x for ARPACK (d = 700-2 000) and KernelFairDR,
+# whose Lanczos needs two products per step, 2x (n = 1 000-1 500).
 _LANCZOS_MIN_SIZE = 500
 _LANCZOS_MAX_FRACTION = 20
 
