@@ -186,7 +186,7 @@ CASES = {
     "ex-variants-l": (_variants_l, lambda: {l: 100 * v for l, v in _variants_l().items()},
                       "percentage"),
     "ex-repro-ddof": (lambda: math.sqrt(10 / 9), lambda: 10 / 9, "variances"),
-    "ex-repro-protocol": (lambda: "compas", lambda: "german", "smallest test part"),
+    "ex-repro-protocol": (lambda: "adult", lambda: "german", "smallest test part"),
     "ex-tradeoff-gap": (_tradeoff_gap, lambda: _tradeoff_gap(eps=(0.01, 0.2)), "11"),
     "ex-erasure-parity": (_erasure_parity, _erasure_parity_pixels, "Fair PCA"),
     "ex-ps-encoding": (_ps_encoding, lambda: _ps_encoding("columns"), "one-hot"),

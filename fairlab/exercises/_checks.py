@@ -201,14 +201,15 @@ def _repro_protocol(answer):
     known = {"adult": "adult", "compas": "compas", "german": "german", "germancredit": "german"}
     if name not in known:
         return False, "Answer with one of 'adult', 'compas' or 'german'."
-    if known[name] == "compas":
-        return True, ("That data set is the one. Explain it from the number of features and of "
-                      "test rows, and say why the linear SVM's inflation stays small everywhere.")
+    if known[name] == "adult":
+        return True, ("That data set is the one. Explain it from the number of test rows the "
+                      "kernel SVM has to fit, and say why the linear SVM's gap stays within a few "
+                      "points everywhere.")
     if known[name] == "german":
         return False, ("German Credit has the smallest test part, so a flexible model memorises it "
                        "most easily: look at the largest gap there, not the smallest.")
     return False, ("Compare the gap between in-sample and held-out accuracy of the kernel SVM on "
-                   "all three.")
+                   "all three, averaged over the methods.")
 
 
 # --- Chapter 12 -------------------------------------------------------------------------------
