@@ -206,7 +206,8 @@ for row in kleindessner_tradeoffs.verdicts(gaps).itertuples():
 # runtime script uses test size 0). The paper plots the mean over the grid points and runs, so its
 # "0.04 s vs 4.6 s" is a time *per point*; with grids of the same length, the ratio of whole curves is the same
 # number. The paper's statements are in `kleindessner_tradeoffs.reported_runtimes` (their laptop, 2022; compare
-# ratios, not seconds). Timings never reproduce, so these cells are not compared by the notebook tests.
+# ratios, not seconds). Timings never reproduce, so the cells that measure and draw them are not compared by the
+# notebook tests.
 #
 # Where the time goes: on Adult at $n = 5000$ with single-threaded BLAS, `make bench` measured the reductions'
 # 11-point curve at 12.4 s on an otherwise idle two-core machine (1.1 s per point: each point runs up to 50
@@ -248,7 +249,12 @@ runtimes = kleindessner_tradeoffs.runtimes(runtime_n_train, dataset=datasets[0],
                                           eps=runtime_eps, progress=progress)
 timing = kleindessner_tradeoffs.runtime_summary(runtimes)
 print(timing.round(4).to_string(index=False))
-print("\npaper (text of §5.2 and App. C.7):")
+
+# %% [markdown]
+# The paper's statements, to compare the ratios with:
+
+# %%
+print("paper (text of §5.2 and App. C.7):")
 print(kleindessner_tradeoffs.reported_runtimes().to_string(index=False))
 
 # %% mystnb={"figure": {"caption": "Our Fig. 9 of Kleindessner et al.: training time of a whole trade-off curve against the number of training rows (Adult, logistic regression, demographic parity, log scale), mean and standard deviation over the runs, on the machine that built this page. The reductions' curve is about two orders of magnitude slower than the fair PCA family's at every size.", "name": "fig-tradeoff-runtime"}, "image": {"alt": "Line plot of seconds on a log scale against the number of training rows, one line per method. The reductions' line lies at a few seconds, about a hundred times above the Fair PCA and Fair PCA-S lines, which stay at a few hundredths of a second, at every size."}} tags=["nbval-ignore-output"]

@@ -331,9 +331,18 @@ t_path = time.perf_counter() - start
 start = time.perf_counter()
 refits = [clone(model).set_params(mu=mu).fit(X, y, sensitive_features=S) for mu in mus]
 t_refit = time.perf_counter() - start
-gap = max(float(np.max(np.abs(a.predict(sp.X_test) - b.predict(sp.X_test)))) for a, b in zip(path, refits))
 print(f"FKR, n = {n}, {len(grids['mu'])} values of mu: fit_path {t_path:.2f} s, one fit per mu {t_refit:.2f} s "
-      f"(x{t_refit / t_path:.1f}); largest difference of the test predictions {gap:.1e}")
+      f"(x{t_refit / t_path:.1f})")
+
+# %% [markdown]
+# The path and the refits are the same models. Their test predictions agree to rounding; the size of that rounding
+# changes with the BLAS kernel, so the check prints whether the largest difference stays below $10^{-8}$ of the
+# predictions' largest magnitude, not the difference itself.
+
+# %%
+gap = max(float(np.max(np.abs(a.predict(sp.X_test) - b.predict(sp.X_test)))) for a, b in zip(path, refits))
+scale = max(float(np.max(np.abs(b.predict(sp.X_test)))) for b in refits)
+print(f"fit_path and one fit per mu: the same test predictions to 1e-8 of their scale: {gap <= 1e-8 * scale}")
 
 # %% [markdown]
 # ## Writing the results
