@@ -2,11 +2,11 @@
 """
 
 import time
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
 
+from .._validation import check_int
 from ._util import _progress
 
 
@@ -60,8 +60,7 @@ def runtime_sweep(methods, make_data, grid, *, repeats=3, warmup=False, progress
     grid = list(grid)
     if not grid or not all(isinstance(p, dict) for p in grid):
         raise ValueError("grid must be a non-empty list of dicts of make_data keyword arguments.")
-    if isinstance(repeats, bool) or not isinstance(repeats, Integral) or repeats < 1:
-        raise ValueError(f"repeats must be a positive integer; got {repeats!r}.")
+    repeats = check_int(repeats, "repeats")
     rows = []
     for params in _progress(grid, progress, total=len(grid), desc="runtime"):
         data = make_data(**params)

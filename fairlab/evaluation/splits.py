@@ -6,6 +6,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._validation import check_int
 from ._util import _to_numpy
 
 
@@ -13,9 +14,7 @@ def _n_from(size, n, name):
     if size is None:
         return None
     if isinstance(size, Integral) and not isinstance(size, bool):
-        if not 1 <= size < n:
-            raise ValueError(f"{name}={size} must be between 1 and n_samples - 1 = {n - 1}.")
-        return int(size)
+        return check_int(size, name, maximum=n - 1)  # a count: 1 .. n_samples - 1 rows
     if isinstance(size, Real) and 0 < size < 1:
         return int(np.floor(size * n))
     raise ValueError(f"{name} must be a fraction in (0, 1), an int count or None; got {size!r}.")
@@ -71,9 +70,7 @@ def repeated_splits(X, y, sensitive_features, *, n_splits=10, train_size=0.7, te
             f"train_size + test_size = {n_train} + {n_test} rows exceeds the {n} available."
         )
     if seeds is None:
-        if isinstance(n_splits, bool) or not isinstance(n_splits, Integral) or n_splits < 1:
-            raise ValueError(f"n_splits must be a positive integer; got {n_splits!r}.")
-        seeds = [random_state + i for i in range(n_splits)]
+        seeds = [random_state + i for i in range(check_int(n_splits, "n_splits"))]
     for i, seed in enumerate(seeds):
         perm = np.random.default_rng(seed).permutation(n)
         tr, te = perm[:n_train], perm[n_train:n_train + n_test]

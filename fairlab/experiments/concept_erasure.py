@@ -1,7 +1,7 @@
 """Kleindessner et al. (2023) §5.3: concept erasure on images (Fig. 5 and Figs. 10–15).
 """
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -9,6 +9,7 @@ from sklearn.decomposition import PCA
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
 
+from .._validation import check_int
 from ..pca import FairPCA
 
 #: The methods of the concept-erasure figures, in the order they are drawn.
@@ -27,9 +28,7 @@ def _inputs(X, concept, k, methods, func):
     if set(np.unique(concept)) != {0, 1}:
         raise ValueError(f"{func}: concept must be binary 0/1 with both values present; got "
                          f"values {np.unique(concept)[:5]}.")
-    if isinstance(k, bool) or not isinstance(k, Integral) or not 1 <= k < X.shape[1]:
-        raise ValueError(f"{func}: k must be an int in [1, n_pixels) = [1, {X.shape[1]}); got "
-                         f"{k!r}.")
+    k = check_int(k, f"{func}: k", maximum=X.shape[1] - 1)  # fewer components than pixels
     if isinstance(methods, str):
         methods = (methods,)
     methods = tuple(methods)
@@ -37,7 +36,7 @@ def _inputs(X, concept, k, methods, func):
     if unknown or not methods:
         raise ValueError(f"{func}: methods must be a non-empty subset of "
                          f"{METHODS}; got {methods!r}.")
-    return X, concept.astype(int), int(k), methods
+    return X, concept.astype(int), k, methods
 
 
 def _estimator(method, k, equalize_covariance):
@@ -137,9 +136,7 @@ def examples(X, concept, k, *, n_per_group=3, methods=METHODS,
         The concept of the images shown (``n_per_group`` ones, then zeros).
     """
     X, concept, k, methods = _inputs(X, concept, k, methods, "examples")
-    if isinstance(n_per_group, bool) or not isinstance(n_per_group, Integral) or n_per_group < 1:
-        raise ValueError(f"examples: n_per_group must be a positive int; got "
-                         f"{n_per_group!r}.")
+    n_per_group = check_int(n_per_group, "examples: n_per_group")
     rng = np.random.default_rng(random_state)
     picks = []
     for value in (1, 0):

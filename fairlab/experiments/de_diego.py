@@ -4,7 +4,7 @@
 import contextlib
 import itertools
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -17,6 +17,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import Bunch
 
 from .. import datasets, metrics, published
+from .._validation import check_int
 from ..evaluation._util import _dataset_key as _util_dataset_key
 from ..evaluation._util import _progress
 from ..evaluation.splits import repeated_splits
@@ -101,9 +102,7 @@ def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
         ``key``, ``dataset`` (printed name), ``n_rows`` (before subsampling).
     """
     key = _dataset_key(dataset)
-    if max_rows is not None and (isinstance(max_rows, bool) or not isinstance(max_rows, Integral)
-                                 or max_rows < 10):
-        raise ValueError(f"max_rows must be None or an integer >= 10; got {max_rows!r}.")
+    max_rows = check_int(max_rows, "max_rows", minimum=10, allow_none=True)
     loader = getattr(datasets, f"load_{key}")
     data = loader(variant="pls", data_home=data_home, download_if_missing=False)
     X, y, s = data.X.to_numpy(float), data.y.to_numpy(), data.sensitive.to_numpy().astype(int)
@@ -222,8 +221,7 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
     if bad or not features:
         raise ValueError(f"features must be among {NORMALISATION_OPTIONS['features']}; "
                          f"got {features!r}.")
-    if isinstance(n_splits, bool) or not isinstance(n_splits, Integral) or n_splits < 1:
-        raise ValueError(f"n_splits must be a positive integer; got {n_splits!r}.")
+    n_splits = check_int(n_splits, "n_splits")
     if not isinstance(data, dict) or not data:
         raise ValueError("data must be a non-empty dict key -> Bunch, e.g. load_datasets()[0].")
     etas = [float(e) for e in etas]
@@ -481,8 +479,7 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
                                 standardize=_standardize_flag(c[0], c[1]), reduce=c[2])
                 for c in combos}
 
-    if isinstance(n_folds, bool) or not isinstance(n_folds, Integral) or n_folds < 2:
-        raise ValueError(f"n_folds must be an integer >= 2; got {n_folds!r}.")
+    n_folds = check_int(n_folds, "n_folds", minimum=2)
     if not isinstance(data, dict) or not data:
         raise ValueError("data must be a non-empty dict key -> Bunch, e.g. load_datasets()[0].")
     etas = [float(e) for e in etas]
