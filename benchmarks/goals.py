@@ -13,7 +13,11 @@ fairlab and the named reference method on the same data, in the same run, and re
              the goal: a regression where the goal was met before).
 
 Run ``python benchmarks/goals.py`` (``make bench``: every shape of every goal, a few minutes) or
-``--quick`` (``make bench-quick``: reduced shapes, under two minutes).  The exit status is 1 when
+``--quick`` (``make bench-quick``: reduced shapes, under two minutes).  The full run also writes
+the table to ``benchmarks/results/goals.csv`` (:data:`RESULTS`), with the commit, date, machine
+and BLAS threads of the run; it is committed, and the chapters print their ratios from it
+(:func:`fairlab.evaluation.benchmark_ratios`), so no chapter types a measured figure.  ``--save``
+names another file (a quick run writes one only when asked).  The exit status is 1 when
 any ratio is more than twice its goal, so CI (which runs ``--quick``) fails on a slowdown of more
 than 2× and not on the noise of a shared machine; a missed goal is reported, never hidden.  The
 quick shapes leave out the full table's sub-millisecond fits (whose ratios are mostly input
@@ -35,6 +39,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_kernel_learning", "bench_pls", "bench_tradeoff")
 REGRESSION_FACTOR = 2.0
+RESULTS = Path(__file__).resolve().parent / "results" / "goals.csv"
 FAR_OFF = "missed > 2×"
 
 
@@ -134,6 +139,9 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="reduced shapes (CI smoke run)")
     parser.add_argument("--threads", type=int, default=None, help="limit BLAS threads")
     parser.add_argument("--only", nargs="*", default=None, help="scripts to run (default: all)")
+    parser.add_argument("--save", type=Path, default=None,
+                        help="CSV to write the table to (default: benchmarks/results/goals.csv "
+                             "for a full run of every script; none for --quick or --only)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).parent))
     from scipy import linalg  # noqa: F401  (loads SciPy's BLAS, so that it is limited too)
@@ -156,6 +164,14 @@ def main(argv=None):
     with pd.option_context("display.width", 200, "display.max_colwidth", 60,
                            "display.float_format", "{:.4g}".format):
         print(frame.to_string(index=False))
+    save = args.save or (RESULTS if not (args.quick or args.only) else None)
+    if save is not None:
+        from fairlab.experiments._provenance import write_results_csv
+
+        threads = max((lib["num_threads"] for lib in threadpool_info()
+                       if lib["user_api"] == "blas"), default=None)
+        write_results_csv(frame.assign(threads=threads), save)
+        print(f"written: {save}")
     print("\npaper-scale time per chapter, summed from the results ledgers (units × seconds):")
     print(paper_scale_time().to_string(index=False))
     counts = frame["status"].value_counts()

@@ -75,6 +75,33 @@ def test_runtime_sweep_bad_input(kwargs, exc, match):
         ev.runtime_sweep(args.pop("methods"), args.pop("make_data"), args.pop("grid"), **args)
 
 
+# ---------------------------------------------------------------- benchmark_ratios
+def test_benchmark_ratios_reads_the_table_make_bench_writes(tmp_path):
+    import sys
+    from pathlib import Path
+
+    from fairlab.experiments._provenance import write_results_csv
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        from goals import Goal, table
+    finally:
+        sys.path.pop(0)
+    frame = table([Goal("FairPCA.fit / PCA.fit", "100×5, 2 groups", 0.5, 1.0, 1.0),
+                   Goal("FairPLS.fit / PLSRegression.fit", "1000×10, k = 1", 3.0, 1.0, 1.0)])
+    path = write_results_csv(frame.assign(threads=1), tmp_path / "goals.csv")
+    every = ev.benchmark_ratios(path=path)
+    assert every["measure"].tolist() == ["FairPCA.fit / PCA.fit", "FairPLS.fit / PLSRegression.fit"]
+    pca = ev.benchmark_ratios("FairPCA", path=path)
+    assert pca["ratio"].tolist() == [0.5] and pca["status"].tolist() == ["met"]
+    assert ev.benchmark_ratios("FairPLS", path=path)["status"].tolist() == ["missed > 2×"]
+    assert "make bench" in pca.attrs["provenance"] and "1 BLAS thread" in pca.attrs["provenance"]
+    with pytest.raises(ValueError, match="no benchmark row"):
+        ev.benchmark_ratios("KernelPCA", path=path)
+    with pytest.raises(FileNotFoundError, match="make bench"):
+        ev.benchmark_ratios(path=tmp_path / "none.csv")
+
+
 # ---------------------------------------------------------------- repeated_splits
 def test_repeated_splits_protocol():
     X, y, z = _toy(n=100)

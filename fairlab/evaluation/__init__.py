@@ -5,6 +5,7 @@ it, live in :mod:`fairlab.experiments`.
 
 * :func:`runtime_sweep` / :func:`runtime_ratios` — wall-clock medians of several methods over a
   grid of problem sizes, and each method's time relative to a reference;
+  :func:`benchmark_ratios` — the ratios ``make bench`` last measured, from its results file;
 * :func:`repeated_splits` — seeded random train/test splits, optionally standardised with the
   training statistics, as :class:`~sklearn.utils.Bunch` objects with the keys of
   :func:`fairlab.datasets.load_lee2022_split`;
@@ -24,7 +25,7 @@ method × a parameter value), one column per variable.  Progress bars (tqdm) are
 that notebook outputs stay reproducible.
 """
 
-from .runtime import runtime_ratios, runtime_sweep
+from .runtime import benchmark_ratios, runtime_ratios, runtime_sweep
 from .scorecards import (
     FixedProjection,
     downstream_scores,
@@ -38,6 +39,7 @@ from .sweeps import classifier_score, dependence_score, predictor_score, sweep
 
 __all__ = [
     "FixedProjection",
+    "benchmark_ratios",
     "classifier_score",
     "dependence_score",
     "downstream_scores",

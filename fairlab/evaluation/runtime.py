@@ -2,6 +2,7 @@
 """
 
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -91,3 +92,51 @@ def runtime_ratios(runtimes, reference="Fair PCA", *, by=("d", "k"), column="sec
     out["ratio"] = runtimes[column].to_numpy() / ref.reindex(key).to_numpy()
     return out
 
+
+
+def _benchmark_file(path=None):
+    """``path``, or the table ``make bench`` writes: ``benchmarks/results/goals.csv``."""
+    if path is not None:
+        return Path(path)
+    return Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "goals.csv"
+
+
+def benchmark_ratios(measure=None, *, path=None):
+    """The runtime ratios ``make bench`` measured last, as written to its results file.
+
+    ``benchmarks/goals.py`` times fairlab against scikit-learn's default solvers on the same data
+    in one run and writes one row per ratio to ``benchmarks/results/goals.csv`` (committed with the
+    repository).  The chapters print their benchmark figures from here instead of typing them.
+
+    Parameters
+    ----------
+    measure : str, default=None
+        Keep the rows whose ``measure`` starts with this text, e.g. ``"FairPCA.fit / PCA"``;
+        ``None`` keeps every row.
+    path : path-like, default=None
+        Another table with the same columns (default: the checkout's ``benchmarks/results``).
+
+    Returns
+    -------
+    DataFrame
+        ``measure, case, ours, reference, unit, ratio, goal, status`` (``ours``/``reference`` in
+        seconds, or MiB for a memory goal; ``ratio`` = ours / reference), in the order measured.
+        ``attrs["provenance"]`` says when, where and with how many BLAS threads they were measured.
+    """
+    file = _benchmark_file(path)
+    if not file.exists():
+        raise FileNotFoundError(
+            f"no benchmark table at {file}; run `make bench` (python benchmarks/goals.py) in a "
+            "checkout of the repository to write it, or pass path=.")
+    table = pd.read_csv(file)
+    if measure is not None:
+        table = table[table["measure"].str.startswith(measure)]
+        if table.empty:
+            raise ValueError(f"no benchmark row has a measure starting with {measure!r}; the "
+                             f"table has {sorted(set(pd.read_csv(file)['measure']))}.")
+    first = table.iloc[0]
+    table = table.reset_index(drop=True)
+    table.attrs["provenance"] = (
+        f"make bench, {first['date'][:10]}, commit {str(first['commit'])[:10]}, "
+        f"{first['machine'].split(', Python')[0]}, {first['threads']} BLAS thread(s)")
+    return table[["measure", "case", "ours", "reference", "unit", "ratio", "goal", "status"]]
