@@ -1,7 +1,7 @@
 """Figures shared by the notebooks (seaborn/matplotlib, colour-blind-safe palette).
 
-* :func:`book_style` — the one figure style of the book: sizes for its text column, text that
-  stays legible there, SVG output; every chapter calls it once;
+* :func:`book_style` — the one style of the book: figure sizes for its text column, text that
+  stays legible there, SVG output, and how pandas shows tables; every chapter calls it once;
 * :func:`axis_label` — a column name in words with its unit (``"var_pct"`` → "variance
   explained (%)"), for any axis the functions below do not label themselves;
 * :func:`legend_outside` — a legend beside or below the axes, never over the data;
@@ -121,14 +121,24 @@ _BOOK_RC = {
     "svg.fonttype": "none",
 }
 
+#: pandas display options of the book: every column of a table and up to 200 rows are shown, and
+#: text cells up to 120 characters (method names, settings); the width of the plain-text form is
+#: pandas' own (80 characters), which also fits the PDF's text column.
+BOOK_TABLES = {
+    "display.max_columns": None,
+    "display.max_rows": 200,
+    "display.max_colwidth": 120,
+}
+
 
 def book_style(*, svg=True):
-    """Set the one figure style of the book (call it once, at the top of a chapter).
+    """Set the one style of the book, figures and tables (call it once, at the top of a chapter).
 
     The style is seaborn's ``"whitegrid"`` with the colour-blind-safe palette, figures
     :data:`COLUMN_WIDTH` inches (660 CSS px) wide by default, and text sizes from 9 to 11 pt
     (12 to 14.7 px at that width), with constrained layout, so that a legend placed outside
-    the axes is counted in the figure's size instead of being cut off or widening it.
+    the axes is counted in the figure's size instead of being cut off or widening it.  Tables
+    follow :data:`BOOK_TABLES` (pandas display options).
 
     Parameters
     ----------
@@ -139,6 +149,8 @@ def book_style(*, svg=True):
         only the matplotlib settings change.
     """
     sns.set_theme(style="whitegrid", palette="colorblind", rc=_BOOK_RC)
+    for option, value in BOOK_TABLES.items():
+        pd.set_option(option, value)
     if svg:
         try:
             from IPython import get_ipython
