@@ -91,43 +91,25 @@ notebook: $(STAMP)  ## rerun one notebook with parameters: NB=... PARAMS=...
 # cluster FAIRLAB_SCHEDULER=tcp://host:port names. Interrupted, it resumes: finished units are kept.
 # Narrow it with WHERE, e.g. make reproduce LEDGERS=kleindessner WHERE='--where dataset=german'.
 # The chapters without work units yet (12, 14, 15) run at paper scale under papermill into
-# _build/reproduce/, each writing its tidy results as CSV with the commit, date and machine.
+# _build/reproduce/, each writing its tidy results as CSV with the commit, date and machine; their
+# paper-scale parameters are notebooks/params/<chapter>.yml (papermill -f).
 LEDGERS ?= kleindessner
 WHERE   ?=
 reproduce_chapter = $(BIN)/papermill --cwd notebooks notebooks/$(1).ipynb \
-    _build/reproduce/$(1).ipynb $(2) -p results_csv $(CURDIR)/_build/reproduce/$(1).csv
+    _build/reproduce/$(1).ipynb -f notebooks/params/$(1).yml \
+    -p results_csv $(CURDIR)/_build/reproduce/$(1).csv
 reproduce: $(STAMP)  ## every paper-scale result the ledgers lack (resumable; hours)
 	for ledger in $(LEDGERS); do $(BIN)/python -m fairlab.experiments run $$ledger $(WHERE) || exit 1; done
 	test -n "$$FAIRLAB_DATA" || { echo "chapters 12, 14, 15 at paper scale need FAIRLAB_DATA (Law School)"; exit 1; }
 	mkdir -p _build/reproduce
-	$(call reproduce_chapter,12_reproducing_kleindessner_tradeoffs,$(REPRODUCE_12))
-	$(call reproduce_chapter,14_reproducing_perez_suay,$(REPRODUCE_14))
-	$(call reproduce_chapter,15_reproducing_de_diego,$(REPRODUCE_15))
+	$(call reproduce_chapter,12_reproducing_kleindessner_tradeoffs)
+	$(call reproduce_chapter,14_reproducing_perez_suay)
+	$(call reproduce_chapter,15_reproducing_de_diego)
 
 # Recompute a deterministic sample of every ledger (the quickest unit of each data set and method)
 # and fail on any value that differs beyond the stored precision (8 significant digits).
 verify-results: $(STAMP)  ## recompute a sample of the ledgers and compare (minutes)
 	$(ONE_THREAD) $(BIN)/python -m fairlab.experiments verify
-
-# Kleindessner et al. §5.2 at paper scale: Adult and Bank, both classifiers, the whole fair PCA
-# family, 10 runs of 5000 + 5000 rows, the 11-point grids, Fig. 9 up to 40 000 rows (estimated more
-# than a day on 2 cores, nearly all of it the reductions around the kernel SVM).
-REPRODUCE_12 := -y 'datasets: [adult, bank]' \
-    -y 'methods: [Fair PCA, Fair PCA-S, Fair Kernel PCA, Reductions]' \
-    -y 'classifiers: [logistic regression, kernel SVM]' -p n_runs 10 -p n_train 5000 \
-    -y 'eps: [0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2]' \
-    -y 'runtime_n_train: [1000, 5000, 10000, 20000, 30000, 40000]' -p runtime_runs 10 \
-    -y 'runtime_lambdas: [0.0, 0.001, 0.008, 0.027, 0.064, 0.125, 0.216, 0.343, 0.512, 0.729, 1.0]' \
-    -y 'runtime_eps: [0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2]'
-
-# Pérez-Suay et al. at paper scale: 25 repetitions, a9a 5000 + 5000 rows and the whole test file
-# (all grids are the paper's by default; estimated 15-20 h on one core, most of it Figs. 4 and 6).
-REPRODUCE_14 := -p n_repetitions 25 -p adult_train 5000 -p adult_val 5000 -p adult_test 16281 \
-    -y 'dr_components: [1, 2, 3, 5, 10, 20, 50, 100]'
-
-# De-Diego et al. at paper scale: every row of the six data sets, 7-fold CV (about 10 min on 2 cores).
-REPRODUCE_15 := -p lawschool True -y 'max_rows_a: null' -y 'max_rows_b: null' -p n_folds 7 -p n_splits 3 \
-    -y 'etas_b: [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]'
 
 # One table of runtime ratios against each goal (scikit-learn's default solvers, the floor).
 # bench-quick: reduced shapes with single-threaded BLAS (the setting least disturbed by anything
