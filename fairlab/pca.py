@@ -357,15 +357,18 @@ def _gap_directions(source, R, n_directions):
     return V[:, order[:n_directions]]
 
 
-def _axes_basis(N, count):
+def _axes_basis(N, count, *, complement=False):
     """``count`` orthonormal vectors of range(N) (N with orthonormal columns), machine-independent.
 
-    The coordinate axes projected onto range(N), orthonormalised in feature order (Gram–Schmidt,
-    twice); an axis is kept when more than 1/(2d) of its squared norm is left.  Some axis always
-    keeps at least 1/d while the vectors do not span range(N) yet (the squared norms of the
-    projected axes sum to the dimension left), so the pass finds up to dim range(N) vectors.
-    Unlike an eigensolver's basis of a repeated eigenvalue, it depends on range(N) only, to
-    rounding; entry j of the vector taken from axis j is positive.
+    The coordinate axes projected onto range(N) — or, with ``complement=True``, onto its
+    orthogonal complement range(N)^⊥ — orthonormalised in feature order (Gram–Schmidt, twice);
+    an axis is kept when more than 1/(2d) of its squared norm is left.  Some axis always keeps
+    at least 1/d while the vectors do not span the subspace yet (the squared norms of the
+    projected axes sum to the dimension left), so the pass finds up to its dimension vectors.
+    Unlike an eigensolver's basis of a repeated eigenvalue, it depends on the subspace only, to
+    rounding; entry j of the vector taken from axis j is positive.  The one rule for components
+    beyond the rank of the data, in plain Fair PCA (:func:`_complete_beyond_rank`) and in Fair
+    PCA-S (:meth:`FairPCA._fit_equalized`).
     """
     d = N.shape[0]
     B = np.zeros((d, 0))
@@ -373,12 +376,46 @@ def _axes_basis(N, count):
         if B.shape[1] >= count:
             break
         v = N @ N[j]
+        if complement:
+            v = -v
+            v[j] += 1.0
         for _ in range(2):
             v = v - B @ (B.T @ v)
         norm2 = float(v @ v)
         if norm2 > 0.5 / d:
             B = np.column_stack([B, v / np.sqrt(norm2)])
     return B
+
+
+def _complete_beyond_rank(U, values, Q, scales, n):
+    """Replace the components of zero variance by :func:`_axes_basis` of their subspace.
+
+    ``U`` holds the top-k eigenvectors of the deflated C (descending), ``values`` their
+    objectives uᵀCu (:func:`_rayleigh`) and ``scales`` the column norms that set C's rounding.
+    When k exceeds the rank of the data in range(Q)^⊥, the last components span part of the
+    zero-variance subspace range([Q, U_top])^⊥ (U_top the components with variance) and any
+    orthonormal basis of it is optimal: an eigensolver returns one that follows the BLAS kernel
+    and the row order.  They become the coordinate axes projected onto that subspace, in
+    feature order, as in Fair PCA-S.
+
+    A component counts as zero-variance when uᵀCu ≤ max(n, d)·eps·(Σᵢ|uᵢ|·scaleᵢ)²: the
+    rounding of the computed C on u at u's own scale (entry (i, j) of C is a sum of n products
+    of columns i and j, off by at most n·eps·scaleᵢ·scaleⱼ).  A scale-relative test and not
+    one relative to λ₁: with column scales spanning 1e16 the small-scale components have
+    eigenvalues far below eps·λ₁ and yet variance (their Rayleigh quotients are accurate).
+    Only a trailing run of such components (in the solver's descending order) is replaced;
+    with none, U and ``values`` are returned as they are.
+    """
+    d, k = U.shape
+    level = max(n, d) * np.finfo(float).eps * (np.abs(U).T @ scales) ** 2
+    rank = k
+    while rank > 0 and values[rank - 1] <= level[rank - 1]:
+        rank -= 1
+    if rank == k:
+        return U, values
+    top = _project_out(U[:, :rank], Q)
+    null = _axes_basis(np.hstack([Q, top]), k - rank, complement=True)
+    return np.hstack([top, null]), np.r_[values[:rank], np.zeros(k - rank)]
 
 
 def _gap_matrix(source, R):
@@ -520,7 +557,11 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         r = Σ_r(m_r − 1) is the rank of the centred group indicators (smaller only when
         attributes are collinear, e.g. one is a coarsening of another).  At most d − r is
         allowed (§3.4–3.5: d − m + 1 for one attribute with m groups, d − 1 for two groups),
-        and at most n_samples.
+        and at most n_samples.  When k exceeds the rank of the data in the fair subspace, the
+        last components have zero variance on the fitted rows and any orthonormal completion
+        is optimal: they are the coordinate axes projected onto the zero-variance subspace,
+        orthonormalised in feature order (the rule of ``equalize_covariance``), so that they
+        depend neither on the BLAS nor on the order of the rows.
     fairness : {"demographic_parity", "equal_opportunity"}, default="demographic_parity"
         ``"equal_opportunity"`` fits on the rows with ``y == pos_label`` only (§3.2), so the
         group means are equalised among the positives; ``y`` must then be passed to ``fit``,
@@ -950,7 +991,8 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         if l_dirs is not None and l_dirs < dim_R:
             U, eigvals, total = self._fit_equalized(data, Q, k, l_dirs)
         else:
-            U, eigvals, total = self._fit_primal_or_dual(data, Q, k, stats.scatter)
+            U, eigvals, total = self._fit_primal_or_dual(data, Q, k, stats.scatter,
+                                                         stats.col_norms)
 
         # order by the objective of the returned vectors (see _rayleigh), not by eigenvalues
         order = np.argsort(-eigvals, kind="stable")
@@ -962,11 +1004,14 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         return self
 
     # -- Algorithm 1/2: top-k eigenvectors of C restricted to range(Q)^⊥ ---------------------
-    def _fit_primal_or_dual(self, data, Q, k, C=None):
+    def _fit_primal_or_dual(self, data, Q, k, C=None, col_norms=None):
         """Top-k (U, eigenvalues, centred total scatter or None) of C restricted to Q^⊥.
 
         ``C`` is the scatter matrix when already computed (primal route); when d > n the n×n
         Gram matrix of the projected rows is decomposed instead (dual route, in memory only).
+        ``col_norms`` are the norms of the columns as they were summed into C (the scale of its
+        rounding).  When k exceeds the rank of the data in range(Q)^⊥, the components beyond
+        it follow the rule of :func:`_complete_beyond_rank` (not the eigensolver's basis).
         """
         n, d = data.n, data.d
         solver = {"full": "dense"}.get(self.svd_solver, self.svd_solver)
@@ -993,10 +1038,16 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         if C is None:
             C = data.scatter(self.center)
         total = float(np.trace(C)) if self.center else None
+        # the rounding scale of C's entries: the rows as read, or C's own diagonal if larger
+        scales = np.sqrt(np.maximum(np.diag(C), 0.0 if col_norms is None else col_norms**2))
         C = _deflate(C, Q, shift=solver != "randomized")
         _, U, used = _top_eigh(C, k, solver, seed)
         self.solver_ = _SOLVER_NAMES.get(used, used)
-        return U, _rayleigh(C, U), total
+        values = _rayleigh(C, U)
+        if solver == "randomized":  # ranks by |eigenvalue|: cannot tell zero variance apart
+            return U, values, total
+        U, values = _complete_beyond_rank(U, values, Q, scales, n)
+        return U, values, total
 
     def _fit_randomized(self, X, Q, k, seed):
         """Halko et al.'s randomized SVD of the projected rows A = (X − μ)P, P = I − QQᵀ.
