@@ -153,8 +153,9 @@ class AsInReferenceCode(TransformerMixin, BaseEstimator):
     """A method of Tables 1–3 run the way the authors' experiment code ran it.
 
     fairlab's estimators find the same subspaces as the reference implementations but hand
-    them on in their own basis (descending order, :func:`~fairlab.utils.flip_signs`) and with
-    their own preprocessing.  Three things of the reference runs change a printed number:
+    them on in their own basis (descending order, the largest entry of each column positive)
+    and with their own preprocessing.  Three things of the reference runs change a printed
+    number:
 
     * **The basis of the embedding** (Fair PCA, Fair PCA-S).  The reference code
       (``fair_PCA.py``) returns U = R Q with R = ``null_space(z̃ᵀX)`` and Q the top-k
