@@ -79,6 +79,9 @@ from distributed import Client, LocalCluster
 from threadpoolctl import threadpool_limits
 
 from fairlab import FairKernelPCA, FairLinearRegression, FairPCA, FairPLS
+from fairlab.plotting import book_style
+
+book_style()
 
 # One BLAS thread per process: the parallelism comes from Dask's workers, and every route below is
 # timed under the same rule (Dask's worker processes set OPENBLAS_NUM_THREADS=1 themselves).
@@ -264,10 +267,10 @@ print("largest group-mean gap of the fair components / their spread < 1e-10:",
 # matrix that is already in RAM; the other two read the files. `partial_fit` runs in this process
 # on one core; Dask spreads the blocks over its two workers, but its fixed cost — building the
 # graph, shipping tasks and sums between processes — weighs heavily at this size and fades as the
-# data grow. For scale: on a $2\cdot10^7 \times 50$ array (7.5 GiB) generated block by block with
-# `da.random` and never materialised, the threaded scheduler of a two-core machine fits `FairPCA`
-# in 27–40 s, random number generation included, with a peak memory below 420 MiB: a few blocks of
-# 38 MiB at a time (`tests/test_dask.py` checks the bound).
+# data grow. For scale, `tests/test_dask.py` fits `FairPCA` with the threaded scheduler on a
+# $2\cdot10^7 \times 50$ array (7.5 GiB) generated block by block with `da.random` and never
+# materialised, and checks that the peak memory stays below 1 GiB: only a few blocks of 38 MiB are
+# held at a time.
 
 # %% tags=["nbval-ignore-output"]
 pd.DataFrame({"seconds": seconds, "rows per second": {k: n_rows / v for k, v in seconds.items()}}
