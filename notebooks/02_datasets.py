@@ -72,11 +72,9 @@ from sklearn.decomposition import PCA
 
 from fairlab import datasets
 from fairlab.metrics import explained_variance, lee_bandwidth, mmd2
-from fairlab.plotting import plot_embedding
+from fairlab.plotting import book_style, plot_embedding
 
-pd.set_option("display.width", 250)
-pd.set_option("display.max_columns", None)  # wide tables: show every column
-pd.set_option("display.max_colwidth", 60)
+book_style()
 
 # %% [markdown]
 # ## Where the data come from

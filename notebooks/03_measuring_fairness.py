@@ -75,6 +75,7 @@ from sklearn.utils import Bunch
 from fairlab import FairPCA, FairTradeoff, evaluation, metrics, plotting, published
 from fairlab.datasets import load_adult, make_covariance_mismatch
 
+plotting.book_style()
 rng = np.random.default_rng(seed)
 
 # %% [markdown]
@@ -310,7 +311,8 @@ for protocol in ["train_on_test", "train_test"]:
     for name, data in [("true labels", splits), ("shuffled labels", shuffled)]:
         res = evaluation.evaluate_splits(
             {"PCA": PCA(n_components_pitfall, svd_solver="full")}, data,
-            score=lambda est, sp: evaluation.scorecard(est, sp, protocol=protocol, classifiers=svm))
+            score=lambda est, sp, protocol=protocol: evaluation.scorecard(
+                est, sp, protocol=protocol, classifiers=svm))
         rows.append({"protocol": protocol, "labels": name,
                      "kernel SVM accuracy (%)": round(100 * res.kernel_svm_accuracy.mean(), 2)})
 print("majority rate (%):", round(100 * np.mean([max(np.mean(sp.y_test), 1 - np.mean(sp.y_test))

@@ -56,10 +56,9 @@ import pandas as pd
 
 from fairlab.datasets import load_celeba, make_digits_concept
 from fairlab.experiments import concept_erasure
-from fairlab.plotting import plot_concept_erasure
+from fairlab.plotting import book_style, plot_concept_erasure
 
-pd.set_option("display.width", 200)
-pd.set_option("display.max_columns", 12)
+book_style()
 
 # %% [markdown]
 # ## What the paper does and claims

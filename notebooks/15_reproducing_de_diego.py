@@ -88,13 +88,12 @@ import pandas as pd
 
 from fairlab import published
 from fairlab.experiments import de_diego, write_results_csv
+from fairlab.plotting import book_style
 
+book_style()
 if lawschool:  # add Law School, in the paper's place (third)
     datasets = [k for k, name in de_diego.DATASETS.items()
                 if k == "lawschool" or k in datasets or name in datasets]
-pd.set_option("display.width", 250)
-pd.set_option("display.max_columns", 30)
-pd.set_option("display.max_rows", 200)
 print(f"Experiment A: {n_splits} splits, at most {max_rows_a or 'all'} rows per data set, eta in {etas_a}")
 print(f"Experiment B: {n_folds}-fold CV (paper: 7), at most {max_rows_b or 'all'} rows per data set "
       f"(paper: all), eta in {etas_b}, models {models}")
@@ -421,8 +420,7 @@ if panels:
     for ax, (name, fairness) in zip(axes[0], panels):
         de_diego.plot_tradeoff(summary_b, name, fairness, ax=ax)
         ax.set_title(f"{name} ({'Fig. 1' if fairness == 'disparate_impact' else 'Fig. 4'})", fontsize=10)
-    fig.tight_layout()
-    plt.show()
+    plt.show()  # book_style lays figures out (constrained layout)
 
 # %%
 acc = summary_b[summary_b.metric.isin(["accuracy", "disparate_impact", "eopp"]) & (summary_b.model == "LR")]

@@ -610,7 +610,8 @@ def plot_representation(table1, metric="cov2", *, axes=None):
         ax.set_xlabel("η")
     axes[0].set_ylabel("Cov²" if metric == "cov2" else "normalised reconstruction error")
     axes[0].legend(fontsize=8)
-    fig.tight_layout()
+    if fig.get_layout_engine() is None:  # book_style's constrained layout needs no tightening
+        fig.tight_layout()
     return fig
 
 
