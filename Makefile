@@ -132,8 +132,8 @@ sync: $(STAMP)  ## pair every notebook with its percent-format .py copy
 	    else $(BIN)/jupytext --set-formats ipynb,py:percent --quiet "$$nb"; fi || exit 1; \
 	done
 
-lint: $(STAMP)  ## ruff on the library, tests and benchmarks
-	$(BIN)/ruff check fairlab tests benchmarks
+lint: $(STAMP)  ## ruff on the library, tests, benchmarks and the notebooks' .py copies
+	$(BIN)/ruff check fairlab tests benchmarks notebooks
 
 clean:  ## remove build outputs and caches
 	rm -rf _build .pytest_cache .hypothesis .ruff_cache
