@@ -410,7 +410,15 @@ if results_csv:
 # different scales; only the curves within one encoding are comparable. For FKR the RBF kernel on the numeric
 # column already measures non-linear dependence, so the difference is smaller there.
 # ```
-#
+
+# %% tags=["solution", "hide-input"]
+from fairlab import exercises
+
+fig5_one_hot = perez_suay.regression(cmc, ["n_children", "wife_education"],
+                                     sensitive_encoding="one-hot", grids=grids, progress=progress)
+exercises.check("ex-ps-encoding", fig5_one_hot)
+
+# %% [markdown]
 # ```{exercise}
 # :label: ex-ps-measure
 #
@@ -430,3 +438,11 @@ if results_csv:
 # otherwise: the HSIC of the joint groups, a different quantity from the sum over the seven one-hot columns
 # measured by the linear kernel.
 # ```
+
+# %% tags=["solution", "hide-input"] mystnb={"figure": {"caption": "Fig. 4 with the reference code's measure of dependence (the RBF kernel with \u03c3_S for KRR and FKR). For sex alone the values equal the linear HSIC of Fig. 4; for sex and race the KRR and FKR points move by factors that differ from point to point.", "name": "fig-perez-suay-adult-reference-measure"}, "image": {"alt": "Two panels, sensitive sex on the left and sex and race on the right: test classification error in percent against the reference code's HSIC on a log axis, with large markers for LR and KRR and the FLR and FKR paths descending from them. The left panel is the same as Fig. 4's; on the right the KRR and FKR points sit at different positions along the HSIC axis than in Fig. 4, by factors between about 0.5 and 1.1."}}
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+perez_suay.plot(fig4, hsic="hsic_model", axes=axes,
+                titles=["sensitive sex (reference code's measure)", "sex and race (reference code's measure)"])
+fig.tight_layout()
+plt.show()
+exercises.check("ex-ps-measure", "sex+race")
