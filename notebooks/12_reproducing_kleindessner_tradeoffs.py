@@ -341,3 +341,13 @@ if results_csv:
 # envelope down where they fill a gap; whether the sign changes depends on the draw, which is the point: at the
 # paper's scale the two envelopes cross, and the mean gap stays a small fraction of `error_range`.
 # ```
+
+# %% tags=["solution", "hide-input"]
+from fairlab import exercises
+
+paper_eps = [0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2]
+curves_paper_eps = kleindessner_tradeoffs.curves(datasets, methods=["Fair PCA", "Reductions"], fairness=fairness,
+                                                 classifiers=classifiers, n_runs=3, n_train=n_train,
+                                                 n_test=n_test, eps=paper_eps)
+print(kleindessner_tradeoffs.gaps(curves_paper_eps).round(4).to_string())
+exercises.check("ex-tradeoff-gap", curves_paper_eps)
