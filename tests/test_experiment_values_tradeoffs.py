@@ -48,7 +48,7 @@ def test_fair_points_equal_the_pipeline_by_hand(split):
         for lam, row in zip(lambdas, part.itertuples()):
             assert row.param == lam
 
-            def knob(X):
+            def knob(X, fair=fair, standard=standard, lam=lam):
                 return np.hstack([fair.transform(X), lam * standard.transform(X)])
 
             clf = LogisticRegression(C=1 / (2 * N_TRAIN * 0.01), max_iter=10_000).fit(
@@ -161,9 +161,11 @@ def hand_gaps(fair_abs, fair_gap, fair_s_gap):
 
 @pytest.mark.parametrize("fair_abs, fair_gap, fair_s_gap, similar, worse, measured", [
     ((0.002, 0.0099), (-0.002, 0.003), (0.03, 0.04), True, True,
-     ("largest mean |gap| 0.99 pt (adult EO)", "smallest excess of Fair PCA-S +3.20 pt (adult DP)")),
+     ("largest mean |gap| 0.99 pt (adult EO)",
+      "smallest excess of Fair PCA-S +3.20 pt (adult DP)")),
     ((0.0101, 0.002), (0.01, 0.0), (0.03, -0.001), False, False,
-     ("largest mean |gap| 1.01 pt (adult DP)", "smallest excess of Fair PCA-S -0.10 pt (adult EO)")),
+     ("largest mean |gap| 1.01 pt (adult DP)",
+      "smallest excess of Fair PCA-S -0.10 pt (adult EO)")),
 ])
 def test_verdicts_decide_each_claim(fair_abs, fair_gap, fair_s_gap, similar, worse, measured):
     got = kt.verdicts(hand_gaps(fair_abs, fair_gap, fair_s_gap))
