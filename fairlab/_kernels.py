@@ -5,6 +5,7 @@ Conventions: the RBF kernel is k(x, y) = exp(−γ‖x − y‖²); Pérez-Suay 
 exp(−‖x − y‖²/(2σ²)), i.e. γ = 1/(2σ²).
 """
 
+import warnings
 from numbers import Real
 
 import numpy as np
@@ -32,6 +33,16 @@ def indefinite_reason(kernel, degree=POLY_DEGREE, coef0=POLY_COEF0):
         return (f"kernel='poly' with coef0={coef0} and degree={degree} is not positive "
                 "semi-definite (it is for coef0 >= 0 and an integer degree)")
     return None
+
+
+def warn_if_indefinite(kernel, consequence, degree=POLY_DEGREE, coef0=POLY_COEF0, *,
+                       stacklevel=3):
+    """Warn (UserWarning) when ``kernel`` is not PSD by construction, saying ``consequence``."""
+    reason = indefinite_reason(kernel, degree, coef0)
+    if reason is not None:
+        warnings.warn(f"{reason}: its Gram matrix has negative eigenvalues in general, so "
+                      f"{consequence} Use a positive semi-definite kernel ('rbf', 'linear', "
+                      "'poly' with coef0 >= 0, 'cosine').", UserWarning, stacklevel=stacklevel)
 
 
 def is_psd_kernel(kernel, degree=POLY_DEGREE, coef0=POLY_COEF0):

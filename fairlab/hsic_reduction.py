@@ -53,7 +53,7 @@ from ._hsic import (
     _low_rank_sensitive_factor,
     _sensitive_factor,
 )
-from ._kernels import entry_rounding_unit, resolve_gamma
+from ._kernels import entry_rounding_unit, resolve_gamma, warn_if_indefinite
 from ._linalg import (
     center_cross_gram,
     center_gram,
@@ -621,6 +621,8 @@ class KernelFairDR(_FDRBase):
                     "FairKernelPCA(approximation='nystroem') accepts dask arrays.")
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         X = X.astype(np.float64, copy=False)
+        warn_if_indefinite(self.kernel, "the directions found are not directions of a feature "
+                           "space and the HSIC objective can be negative.", stacklevel=4)
         n = X.shape[0]
         self.X_fit_ = X
         self.gamma_ = None if callable(self.kernel) else resolve_gamma(X, self.gamma)

@@ -74,9 +74,9 @@ from ._kernels import (
     GAMMA_KERNELS,
     KERNELS,
     entry_rounding_unit,
-    indefinite_reason,
     kernel_matrix,
     resolve_gamma,
+    warn_if_indefinite,
 )
 from ._linalg import (
     as_seed,
@@ -574,14 +574,9 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         (their sum can exceed tr(K̃)) and the fairness constraint, built on ZᵀK̃Z, can be
         indefinite too.
         """
-        reason = indefinite_reason(self.kernel, self.degree, self.coef0)
-        if reason is not None:
-            warnings.warn(
-                f"{reason}: its Gram matrix has negative eigenvalues in general, so the "
-                "embedding is not a projection of feature vectors and eigenvalues_ are not "
-                "variances (their sum can exceed tr(K̃)). Use a positive semi-definite kernel "
-                "('rbf', 'linear', 'poly' with coef0 >= 0, 'cosine').", UserWarning,
-                stacklevel=4)
+        warn_if_indefinite(self.kernel, "the embedding is not a projection of feature vectors "
+                           "and eigenvalues_ are not variances (their sum can exceed tr(K̃)).",
+                           self.degree, self.coef0, stacklevel=6)
 
     def _finish_exact(self, lam, V, Z, T, sigma, W, keep_all_positive, floor):
         """Eigenpairs of G → attributes and the training embedding (steps 3–4 of the Notes)."""

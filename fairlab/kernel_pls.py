@@ -24,7 +24,14 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted
 
-from ._kernels import GAMMA_KERNELS, KERNELS, check_kernel, kernel_matrix, resolve_gamma
+from ._kernels import (
+    GAMMA_KERNELS,
+    KERNELS,
+    check_kernel,
+    kernel_matrix,
+    resolve_gamma,
+    warn_if_indefinite,
+)
 from ._linalg import (
     center_cross_gram,
     center_gram,
@@ -184,6 +191,9 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
                     "(linear) accepts dask arrays.")
         check_kernel(self.kernel)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        warn_if_indefinite(self.kernel, "the scores are not projections in a feature space and "
+                           "the covariances maximised can be negative.", self.degree,
+                           self.coef0, stacklevel=4)
         n = X.shape[0]
         if self.kernel == "precomputed" and X.shape[1] != n:
             raise ValueError(f"kernel='precomputed' needs the square Gram matrix; got {X.shape}.")

@@ -14,7 +14,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fairlab import FairKernelPCA, UnconstrainedFallbackWarning
+from fairlab import FairKernelPCA, KernelFairDR, KernelFairPLS, UnconstrainedFallbackWarning
 from fairlab._linalg import subspace_sine
 
 KERNELS = [
@@ -523,3 +523,18 @@ def test_indefinite_kernel_warns(kernel, extra):
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)  # PSD kernels stay quiet
         FairKernelPCA(3, kernel="poly", coef0=0.0).fit(X, sensitive_features=s)
+
+
+@pytest.mark.parametrize("estimator, with_y", [
+    (lambda kernel, extra: KernelFairDR(2, kernel=kernel), False),
+    (lambda kernel, extra: KernelFairPLS(1, kernel=kernel, **extra), True),
+], ids=["KernelFairDR", "KernelFairPLS"])
+def test_other_kernel_estimators_warn_on_an_indefinite_kernel(estimator, with_y):
+    rng = np.random.default_rng(1)
+    X, s = rng.normal(size=(50, 3)), rng.integers(0, 2, 50)
+    args = (X, X[:, 0]) if with_y else (X,)
+    with pytest.warns(UserWarning, match="not positive semi-definite"):
+        estimator("sigmoid", {}).fit(*args, sensitive_features=s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        estimator("rbf", {}).fit(*args, sensitive_features=s)
