@@ -445,4 +445,6 @@ perez_suay.plot(fig4, hsic="hsic_model", axes=axes,
                 titles=["sensitive sex (reference code's measure)", "sex and race (reference code's measure)"])
 fig.tight_layout()
 plt.show()
+
+# %% tags=["solution", "hide-input"]
 exercises.check("ex-ps-measure", "sex+race")
