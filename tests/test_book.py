@@ -129,17 +129,18 @@ def _toc_pages() -> list[str]:
     return [str(Path(f).with_suffix(".html").as_posix()) for f in files]
 
 
-# Reproduction chapters whose figures are not yet drawn in the book's style (book_style) and whose
-# comparisons are printed as text rather than with fairlab.published.side_by_side.
+# Reproduction chapters whose figures' text is not yet drawn at the book's size (book_style):
+# measured, their figure text is below 9 px at desktop width.  Strict: a page that passes must
+# leave this list.
 NOT_YET_STYLED = {f"notebooks/{n}" for n in (
-    "12_reproducing_kleindessner_tradeoffs.html", "13_concept_erasure_images.html",
-    "14_reproducing_perez_suay.html", "15_reproducing_de_diego.html")}
+    "12_reproducing_kleindessner_tradeoffs.html", "14_reproducing_perez_suay.html",
+    "15_reproducing_de_diego.html")}
 
 
-def _page_params():
+def _page_params(not_yet=frozenset()):
     return [pytest.param(page, marks=pytest.mark.xfail(
-                strict=False, reason="figures not yet in the book's style, comparisons printed "
-                "as text")) if page in NOT_YET_STYLED else page
+                strict=True, reason="figure text not yet at the book's size (book_style)"))
+            if page in not_yet else page
             for page in _toc_pages()]
 
 
@@ -633,7 +634,7 @@ def test_page_fits_its_column_on_desktop_and_phone(report, page):
     assert not problems, f"{page}, {len(problems)} problems:\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("page", _page_params())
+@pytest.mark.parametrize("page", _page_params(NOT_YET_STYLED))
 def test_page_figure_text_is_legible(report, page):
     problems = report[page]["figure text"]
     assert not problems, f"{page} at {DESKTOP}px:\n" + "\n".join(problems)

@@ -24,6 +24,14 @@ def test_every_compute_exercise_has_a_check_and_nothing_else_does():
     assert sorted(exercises.labels()) == sorted(_compute_labels())
 
 
+@pytest.mark.parametrize("label", _compute_labels())
+def test_the_chapter_of_each_compute_exercise_calls_its_check(label):
+    chapters = [p for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
+                if f":label: {label}\n" in p.read_text()]
+    assert len(chapters) == 1, f"{label}: defined in {chapters}"
+    assert f'exercises.check("{label}"' in chapters[0].read_text(), chapters[0].name
+
+
 def test_no_answer_yet_says_what_form_the_answer_takes():
     result = exercises.check("ex-repro-ddof", ...)
     assert result.correct is None and not result
