@@ -154,7 +154,7 @@ compared = kleindessner.compare(tables_1_3) if len(tables_1_3) else None
 compared4 = (kleindessner.compare(summary[summary.table == "table4"], "table4")
              if (summary.table == "table4").any() else None)
 printed = {name: published.table("kleindessner2023", name) for name in ["table1", "table2", "table3", "table4"]}
-own = lambda frame: frame[~frame.method.str.endswith(kleindessner.REFERENCE_SUFFIX)]
+own = lambda frame: frame[frame.method.map(kleindessner.base_method) == frame.method]  # no variant rows
 coverage = []
 for name, pub in printed.items():
     shown = compared4 if name == "table4" else compared
@@ -187,7 +187,8 @@ groups = {"representation": lambda v: v.model == "", "Kernel SVM": lambda v: v.m
 for name, pub in printed.items():
     if name == "table4":
         continue
-    view = compared[compared.dataset == pub.dataset.iloc[0]]
+    view = compared[(compared.dataset == pub.dataset.iloc[0])
+                    & ~compared.method.str.endswith(kleindessner.REFERENCE_CODE_SUFFIX)]
     for group, chosen in groups.items():
         display(kleindessner.side_by_side(view[chosen(view)],
                                           title=f"{name.replace('table', 'Table ')} ({pub.dataset.iloc[0]}): {group}"))
@@ -197,7 +198,7 @@ for name, pub in printed.items():
 # MLP, whose case follows):
 
 # %%
-no_mlp = compared[compared.ours_mean.notna() & (compared.model != "MLP")]
+no_mlp = own(compared[compared.ours_mean.notna() & (compared.model != "MLP")])
 kleindessner.match_counts(no_mlp, by=["method", "metric"])
 
 # %%
@@ -205,7 +206,7 @@ closed_form = ["PCA", "Fair PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)"]
 rep = compared[compared.method.isin(closed_form) & (compared.model == "") & compared.ours_mean.notna()]
 svm = compared[compared.method.isin(closed_form) & compared.model.isin(["Kernel SVM", "Linear SVM"])
                & compared.ours_mean.notna()]
-mlp = compared[(compared.model == "MLP") & compared.ours_mean.notna()]
+mlp = own(compared[(compared.model == "MLP") & compared.ours_mean.notna()])
 print(f"PCA, Fair PCA and Fair PCA-S: {(rep.status == 'equal').sum()} of {len(rep)} %Var and MMD² cells equal the "
       f"printed mean and std; {(svm.status == 'equal').sum()} of {len(svm)} SVM cells do, "
       f"{svm.within.fillna(False).sum()} are within the paper's std.")
@@ -225,17 +226,114 @@ print(f"reference runs (Lee et al.'s saved loadings, all four classifiers): {(ru
 #
 # Where the SVM accuracies differ, they differ by a few hundredths of a point: scikit-learn's libsvm solves the same
 # SVM as MATLAB's `fitcsvm` with Lee et al.'s defaults, but with another solver and stopping rule, which puts one or
-# two of the test rows of a split on the other side of the margin. The MLP is another matter: its random
-# initialisation meets the embedding's columns in the order and with the signs the eigensolver returned, and the
-# reference code's embedding has them in ascending eigenvalue order with LAPACK's signs, `fairlab`'s in descending
-# order with a fixed sign convention. Same subspace, same %Var and MMD², another MLP ({ref}`ex-repro-mlp`). The
-# iterative methods (INLP, RLACE, FPCA, MbF-PCA) end wherever their stopping rules fire; their rows show how close
-# that lands to the printed numbers, and the methods the ledger does not hold yet are counted in the coverage above.
+# two of the test rows of a split on the other side of the margin.
 #
+# ## Runs as in the reference code: the misses the protocol explains
+#
+# Three differences between `fairlab`'s fits and the authors' runs change printed numbers without changing the
+# method. Each is measured by running the method *as the reference code ran it*
+# (`kleindessner.AsInReferenceCode`; the ledger's rows marked *as in the reference code*), with `fairlab`'s own
+# default kept as the method:
+#
+# 1. **The MLP's columns** (Fair PCA, Fair PCA-S). The MLP's random initialisation meets the embedding's columns in
+#    the order and with the signs the eigensolver returned ({ref}`ex-repro-mlp`). The reference code hands on
+#    $U = RQ$, $R$ from `null_space`, $Q$ from LAPACK's `eigh` in *ascending* order; `fairlab` hands on the same
+#    subspace in descending order with the largest entry of each column positive, because a reader
+#    expects the leading direction first and the same signs on every machine. %Var, MMD² and both SVMs see only the
+#    subspace and do not change; the MLP does. Fair PCA-S adds ARPACK's eigenvectors of smallest magnitude, whose
+#    signs follow ARPACK's random start vector, drawn by a generator whose state carries over between calls of the
+#    authors' process: that part of their basis cannot be recovered, so a seeded start vector stands in for it.
+# 2. **INLP's basis** (INLP). Without an intercept, LinearSVC stops finding new directions after a few dozen of its
+#    $d - k$ rounds, so the projection $P$ keeps a range far wider than $k$. The reference code takes
+#    `eigsh(P, k)`: every eigenvalue in that range is 1, so it returns an arbitrary $k$-dimensional subspace of it,
+#    chosen by ARPACK's start vector. `fairlab`'s `INLP(n_components=k)` takes the $k$ principal directions of the
+#    projected data inside range($P$) instead — a defined subspace, with far more variance.
+# 3. **FPCA's input** (FPCA). Lee et al. ran Olfat and Aswani's code, which standardises the columns again and, by a
+#    quirk of its CSV reader, drops the first data row: `FPCA(scale=True)` fitted on `X[1:]`. `fairlab`'s runner
+#    fits the split as it is, as every other method. Where the SDP's optimum has a tied top eigenvalue (German
+#    Credit at $k = 2$; the package's tests show it on split 0), every $k$-dimensional subspace of the tied
+#    eigenspace is optimal, and the run as in the reference code need not pick the one Lee et al.'s solver did.
+#
+# The cell prints, for each of these methods and each group of cells, how many printed cells our own fit and the
+# run as in the reference code reproduce (over the units the ledger holds).
+
+# %%
+as_ref = compared[compared.method.str.endswith(kleindessner.REFERENCE_CODE_SUFFIX)]
+as_ref = as_ref.assign(run="as in the reference code", method=as_ref.method.map(kleindessner.base_method))
+both_runs = pd.concat([compared[compared.method.isin(as_ref.method.unique())].assign(run="fairlab"), as_ref])
+both_runs = both_runs[both_runs.ours_mean.notna()].assign(cells=lambda f: f.model.replace("", "%Var, MMD²"))
+by_run = both_runs.groupby(["method", "cells", "run"], sort=False)
+pd.DataFrame({"equal": by_run.status.agg(lambda s: int((s == "equal").sum())),
+              "within std": by_run.within.agg(lambda s: int(s.fillna(False).sum())),
+              "printed cells": by_run.size()}).unstack("run")
+
+# %% [markdown]
+# INLP's and FPCA's representation cells, with both runs beside the paper (and, for FPCA, Lee et al.'s own saved
+# loadings), one table per data set:
+
+# %%
+iterative = compared[compared.method.map(kleindessner.base_method).isin(["INLP", "FPCA (0.1, 0.01)", "FPCA (0, 0.01)"])
+                     & (compared.model == "")]
+for dataset in iterative.dataset.unique():
+    display(kleindessner.side_by_side(iterative[iterative.dataset == dataset],
+                                      title=f"INLP and FPCA, {dataset}: %Var and MMD²"))
+
+# %% [markdown]
+# ## The misses that remain, and their causes
+#
+# Every cell of our own rows that lies beyond the paper's standard deviation, counted by method and group of cells:
+
+# %%
+beyond = own(compared[compared.ours_mean.notna() & (compared.status == "differs")])
+beyond = beyond.assign(cells=beyond.model.replace("", "%Var, MMD²"))
+print(beyond.groupby(["method", "cells"], sort=False).size().rename("cells beyond the paper's std").to_string())
+print(f"\nin all {len(beyond)} of {int(own(compared).ours_mean.notna().sum())} cells with our number")
+
+# %% [markdown]
+# Each has a cause, measured where the ledger can hold the measurement:
+#
+# * **INLP** — its basis of range($P$) (item 2): the run as in the reference code brings its %Var and MMD² within
+#   the paper's std where `fairlab`'s own run is not (the counts above), and the SVM cells follow the
+#   representation.
+# * **MLP cells** — the columns' order and signs (item 1): in the reference code's basis Fair PCA's MLP cells equal
+#   the printed ones (the counts above). Fair PCA-S's basis and Fair Kernel PCA's (`eigsh(H₁, k, M=H₂)`) come from
+#   ARPACK, whose start vector the authors' process drew from ARPACK's own generator, whose state depends on every
+#   earlier call in that process: it cannot be recovered. Their MLP cells, and those of the methods whose basis
+#   is their own solver's (FPCA, MbF-PCA, RLACE), are one MLP run from another random start each: most land within
+#   the paper's std, none can be expected on the digit, and the few beyond it are counted above. The MLP also
+#   follows the BLAS kernel's rounding (`kleindessner.KERNEL_DEPENDENT_MODELS`).
+# * **RLACE** — a stochastic method: 10 000 minibatch steps of a minimax game from a random start, drawn by PyTorch
+#   in the reference and by NumPy here; the subspace it ends in is another draw.
+# * **MbF-PCA (10⁻⁶)** — where a non-convex search starts. Lee et al.'s saved loadings (the reference-run rows)
+#   keep far more variance than our fit at $k = 10$ while meeting the constraint on the training data (the next cell
+#   checks it on one split): both are stationary points of the same penalised problem. `fairlab`'s `MbFPCA` starts
+#   from the PCA solution, a deterministic start with which it finds Lee et al.'s own loadings at τ = 10⁻³ (the
+#   package's tests check it on German Credit and COMPAS); at τ = 10⁻⁶ and $k = 10$ the penalty ρ doubles until the
+#   path is pinned wherever its start led it. Lee et al.'s code starts from the best of eleven random orthonormal
+#   matrices (`init="auxiliary"`), drawn by MATLAB's generator, which cannot be replayed; NumPy's draws lead to
+#   another optimum again.
+
+# %%
+from fairlab import metrics
+from fairlab.datasets import load_lee2022_loadings, load_lee2022_split
+
+german0 = load_lee2022_split("german", 0)
+lee_V = load_lee2022_loadings("german", "10_mbfpca_6", 0).V
+centred = german0.X_train - german0.X_train.mean(axis=0)
+lee_mmd2 = metrics.mmd2(centred @ lee_V, german0.s_train, sigma=metrics.lee_bandwidth(german0.X_train, 10))
+print(f"Lee et al.'s MbF-PCA (10^-6) loadings, German Credit, k = 10, split 0: training MMD² {lee_mmd2:.1e} "
+      f"(tau = 1e-06); training %Var {100 * metrics.explained_variance(centred, lee_V.T):.2f}")
+mbf = ledger[(ledger.dataset == "German Credit") & (ledger.k == 10) & (ledger.split == 0)
+             & ledger.method.str.startswith("MbF-PCA (10^-6)") & (ledger.metric == "var_pct")]
+print(mbf[["method", "value"]].rename(columns={"value": "test %Var"}).round(2).to_string(index=False))
+
+# %% [markdown]
 # **What the paper concluded, checked.** "There is no single best method"; Fair PCA-S achieves a smaller DP
 # violation than Fair PCA for the non-linear classifiers except on COMPAS (whose $d=11$ makes Fair PCA-S equal
 # to Fair PCA at $k=10$), and Fair Kernel PCA has the smallest $\Delta_\text{DP}$ of the kernel SVM. The next cell
-# checks these statements on the paper-scale means, for the kernel SVM and the MLP.
+# checks these statements on the paper-scale means, for the kernel SVM and the MLP, and lists where the first one
+# fails; the cell after it runs the same check on the printed means, which tells a failure of the claim on the
+# paper's own numbers from one on ours.
 
 # %%
 dp = tables_1_3[(tables_1_3.metric == "delta_dp") & tables_1_3.model.isin(["Kernel SVM", "MLP"])]
@@ -245,10 +343,29 @@ checks = pd.DataFrame({
     for m in ["Fair PCA-S (0.5)", "Fair PCA-S (0.85)"] if m in wide
 })
 print(checks.to_string(), "\n")
+fails = checks[~checks.all(axis=1)]
+print("Fair PCA-S has a larger ΔDP than Fair PCA at:",
+      "; ".join(f"{d}, k = {int(k)}, {model} ({', '.join(c.split(' ΔDP')[0] for c in checks if not fails.loc[(d, k, model), c])})"
+                for d, k, model in fails.index) or "nowhere", "\n")
 if "Fair Kernel PCA" in wide:
     ksvm = wide.xs("Kernel SVM", level="model")
     smallest = ksvm["Fair Kernel PCA"] <= ksvm.drop(columns="Fair Kernel PCA").min(axis=1) + 1e-12
     print(smallest.rename("Fair Kernel PCA has the smallest kernel-SVM ΔDP").to_string())
+
+# %% [markdown]
+# The same check on the paper's printed means (the printed values, rounded to two decimals, so ties count as
+# "not larger"):
+
+# %%
+pub_dp = pd.concat([printed[t] for t in ["table1", "table2", "table3"]])
+pub_dp = pub_dp[(pub_dp.metric == "delta_dp") & pub_dp.model.isin(["Kernel SVM", "MLP"])]
+pub_wide = pub_dp.pivot_table(index=["dataset", "k", "model"], columns="method", values="mean", sort=True)
+pub_checks = pd.DataFrame({f"{m} ΔDP ≤ Fair PCA": pub_wide[m] <= pub_wide["Fair PCA"]
+                           for m in ["Fair PCA-S (0.5)", "Fair PCA-S (0.85)"]})
+pub_fails = pub_checks[~pub_checks.all(axis=1)]
+print("printed: Fair PCA-S has a larger ΔDP than Fair PCA at:",
+      "; ".join(f"{d}, k = {int(k)}, {model} ({', '.join(c.split(' ΔDP')[0] for c in pub_checks if not pub_fails.loc[(d, k, model), c])})"
+                for d, k, model in pub_fails.index) or "nowhere")
 
 # %% [markdown]
 # ## The ledger is current: units recomputed live
@@ -418,7 +535,15 @@ plt.show()
 # $\sqrt{10/9}\approx 1.054$. For PCA at $k=2$ on Adult: %Var $0.77 \to 0.82$, MMD² $0.026\to 0.027$, kernel SVM
 # accuracy $1.09\to 1.15$; a std of $0.05$ stays $0.05$. Pass `ddof=1` to `kleindessner.table` to see all of them.
 # ```
-#
+
+# %% tags=["solution", "hide-input"]
+import numpy as np
+
+from fairlab import exercises
+
+exercises.check("ex-repro-ddof", np.sqrt(10 / 9))
+
+# %% [markdown]
 # ```{exercise}
 # :label: ex-repro-mlp
 #
@@ -435,23 +560,31 @@ plt.show()
 # weights $W_0$ that do not depend on the data: with $EQ$ its first pre-activations are $EQW_0$, which is the model
 # for $E$ started at $QW_0$ — another random start, hence after training another local optimum and other
 # predictions. PCA's columns come in the same (descending) order as MATLAB's and, on Adult, with the same signs:
-# there its MLP cells match the paper; where a sign differs, or the training drifts (another BLAS kernel), they do
-# not.
+# there its MLP cells match the paper. Fair PCA handed on in the reference code's basis (ascending, LAPACK's signs)
+# is the other case: the run as in the reference code above. Where a sign differs, or the training drifts (another
+# BLAS kernel), they do not.
 # ```
 #
 # ```{exercise}
 # :label: ex-repro-protocol
 #
-# Rerun {numref}`Section %s <sec-kleindessner-inflation>` with `ks = [2]` and all three data sets. On which data set does train-on-test inflate the
-# accuracy least, and why does the linear SVM's inflation stay small everywhere?
+# Rerun {numref}`Section %s <sec-kleindessner-inflation>` with `ks = [2]` and all three data sets. On which data set
+# does train-on-test inflate the kernel SVM's accuracy least (averaged over the three methods), and why does the
+# linear SVM's inflation stay small everywhere?
 # ```
 #
 # ```{solution} ex-repro-protocol
 # :class: dropdown
 #
 # The inflation is the gap between fitting and generalising; it grows with the flexibility of the model relative to
-# the number of rows. A linear SVM on $k$ features has only $k+1$ parameters, so it cannot memorise a few hundred
-# rows, and its in-sample and held-out accuracies nearly coincide. The kernel SVM with $\gamma = 1$ on standardised
-# features is very flexible: its gap is largest where the test part is small (German Credit, 300 rows) and smallest
-# on COMPAS, whose 11 features leave little to memorise at $k=2$.
+# the number of rows it fits. The kernel SVM with $\gamma = 1$ on standardised features is very flexible: its gap,
+# averaged over the three methods, is largest where the test part is smallest (German Credit, 300 rows) and
+# smallest on Adult, whose 679 test rows are the most. A linear SVM on $k$ features has only $k+1$ parameters, so it
+# cannot memorise a few hundred rows: its in-sample and held-out accuracies differ by a few points at most, in either
+# direction — the two accuracies are measured on different rows, and that sampling noise is all that separates them.
 # ```
+
+# %% tags=["solution", "hide-input"]
+from fairlab import exercises
+
+exercises.check("ex-repro-protocol", "adult")
