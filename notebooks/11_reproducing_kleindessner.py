@@ -295,8 +295,8 @@ print(f"\nin all {len(beyond)} of {int(own(compared).ours_mean.notna().sum())} c
 # * **INLP** — its basis of range($P$) (item 2): the run as in the reference code brings its %Var and MMD² within
 #   the paper's std where `fairlab`'s own run is not (the counts above), and the SVM cells follow the
 #   representation.
-# * **MLP cells** — the columns' order and signs (item 1): in the reference code's basis Fair PCA's MLP cells equal
-#   the printed ones (the counts above). Fair PCA-S's basis and Fair Kernel PCA's (`eigsh(H₁, k, M=H₂)`) come from
+# * **MLP cells** — the columns' order and signs (item 1): in the reference code's basis most of Fair PCA's MLP
+#   cells equal the printed ones (the counts above). Fair PCA-S's basis and Fair Kernel PCA's (`eigsh(H₁, k, M=H₂)`) come from
 #   ARPACK, whose start vector the authors' process drew from ARPACK's own generator, whose state depends on every
 #   earlier call in that process: it cannot be recovered. Their MLP cells, and those of the methods whose basis
 #   is their own solver's (FPCA, MbF-PCA, RLACE), are one MLP run from another random start each: most land within
