@@ -384,3 +384,15 @@ def test_variant_rows_are_held_against_their_method_s_printed_cells():
     units = kleindessner.units(datasets=["german"], ks=[2], splits=[0])
     names = {u["method"] for u in units}
     assert set(kleindessner.REFERENCE_CODE_RUNS) <= names
+
+
+def test_fair_pca_s_claim_on_the_printed_tables_fails_only_on_compas():
+    """The paper's own means contradict "Fair PCA-S has a smaller ΔDP" on COMPAS only."""
+    printed = pd.concat([published.table("kleindessner2023", t)
+                         for t in ("table1", "table2", "table3")])
+    checks = kleindessner.fair_pca_s_dp_checks(printed)
+    assert checks.shape == (12, 2)
+    failing = checks[~checks.all(axis=1)].index
+    assert {dataset for dataset, _, _ in failing} == {"COMPAS"}
+    assert kleindessner.claim_failures(checks).startswith("COMPAS, k = 2, Kernel SVM (")
+    assert kleindessner.claim_failures(checks.iloc[:0]) == "nowhere"

@@ -223,7 +223,7 @@ class AsInReferenceCode(TransformerMixin, BaseEstimator):
             if self.method == "Fair PCA":
                 self.components_ = (R @ _top_eigenvectors_ascending(H, k)).T
             else:
-                share = float(self.method.split("(")[1].rstrip(")"))
+                share = estimators(k, [self.method])[self.method].equalize_covariance
                 m = H.shape[0]
                 n_kept = max(k, min(m, int(share * X.shape[1])))
                 T = R.T @ (np.cov(X[z == 0].T) - np.cov(X[z == 1].T)) @ R
@@ -591,6 +591,38 @@ def side_by_side(compared, title=""):
 
     return published.side_by_side(compared, rows=["k", "method"], group=group,
                                   decimals=lambda r: DECIMALS[r.metric], title=title)
+
+
+def fair_pca_s_dp_checks(means):
+    """The paper's claim "Fair PCA-S has a smaller ΔDP than Fair PCA" for the non-linear models.
+
+    Parameters
+    ----------
+    means : DataFrame
+        Columns ``dataset, k, model, method, metric, mean`` — :func:`table` or
+        :func:`fairlab.experiments.summarize_ledger` output, or a printed table of
+        :func:`fairlab.published.table` (the check is the same on ours and on the paper's).
+
+    Returns
+    -------
+    DataFrame
+        One row per (dataset, k, model) of the kernel SVM and the MLP, one boolean column per
+        Fair PCA-S variant: its mean ΔDP ≤ Fair PCA's (ties count as "not larger").
+    """
+    dp = means[(means["metric"] == "delta_dp") & means["model"].isin(["Kernel SVM", "MLP"])]
+    wide = dp.pivot_table(index=["dataset", "k", "model"], columns="method", values="mean",
+                          sort=True)
+    return pd.DataFrame({f"{m} ΔDP ≤ Fair PCA": wide[m] <= wide["Fair PCA"] + 1e-12
+                         for m in ("Fair PCA-S (0.5)", "Fair PCA-S (0.85)") if m in wide})
+
+
+def claim_failures(checks):
+    """Where :func:`fair_pca_s_dp_checks` fails, as one line of text ("nowhere" if nowhere)."""
+    failing = checks[~checks.all(axis=1)]
+    return "; ".join(
+        f"{dataset}, k = {int(k)}, {model} ("
+        + ", ".join(c.split(" ΔDP")[0] for c in checks if not failing.loc[(dataset, k, model), c])
+        + ")" for dataset, k, model in failing.index) or "nowhere"
 
 
 def match_counts(compared, by=("method",)):
