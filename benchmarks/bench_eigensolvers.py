@@ -69,6 +69,7 @@ def main(argv=None):
         print(f"{'matrix':>8} {'p':>5} {'k':>4} {'dense s':>9} {'arpack s':>9} "
               f"{'arpack/dense':>12} {'auto':>7}")
         for name, make in MATRICES.items():
+            kind = "flat" if name == "scatter" else "decaying"
             for p in args.sizes:
                 M = make(p)
                 for k in args.ks:
@@ -77,7 +78,8 @@ def main(argv=None):
                     dense = best(lambda M=M, k=k: dense_top_eigh(M, k), args.repeats)
                     arpack = best(lambda M=M, k=k: _lanczos_top_eigh(M, k, 0), args.repeats)
                     print(f"{name:>8} {p:>5} {k:>4} {dense:9.4f} {arpack:9.4f} "
-                          f"{arpack / dense:12.2f} {choose_eigen_solver(p, k):>7}", flush=True)
+                          f"{arpack / dense:12.2f} {choose_eigen_solver(p, k, spectrum=kind):>7}",
+                          flush=True)
 
 
 if __name__ == "__main__":

@@ -306,26 +306,35 @@ def range_basis(A):
 #   flat spectrum (XᵀX)   0.83  0.91    0.59  0.91  2.09      0.97  1.71  2.61   0.46  0.83
 #   RBF Gram matrix       0.20  0.54    0.24  0.29  0.68      0.28  0.77  1.24   0.17  0.49
 #
-# Lanczos converges fast on a decaying spectrum (a smooth kernel) and slowly on a flat one (the
-# scatter matrix of weakly correlated features); a rule on (p, k) alone cannot see which, so it
-# takes ARPACK only where it wins on the flat spectrum too: k < p/20 (at k = p/20 the flat case
-# is break-even, at p/10 up to 2.1x slower), and only above p = 500 (below, both take a few
-# milliseconds and the dense solver has no convergence risk).  The price, in whole fits: with
-# p/20 <= k < p/10, FairKernelPCA (a decaying spectrum) gets the dense solver, 1.0-2.5x slower
-# there than ARPACK (n = 1 000-3 000; eigen_solver="arpack" asks for Lanczos), while FairPCA
-# on a flat spectrum would have paid 1.1-1.7x for ARPACK (d = 700-2 000) and KernelFairDR,
-# whose Lanczos needs two products per step, 2x (n = 1 000-1 500).
+# Lanczos converges fast on a decaying spectrum and slowly on a flat one, so the rule asks the
+# caller which kind it decomposes.  "flat" (the default: the scatter matrix of weakly
+# correlated features, and KernelFairDR's operator, whose Lanczos step costs two products):
+# ARPACK for k < p/20 (at p/20 the flat case breaks even, at p/10 it is up to 2.1x slower).
+# "decaying" (FairKernelPCA's projected kernel matrix): k < p/10.  Whole FairKernelPCA fits
+# (RBF, one thread), ARPACK time / dense time, for k between the two bounds:
+#
+#   n                     1 000 (d = 10, 97)     2 000 (d = 10, 97)     3 000 (d = 97)
+#   k = n/15              0.47  0.52             0.79  0.78             0.79
+#   k = n/12              0.80  0.56             1.04  0.77             1.36
+#
+# Both only above p = 500: below, both take a few milliseconds and the dense solver has no
+# convergence risk.
 _LANCZOS_MIN_SIZE = 500
-_LANCZOS_MAX_FRACTION = 20
+_LANCZOS_MAX_FRACTION = {"flat": 20, "decaying": 10}
 
 
-def choose_eigen_solver(p, k):
+def choose_eigen_solver(p, k, *, spectrum="flat"):
     """``"arpack"`` or ``"dense"`` for the k largest eigenpairs of a p × p symmetric matrix.
 
-    What ``"auto"`` means in every estimator: Lanczos when p > 500 and k < p/20, the dense
+    What ``"auto"`` means in every estimator: Lanczos when p > 500 and k < p/20 for a
+    ``spectrum="flat"`` matrix, k < p/10 for a ``"decaying"`` one (a kernel matrix), the dense
     LAPACK solver otherwise (the measurements are in the comment above this function).
     """
-    return "arpack" if p > _LANCZOS_MIN_SIZE and _LANCZOS_MAX_FRACTION * k < p else "dense"
+    if spectrum not in _LANCZOS_MAX_FRACTION:
+        raise ValueError(f"spectrum must be one of {sorted(_LANCZOS_MAX_FRACTION)}; got "
+                         f"{spectrum!r}.")
+    fraction = _LANCZOS_MAX_FRACTION[spectrum]
+    return "arpack" if p > _LANCZOS_MIN_SIZE and fraction * k < p else "dense"
 
 
 def top_eigh(M, k, *, solver="auto", random_state=None):

@@ -290,12 +290,13 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     eigen_solver : {"auto", "dense", "arpack", "randomized", "generalized"}, default="auto"
         How to get the top-k eigenpairs of G: ``"dense"`` (LAPACK, subset of indices),
         ``"arpack"`` (Lanczos) or ``"randomized"``; ``"auto"`` uses ARPACK when n > 500 and
-        k < n/20, dense otherwise (the rule of every fairlab estimator,
-        :func:`fairlab._linalg.choose_eigen_solver`), and always dense for
-        ``n_components=None``, which needs every eigenvalue.  ``"generalized"`` runs the
-        paper's Algorithm 3 instead (null space of ZᵀK, generalized eigenproblem), solved
-        densely on the range of RᵀKR rather than with the paper's 1e-5 ridge, so that it
-        returns the exact solver's eigenpairs to rounding; O(n³) and kept for comparison.
+        k < n/10, dense otherwise (the rule of every fairlab estimator for a kernel matrix,
+        whose spectrum decays fast: :func:`fairlab._linalg.choose_eigen_solver`), and
+        always dense for ``n_components=None``, which needs every eigenvalue.
+        ``"generalized"`` runs the paper's Algorithm 3 instead (null space of ZᵀK,
+        generalized eigenproblem), solved densely on the range of RᵀKR rather than with the
+        paper's 1e-5 ridge, so that it returns the exact solver's eigenpairs to rounding;
+        O(n³) and kept for comparison.
     approximation : {"nystroem"} or None, default=None
         ``"nystroem"``: fit linear :class:`~fairlab.FairPCA` on Nyström features for large n.
         ``eigen_solver`` is then ignored.  The only mode that accepts a dask array: the
@@ -526,7 +527,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         floor = 4.0 * n * unit
         solver = "dense" if keep_all_positive else self.eigen_solver
         if solver == "auto":
-            solver = choose_eigen_solver(n, k)
+            solver = choose_eigen_solver(n, k, spectrum="decaying")
         centred = False
         if solver == "arpack" and k < n - 1:  # G as an operator: no rank-m update formed
             found = _projected_gram_arpack(K, Z, unit, k, self.center,

@@ -1,7 +1,8 @@
 """One ``"auto"`` eigensolver rule for every estimator, and the route recorded in ``solver_``.
 
 The rule (:func:`fairlab._linalg.choose_eigen_solver`): ARPACK when the matrix has size
-p > 500 and k < p/20, the dense LAPACK solver otherwise.  Each estimator reports the solver
+p > 500 and k < p/20 (k < p/10 for a kernel matrix, whose spectrum decays fast), the dense
+LAPACK solver otherwise.  Each estimator reports the solver
 that answered; both routes must give the same subspace.
 """
 
@@ -27,6 +28,21 @@ def _data(n, d, seed=0):
 )
 def test_rule_boundaries(p, k, expected):
     assert choose_eigen_solver(p, k) == expected
+    assert choose_eigen_solver(p, k, spectrum="flat") == expected
+
+
+@pytest.mark.parametrize(
+    "p, k, expected",
+    [(500, 1, "dense"), (501, 50, "arpack"), (501, 51, "dense"), (1000, 99, "arpack"),
+     (1000, 100, "dense"), (3000, 200, "arpack")],
+)
+def test_rule_boundaries_of_a_decaying_spectrum(p, k, expected):
+    assert choose_eigen_solver(p, k, spectrum="decaying") == expected
+
+
+def test_rule_refuses_an_unknown_spectrum():
+    with pytest.raises(ValueError, match="spectrum must be one of"):
+        choose_eigen_solver(1000, 10, spectrum="steep")
 
 
 def test_top_eigh_auto_follows_the_rule_and_reports_it():
@@ -86,7 +102,12 @@ def test_fair_kernel_pca_solver_and_same_subspace():
     assert subspace_sine(auto.eigenvectors_, dense.eigenvectors_) < 1e-8
     np.testing.assert_allclose(auto.eigenvalues_, dense.eigenvalues_, rtol=1e-9)
     np.testing.assert_allclose(auto.transform(X[:50]), dense.transform(X[:50]), atol=1e-8)
-    assert FairKernelPCA(40).fit(X, sensitive_features=z).solver_ == "dense"  # 40 >= 35
+    # a kernel matrix decays fast: ARPACK up to k < n/10 = 70
+    band = FairKernelPCA(40).fit(X, sensitive_features=z)
+    assert band.solver_ == "arpack"
+    band_dense = FairKernelPCA(40, eigen_solver="dense").fit(X, sensitive_features=z)
+    np.testing.assert_allclose(band.eigenvalues_, band_dense.eigenvalues_, rtol=1e-9)
+    assert FairKernelPCA(70).fit(X, sensitive_features=z).solver_ == "dense"  # 70 >= n/10
     assert FairKernelPCA().fit(X, sensitive_features=z).solver_ == "dense"  # every component
     gen = FairKernelPCA(5, eigen_solver="generalized").fit(X[:200], sensitive_features=z[:200])
     assert gen.solver_ == "generalized"
