@@ -5,6 +5,8 @@
 * :func:`axis_label` — a column name in words with its unit (``"var_pct"`` → "variance
   explained (%)"), for any axis the functions below do not label themselves;
 * :func:`legend_outside` — a legend beside or below the axes, never over the data;
+* :func:`panel_grid` — several panels that fit the text column, wrapped into rows, and
+  :func:`figure_legend`, one legend below them all;
 * :func:`figure_svg` — the SVG of a figure, byte for byte the same on every run and machine;
 * :func:`plot_tradeoff` — accuracy vs fairness-violation curves (Kleindessner et al.
   Fig. 4/8, De-Diego et al. Fig. 1/4), one curve per method, points ordered by the swept
@@ -40,14 +42,18 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
+from ._validation import check_int
+
 __all__ = [
     "COLUMN_WIDTH",
     "LABELS",
     "PALETTE",
     "axis_label",
     "book_style",
+    "figure_legend",
     "figure_svg",
     "legend_outside",
+    "panel_grid",
     "plot_boxplots",
     "plot_component_map",
     "plot_concept_erasure",
@@ -262,6 +268,65 @@ def legend_outside(ax, *, where="right", title=None, **kwargs):
                  "ncols": min(len(handles), 4)}
     place.update(kwargs)
     return ax.legend(handles, labels, title=title, **place)
+
+
+def panel_grid(n_panels, *, ncols=2, panel_height=2.6, sharex=False, sharey=False):
+    """A figure of ``n_panels`` axes as wide as the text column, wrapped into rows.
+
+    Panels side by side in one row become thumbnails once there are more than two of them (a
+    five-panel row gives each about 130 px, on a phone 70), so the panels fill ``ncols``
+    columns and as many rows as needed, each row ``panel_height`` inches high; the axes a
+    last, incomplete row does not use are removed.
+
+    Parameters
+    ----------
+    n_panels : int
+        Number of panels, at least 1.
+    ncols : int, default=2
+        Panels per row (fewer when there are fewer panels).
+    panel_height : float, default=2.6
+        Height of one row in inches.
+    sharex, sharey : bool or {"row", "col", "all", "none"}, default=False
+        As :func:`matplotlib.pyplot.subplots`.
+
+    Returns
+    -------
+    fig : matplotlib Figure
+    axes : ndarray of shape (n_panels,)
+        The panels in reading order.
+    """
+    n_panels = check_int(n_panels, "n_panels", minimum=1)
+    ncols = min(check_int(ncols, "ncols", minimum=1), n_panels)
+    nrows = -(-n_panels // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, panel_height * nrows),
+                             sharex=sharex, sharey=sharey, squeeze=False,
+                             layout="constrained")
+    axes = axes.ravel()
+    for ax in axes[n_panels:]:
+        ax.remove()
+    return fig, axes[:n_panels]
+
+
+def figure_legend(fig, axes=None, *, title=None, ncols=None):
+    """One legend below the panels of ``fig``, from the labelled artists of all ``axes``.
+
+    Each label appears once, in the order first met; the panels' own legends are removed.
+    With constrained layout (:func:`book_style`, :func:`panel_grid`) the panels shrink to make
+    room, so the legend never covers data.  Returns the :class:`~matplotlib.legend.Legend`
+    (``None`` when nothing is labelled).
+    """
+    axes = fig.axes if axes is None else list(np.ravel(axes))
+    entries = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+    if not entries:
+        return None
+    ncols = min(len(entries), 4) if ncols is None else ncols
+    return fig.legend(list(entries.values()), list(entries), title=title, ncols=ncols,
+                      loc="outside lower center")
 
 
 def _get_ax(ax, figsize=(COLUMN_WIDTH, 3.4)):

@@ -246,3 +246,58 @@ def test_figure_svg_is_the_same_on_every_run_and_for_last_bit_differences():
     assert draw(X * (1 + 1e-13)) == first
     assert re.search(r'="[^"]*\d\.\d{3,}', first) is None  # coordinates at 0.01 pt
     assert fp.figure_svg(plt.figure()) is None  # nothing drawn, nothing shown
+
+
+@pytest.mark.usefixtures("_restore_rc")
+@pytest.mark.parametrize("n_panels, ncols, rows", [(1, 2, 1), (2, 2, 1), (3, 2, 2), (5, 3, 2)])
+def test_panel_grid_wraps_into_rows_that_fit_the_column(sweep_results, n_panels, ncols, rows):
+    fp.book_style()
+    fig, axes = fp.panel_grid(n_panels, ncols=ncols, panel_height=2.5)
+    assert len(axes) == n_panels and len(fig.axes) == n_panels  # the unused ones are removed
+    assert fig.get_size_inches() == pytest.approx((fp.COLUMN_WIDTH, 2.5 * rows))
+    for ax in axes:
+        fp.plot_tradeoff(sweep_results, param="lam", legend=False, ax=ax)
+    legend = fp.figure_legend(fig, axes, title="method")
+    assert [t.get_text() for t in legend.get_texts()] == ["Fair PCA", "PCA"]  # once each
+    width_px, sizes, _ = _svg_text_sizes(fig)
+    assert width_px <= fp.COLUMN_WIDTH_PX + 1e-9
+    assert min(sizes) >= 9, sorted(set(sizes))
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = legend.get_window_extent(renderer)
+    for ax in axes:
+        data = ax.get_window_extent(renderer)
+        assert box.y1 <= data.y0 + 1e-6, "the figure legend covers a panel"
+
+
+def test_panel_grid_and_figure_legend_bad_input():
+    with pytest.raises(ValueError, match="n_panels"):
+        fp.panel_grid(0)
+    with pytest.raises(ValueError, match="ncols"):
+        fp.panel_grid(2, ncols=0)
+    fig, axes = fp.panel_grid(2)
+    assert fp.figure_legend(fig, axes) is None  # nothing labelled
+
+
+@pytest.mark.usefixtures("_restore_rc")
+def test_experiment_figures_fit_the_column_with_legible_text():
+    """The reproduction chapters' own figures (Pérez-Suay Figs. 4-6, De-Diego Figs. 2-3)."""
+    from fairlab.experiments import de_diego, perez_suay
+
+    fp.book_style()
+    rows = [{"sensitive": s, "label": label, "method": label.rstrip("\\S"), "mu": mu,
+             "error_mean": 0.2 + mu / 100, "error_std": 0.01, "hsic_mean": 1e-3 / (1 + mu),
+             "hsic_std": 1e-4} for s in ("sex", "race", "age")
+            for label in ("FKR", "FKR\\S", "KRR")
+            for mu in ((0.0,) if label == "KRR" else (0.1, 1.0))]
+    axes = perez_suay.plot(pd.DataFrame(rows))
+    table1 = pd.DataFrame([{"dataset": name, "eta": eta, "metric": m, "mean": 1.0 / (1 + eta),
+                            "std": 0.1} for name in "ABCDE" for eta in (0.0, 1.0, 2.0)
+                           for m in ("cov2_y", "cov2_s")])
+    for fig in (axes[0].figure, de_diego.plot_representation(table1)):
+        width_px, sizes, _ = _svg_text_sizes(fig)
+        assert width_px <= fp.COLUMN_WIDTH_PX + 1e-9
+        # the exponent of a log axis' tick label (10⁻³) is set at 70 % of its digits, as in print
+        exponents = {round(0.7 * size, 6) for size in sizes}
+        assert min(f for f in sizes if round(f, 6) not in exponents) >= 9, sorted(set(sizes))
+        assert all(ax.get_legend() is None for ax in fig.axes) and len(fig.legends) == 1

@@ -269,7 +269,8 @@ def test_plot_draws_one_log_panel_per_sensitive_choice(adult_regression, adult_d
     axes = perez_suay.plot(adult_regression)
     assert len(axes) == 2 and all(ax.get_yscale() == "log" for ax in axes)
     assert [ax.get_title() for ax in axes] == ["sex", "sex+race"]
-    labels = {t.get_text() for t in axes[0].get_legend().get_texts()}
+    assert all(ax.get_legend() is None for ax in axes)  # one legend, below the panels
+    labels = {t.get_text() for t in axes[0].figure.legends[0].get_texts()}
     assert labels == {"LR", "LR\\S", "FLR", "FLR\\S", "KRR", "KRR\\S", "FKR", "FKR\\S"}
     line = next(ln for ln in axes[0].get_lines() if ln.get_label() == "FKR")
     assert len(line.get_xdata()) == len(SMALL_GRIDS["mu"])

@@ -22,6 +22,7 @@ from ..evaluation._util import _dataset_key as _util_dataset_key
 from ..evaluation._util import _progress
 from ..evaluation.splits import repeated_splits
 from ..pca import FairPCA
+from ..plotting import COLUMN_WIDTH, figure_legend, panel_grid
 from ..pls import FairPLS
 
 #: Data set keys of De-Diego et al. -> the names printed in its tables.
@@ -583,7 +584,8 @@ def plot_representation(table1, metric="cov2", *, axes=None):
         ``"cov2"``: Fig. 2, Cov²(r(X), Y) (blue) and Cov²(r(X), S) (orange), mean ± std over
         the splits; ``"reconstruction_error"``: Fig. 3.
     axes : sequence of matplotlib Axes, optional
-        One per data set; default a new row of subplots.
+        One per data set; default a new :func:`fairlab.plotting.panel_grid` of three panels
+        per row, with one legend below them.
 
     Returns
     -------
@@ -595,8 +597,8 @@ def plot_representation(table1, metric="cov2", *, axes=None):
     if not names:
         raise ValueError("table1 is empty; run de_diego.table1 on some scores first.")
     if axes is None:
-        fig, axes = plt.subplots(1, len(names), figsize=(3.0 * len(names), 3.0), squeeze=False)
-        axes = axes[0]
+        _, axes = panel_grid(len(names), ncols=3, panel_height=2.3)
+    axes = np.ravel(axes)
     fig = axes[0].figure
     lines = ({"cov2_y": ("Cov²(r(X), Y)", "C0"), "cov2_s": ("Cov²(r(X), S)", "C1")}
              if metric == "cov2" else {"reconstruction_error": ("Error(X, r(X))", "C2")})
@@ -608,10 +610,8 @@ def plot_representation(table1, metric="cov2", *, axes=None):
                         color=colour, label=label)
         ax.set_title(name, fontsize=10)
         ax.set_xlabel("η")
-    axes[0].set_ylabel("Cov²" if metric == "cov2" else "normalised reconstruction error")
-    axes[0].legend(fontsize=8)
-    if fig.get_layout_engine() is None:  # book_style's constrained layout needs no tightening
-        fig.tight_layout()
+    axes[0].set_ylabel("Cov²" if metric == "cov2" else "reconstruction error")
+    figure_legend(fig, axes)
     return fig
 
 
@@ -638,7 +638,7 @@ def plot_tradeoff(summary, dataset, fairness="disparate_impact", *, ax=None):
         raise ValueError(f"dataset {dataset!r} is not in summary; it has "
                          f"{sorted(set(summary['dataset']))}.")
     if ax is None:
-        _, ax = plt.subplots(figsize=(4.5, 3.5))
+        _, ax = plt.subplots(figsize=(COLUMN_WIDTH / 2, 3.0), layout="constrained")
     wide = sub[sub["metric"].isin([fairness, "accuracy"])].pivot_table(
         index=["model", "eta"], columns="metric", values="mean").reset_index()
     for marker, (model, part) in zip("osD^v", wide.groupby("model", sort=False)):
@@ -650,7 +650,7 @@ def plot_tradeoff(summary, dataset, fairness="disparate_impact", *, ax=None):
                   else "EOpp = TPR₀ / TPR₁ (1 = parity)")
     ax.set_ylabel("accuracy (held-out folds)")
     ax.set_title(dataset, fontsize=10)
-    ax.legend(fontsize=8)
+    ax.legend(title="model")
     return ax
 
 

@@ -7,7 +7,6 @@ import time
 import warnings
 from numbers import Integral, Real
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
@@ -20,6 +19,7 @@ from .._validation import UnconstrainedFallbackWarning
 from ..evaluation._util import _check_names, _progress
 from ..hsic_reduction import FairDR, KernelFairDR
 from ..hsic_regression import FairKernelRegression, FairLinearRegression
+from ..plotting import MIN_FONT_PT, figure_legend, panel_grid
 
 #: The hyper-parameter grids of Pérez-Suay et al. §4.2 (and the reference code, IPL-UV/FKL):
 #: ridge λ, KRR width σ, width σ_S of the kernel on S, fairness weight μ (the paper's μ = the
@@ -275,6 +275,18 @@ def _tune_kernel(X, y, X_val, y_val, alphas, sigmas):
     return float(alphas[j]), float(sigmas[i]), models[i][j]
 
 
+def _check_protocol(splits, sensitive, variants, methods, known_methods, sensitive_encoding):
+    """The arguments both experiments share, checked: (splits, key, names, variants, methods,
+    encoding)."""
+    splits = list(splits)
+    if not splits:
+        raise ValueError("splits must be a non-empty list of load_splits() Bunch objects.")
+    key, names = _sensitive_columns(splits[0].get("dataset", ""), sensitive)
+    return (splits, key, names, _check_names(variants, VARIANTS, "variants"),
+            _check_names(methods, known_methods, "methods"),
+            _check_names(sensitive_encoding, _ENCODINGS, "sensitive_encoding")[0])
+
+
 def regression(splits, sensitive, *, variants=VARIANTS,
                           methods=REGRESSION_METHODS, grids=None,
                           sensitive_encoding="columns", progress=False):
@@ -336,13 +348,8 @@ def regression(splits, sensitive, *, variants=VARIANTS,
         whole validation search (LR, KRR; 0 where a "with S" search was shared with an earlier
         sensitive choice, so that a sum over rows counts each fit once).
     """
-    splits = list(splits)
-    if not splits:
-        raise ValueError("splits must be a non-empty list of load_splits() Bunch objects.")
-    key, names = _sensitive_columns(splits[0].get("dataset", ""), sensitive)
-    variants = _check_names(variants, VARIANTS, "variants")
-    methods = _check_names(methods, REGRESSION_METHODS, "methods")
-    sensitive_encoding = _check_names(sensitive_encoding, _ENCODINGS, "sensitive_encoding")[0]
+    splits, key, names, variants, methods, sensitive_encoding = _check_protocol(
+        splits, sensitive, variants, methods, REGRESSION_METHODS, sensitive_encoding)
     unknown = set(grids or {}) - set(GRIDS)
     if unknown:
         raise ValueError(f"grids has unknown keys {sorted(unknown)}; use {list(GRIDS)}.")
@@ -460,13 +467,8 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
         ``dataset, sensitive, variant, method, repetition, n_components, error, hsic, sigma,
         seconds`` (fit time of the estimator, repeated on each n_p row it serves).
     """
-    splits = list(splits)
-    if not splits:
-        raise ValueError("splits must be a non-empty list of load_splits() Bunch objects.")
-    key, names = _sensitive_columns(splits[0].get("dataset", ""), sensitive)
-    variants = _check_names(variants, VARIANTS, "variants")
-    methods = _check_names(methods, DR_METHODS, "methods")
-    sensitive_encoding = _check_names(sensitive_encoding, _ENCODINGS, "sensitive_encoding")[0]
+    splits, key, names, variants, methods, sensitive_encoding = _check_protocol(
+        splits, sensitive, variants, methods, DR_METHODS, sensitive_encoding)
     ks = sorted({_positive_int(k, "n_components") for k in np.atleast_1d(n_components)})
     fair_components = _positive_int(fair_components, "fair_components", allow_none=True)
     sigmas = GRIDS["sigma_dr"] if sigmas is None else np.asarray(sigmas, float)
@@ -593,7 +595,8 @@ def plot(results, *, sensitive=None, hsic="hsic", std=True, axes=None,
     std : bool, default=True
         Draw the ± std bars.
     axes : array of Axes, optional
-        One per panel; default a new figure with one row of panels.
+        One per panel; default a new figure of :func:`fairlab.plotting.panel_grid`.  The
+        legend is drawn once, below the panels (:func:`fairlab.plotting.figure_legend`).
     titles : list of str, optional
 
     Returns
@@ -611,7 +614,7 @@ def plot(results, *, sensitive=None, hsic="hsic", std=True, axes=None,
         raise ValueError(f"sensitive {missing} not in results; present: "
                          f"{list(dict.fromkeys(summary['sensitive']))}.")
     if axes is None:
-        _, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4.0), squeeze=False)
+        _, axes = panel_grid(len(panels))
     axes = np.atleast_1d(np.asarray(axes)).ravel()
     if len(axes) < len(panels):
         raise ValueError(f"axes has {len(axes)} Axes for {len(panels)} panels.")
@@ -639,14 +642,14 @@ def plot(results, *, sensitive=None, hsic="hsic", std=True, axes=None,
                             alpha=0.35, lw=1)
             if coord == "n_components" and method in ("PCA", "KPCA"):
                 for xi, yi, k in zip(x, yv, curve[coord]):
-                    ax.annotate(str(int(k)), (xi, yi), fontsize=7, color=colour,
+                    ax.annotate(str(int(k)), (xi, yi), fontsize=MIN_FONT_PT, color=colour,
                                 xytext=(3, 3), textcoords="offset points")
         ax.set_yscale("log")
         ax.set_xlabel("test classification error (%)")
         ax.set_ylabel("HSIC(prediction, S)" if coord == "mu" else "HSIC(embedding, S)")
         ax.set_title(panel if titles is None else titles[panels.index(panel)], fontsize=10)
         ax.grid(True, which="major", alpha=0.4)
-        ax.legend(fontsize=7, loc="best")
+    figure_legend(axes[0].figure, axes[:len(panels)])
     return axes[:len(panels)]
 
 
