@@ -33,7 +33,7 @@
 #
 # **Prerequisites.** None in this book. Python with NumPy and scikit-learn, and what PCA computes (the projection onto the directions of largest variance).
 #
-# **Time.** About 15 minutes to read and work through; the notebook runs in about 10 s at its defaults.
+# **Time.** About 15 minutes to read and work through; the notebook runs in {{ run_time_01 }} at its defaults.
 #
 # {{ run_it }}
 # :::

@@ -32,7 +32,7 @@
 #
 # **Prerequisites.** {doc}`01_quickstart` (what a sensitive attribute and a representation are); pandas DataFrames, and conditional probabilities such as $P(y=1\mid\text{group})$.
 #
-# **Time.** About 25 minutes to read and work through; the notebook runs in about 30 s at its defaults.
+# **Time.** About 25 minutes to read and work through; the notebook runs in {{ run_time_02 }} at its defaults.
 #
 # {{ run_it }}
 # :::

@@ -34,7 +34,7 @@
 #
 # **Prerequisites.** {doc}`02_datasets` (the Adult data and its `lee2022` recipe); conditional probabilities, covariance, the gradient of the logistic loss, and the idea of a kernel $k(x, y)$.
 #
-# **Time.** About 40 minutes to read and work through; the notebook runs in about 40 s at its defaults.
+# **Time.** About 40 minutes to read and work through; the notebook runs in {{ run_time_03 }} at its defaults.
 #
 # {{ run_it }}
 # :::

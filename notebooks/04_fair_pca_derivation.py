@@ -33,7 +33,7 @@
 #
 # **Prerequisites.** {doc}`03_measuring_fairness` (a zero covariance with the group is the same as equal group means, {prf:ref}`prop-cov-means`); eigenvectors of a symmetric matrix and why PCA takes the top ones, null spaces and orthonormal bases.
 #
-# **Time.** About 40 minutes to read and work through; the notebook runs in about 20 s at its defaults.
+# **Time.** About 40 minutes to read and work through; the notebook runs in {{ run_time_04 }} at its defaults.
 #
 # {{ run_it }}
 # :::

@@ -32,7 +32,7 @@
 #
 # **Prerequisites.** {doc}`04_fair_pca_derivation` (fair PCA as PCA on a null space) and {doc}`03_measuring_fairness` ($\Delta_{DP}$ and trade-off curves); the rank of a matrix and the eigenvectors of a symmetric matrix.
 #
-# **Time.** About 45 minutes to read and work through; the notebook runs in about a minute at its defaults.
+# **Time.** About 45 minutes to read and work through; the notebook runs in {{ run_time_05 }} at its defaults.
 #
 # {{ run_it }}
 # :::

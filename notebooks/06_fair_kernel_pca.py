@@ -47,7 +47,7 @@
 #
 # **Prerequisites.** {doc}`04_fair_pca_derivation` (fair PCA as a null-space problem, and the circle counterexample) and {doc}`03_measuring_fairness` (MMD²); kernel PCA (the kernel trick, the representer theorem, centring a Gram matrix), orthogonal projectors and the pseudo-inverse.
 #
-# **Time.** About 50 minutes to read and work through; the notebook runs in about a minute at its defaults.
+# **Time.** About 50 minutes to read and work through; the notebook runs in {{ run_time_06 }} at its defaults.
 #
 # {{ run_it }}
 # :::

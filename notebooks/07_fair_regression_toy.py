@@ -35,7 +35,7 @@
 #
 # **Prerequisites.** {doc}`03_measuring_fairness` (HSIC, and why HSIC with linear kernels is Cov²); ridge and kernel ridge regression, setting a gradient to zero, and (for one exercise) Woodbury's identity.
 #
-# **Time.** About 40 minutes to read and work through; the notebook runs in about 45 s at its defaults.
+# **Time.** About 40 minutes to read and work through; the notebook runs in {{ run_time_07 }} at its defaults.
 #
 # {{ run_it }}
 # :::

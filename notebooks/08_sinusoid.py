@@ -43,7 +43,7 @@
 #
 # **Prerequisites.** {doc}`07_fair_regression_toy` (HSIC as a measure of dependence) and {doc}`06_fair_kernel_pca` (kernel PCA); generalized symmetric eigenproblems and the Courant–Fischer characterisation of eigenvalues.
 #
-# **Time.** About 35 minutes to read and work through; the notebook runs in about a minute at its defaults.
+# **Time.** About 35 minutes to read and work through; the notebook runs in {{ run_time_08 }} at its defaults.
 #
 # {{ run_it }}
 # :::

@@ -33,7 +33,7 @@
 #
 # **Prerequisites.** {doc}`08_sinusoid` (FDR, kernel FDR and the ridge); symmetric-definite generalized eigenproblems and $\mathbf B$-orthogonal eigenvectors.
 #
-# **Time.** About 35 minutes to read and work through; the notebook runs in about 45 s at its defaults.
+# **Time.** About 35 minutes to read and work through; the notebook runs in {{ run_time_09 }} at its defaults.
 #
 # {{ run_it }}
 # :::

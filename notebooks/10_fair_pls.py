@@ -56,7 +56,7 @@
 # the kernel variant only, {doc}`07_fair_regression_toy` (HSIC). The maths needed: eigenvectors and
 # the Rayleigh quotient, the thin SVD, and least-squares regression.
 #
-# **Time.** About 60 minutes to read and work through; the notebook runs in under a minute at
+# **Time.** About 60 minutes to read and work through; the notebook runs in {{ run_time_10 }} at
 # its defaults.
 #
 # {{ run_it }}

@@ -19,7 +19,8 @@
 # Section 5.1 of {cite}`kleindessner2023efficient` reruns the experiments of {cite}`lee2022fast` and adds the
 # paper's own methods and two concept-erasure baselines. This chapter redoes that section with `fairlab` and
 # puts every number beside the printed one. Table and figure numbers without a chapter prefix
-# (Table 1, Fig. 2) are the paper's; this chapter's own figures are numbered 11.1, 11.2, ….
+# (Table 1, Fig. 2) are the paper's; this chapter's own figures carry the chapter's
+# number first.
 #
 # :::{admonition} About this chapter
 # :class: tip
@@ -38,7 +39,7 @@
 # and a linear SVM are.
 #
 # **Time.** About 45 minutes to read and work through. The paper-scale numbers are read from the ledger (its
-# summed unit time is printed below); the cells that compute run in a few minutes.
+# summed unit time is printed below); the cells that compute run in {{ run_time_11 }}.
 #
 # {{ run_it }}
 # :::

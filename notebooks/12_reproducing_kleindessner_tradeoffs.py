@@ -39,7 +39,7 @@
 # {doc}`11_reproducing_kleindessner` (the protocol conventions of these reproductions). The maths needed: logistic
 # regression with an $L_2$ penalty.
 #
-# **Time.** About 30 minutes to read and work through; the notebook runs in well under a minute at its defaults
+# **Time.** About 30 minutes to read and work through; the notebook runs in {{ run_time_12 }} at its defaults
 # (paper scale, `make reproduce`: more than a day on two cores, almost all of it the reductions).
 #
 # {{ run_it }}
@@ -108,14 +108,11 @@ progress = False             # tqdm progress bars (turn on when running interact
 # %%
 import matplotlib.pyplot as plt
 import pandas as pd
-import seaborn as sns
 
 from fairlab.experiments import kleindessner_tradeoffs, write_results_csv
-from fairlab.plotting import plot_runtime, plot_tradeoff
+from fairlab.plotting import book_style, figure_legend, panel_grid, plot_runtime, plot_tradeoff
 
-sns.set_theme(style="whitegrid", palette="colorblind")
-pd.set_option("display.width", 250)
-pd.set_option("display.max_columns", 20)
+book_style()
 print("λ grid of the fair curves:", list(kleindessner_tradeoffs.LAMBDAS))
 
 # %% [markdown]
@@ -166,14 +163,14 @@ curves.groupby(["dataset", "fairness", "classifier", "method"], sort=False)[["er
 
 # %% mystnb={"figure": {"caption": "Our Figs. 4 and 8 of Kleindessner et al. at the chapter's default scale: test error against the fairness violation for Fair PCA and Fair PCA-S with the knob \u03bb (each point a logistic regression trained on the representation) and for fairlearn's exponentiated-gradient reduction over its bound \u03b5, one panel per data set, fairness notion and classifier. Fair PCA's curve and the reductions' lie in the same region; Fair PCA-S, with a quarter of the dimensions, pays a higher error at every violation.", "name": "fig-tradeoff-curves"}, "image": {"alt": "Panels side by side, one per fairness notion (demographic parity, equal opportunity) on Adult with logistic regression. In each, test error on the vertical axis (about 0.17 to 0.25) against the violation on the horizontal axis (0 to 0.14 for demographic parity, 0 to 0.3 for equal opportunity). The Fair PCA curve runs from a small violation at lambda 0 to a larger one at lambda 1 with the error falling slightly, and the reductions' points lie on or next to it; the Fair PCA-S curve starts far higher, at an error near 0.25, and falls towards 0.18 to 0.19 as its violation grows."}}
 settings = list(curves.groupby(["dataset", "fairness", "classifier"], sort=False).groups)
-fig, axes = plt.subplots(1, len(settings), figsize=(5.2 * len(settings), 4), squeeze=False)
-for ax, (name, notion, clf) in zip(axes[0], settings):
+fig, axes = panel_grid(len(settings), panel_height=3.0)
+for ax, (name, notion, clf) in zip(axes, settings):
     panel = curves[(curves.dataset == name) & (curves.fairness == notion) & (curves.classifier == clf)]
-    plot_tradeoff(panel, x="violation", y="error", hue="method", param="param", ax=ax)
+    plot_tradeoff(panel, x="violation", y="error", hue="method", param="param", legend=False, ax=ax)
     ax.set_xlabel(f"Δ_{notion} on the test rows")
     ax.set_ylabel("test error")
     ax.set_title(f"{name}, {notion}, {clf}", fontsize=10)
-fig.tight_layout()
+figure_legend(fig, axes, title="method")
 plt.show()
 
 # %% [markdown]
@@ -258,14 +255,13 @@ print("paper (text of §5.2 and App. C.7):")
 print(kleindessner_tradeoffs.reported_runtimes().to_string(index=False))
 
 # %% mystnb={"figure": {"caption": "Our Fig. 9 of Kleindessner et al.: training time of a whole trade-off curve against the number of training rows (Adult, logistic regression, demographic parity, log scale), mean and standard deviation over the runs, on the machine that built this page. The reductions' curve is about two orders of magnitude slower than the fair PCA family's at every size.", "name": "fig-tradeoff-runtime"}, "image": {"alt": "Line plot of seconds on a log scale against the number of training rows, one line per method. The reductions' line lies at a few seconds, about a hundred times above the Fair PCA and Fair PCA-S lines, which stay at a few hundredths of a second, at every size."}} tags=["nbval-ignore-output"]
-fig, ax = plt.subplots(figsize=(6.5, 4.2))
+fig, ax = plt.subplots(figsize=(6.5, 3.6))
 plot_runtime(timing, x="n_train", y="seconds", hue="method", logx=False, ax=ax)
 for i, (method, df) in enumerate(timing.groupby("method", sort=False)):
     ax.errorbar(df.n_train, df.seconds, yerr=df.seconds_std, fmt="none", ecolor=f"C{i}", alpha=0.5)
 ax.set_xlabel("training rows n")
 ax.set_ylabel("whole-curve training time on this machine (s)")
 ax.set_title("Fig. 9: running time vs n")
-fig.tight_layout()
 plt.show()
 
 # %% [markdown]

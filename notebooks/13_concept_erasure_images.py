@@ -33,7 +33,7 @@
 # **Prerequisites.** {doc}`04_fair_pca_derivation` (the constraint of Fair PCA) and
 # {doc}`05_fair_pca_variants` (Fair PCA-S). The maths needed: projections and logistic regression.
 #
-# **Time.** About 25 minutes to read; the notebook runs in well under a minute at its defaults (CelebA at the
+# **Time.** About 25 minutes to read; the notebook runs in {{ run_time_13 }} at its defaults (CelebA at the
 # paper's scale: minutes, mostly reading the images).
 #
 # {{ run_it }}

@@ -21,7 +21,8 @@
 # linear and fair kernel regression on the Adult income data and on the Contraceptive Method Choice survey
 # (Figs. 4–5), and the 1-nearest-neighbour error of fair dimensionality reduction on Adult (Fig. 6). This chapter
 # redoes the three with `fairlab` and turns each sentence of the paper's discussion into a number.
-# Figure numbers without a chapter prefix (Figs. 4–6) are the paper's; this chapter's own figures are numbered 12.1, 12.2, ….
+# Figure numbers without a chapter prefix (Figs. 4–6) are the paper's; this chapter's own figures carry the
+# chapter's number first.
 #
 # :::{admonition} About this chapter
 # :class: tip
@@ -37,7 +38,7 @@
 # (FDR and KFDR) and {doc}`03_measuring_fairness` (the HSIC estimator). The maths needed: ridge and
 # kernel ridge regression with an RBF kernel, and a validation-set search over hyper-parameters.
 #
-# **Time.** About 45 minutes to read and work through; the notebook runs in about a minute at its
+# **Time.** About 45 minutes to read and work through; the notebook runs in {{ run_time_14 }} at its
 # defaults (paper scale: about 7.5 hours for the 25 repetitions of Figs. 4 and 6, see
 # {numref}`Section %s <sec-perez-suay-cost>`).
 #
@@ -119,16 +120,14 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from sklearn.base import clone
 
 from fairlab import FairKernelRegression
 from fairlab import published
 from fairlab.experiments import perez_suay, write_results_csv
+from fairlab.plotting import book_style
 
-sns.set_theme(style="whitegrid", palette="colorblind")
-pd.set_option("display.width", 250)
-pd.set_option("display.max_colwidth", 120)
+book_style()
 grids = {"alpha": np.logspace(-4, 3, n_alphas), "sigma": np.logspace(-4, 4, n_sigmas),
          "sigma_s": np.logspace(-1, 2, n_sigmas_s), "mu": np.logspace(-7, 3, n_mus)}
 paper_scale = (n_repetitions, adult_train, adult_val, adult_test) == (25, 5000, 5000, 16281)
@@ -180,9 +179,7 @@ print(f"Fig. 4: {seconds_fig4:.1f} s on this machine")
 # grows. Bars are ± one standard deviation over the repetitions.
 
 # %% mystnb={"figure": {"caption": "Our Fig. 4 of P\u00e9rez-Suay et al.: test error against the HSIC of the predictions with the sensitive attribute on Adult (a9a), protecting sex (left) and sex and race (right), at the reduced default scale. Large markers are LR and KRR with and without the sensitive columns among the inputs; the curves are the FLR and FKR paths over \u03bc. Going down a path buys orders of magnitude of independence for about one point of error, and FKR reaches the lowest dependence.", "name": "fig-perez-suay-adult-regression"}, "image": {"alt": "Two panels, test classification error in percent (17 to 21) on the horizontal axis against HSIC on a log vertical axis. In each, large markers for LR, KRR and their versions without S sit at the top left, near HSIC 0.01 and 18 % error. The fair paths descend from them: FLR and FKR (solid lines) drop to 10^-4 or below at 18.5 to 19 % error, the paths without S (dashed) end higher, near 10^-3, at 19.5 to 20.5 % error. Error bars show one standard deviation over the repetitions."}}
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-perez_suay.plot(fig4, axes=axes, titles=["Fig. 4 (left): sensitive sex", "Fig. 4 (right): sex and race"])
-fig.tight_layout()
+perez_suay.plot(fig4, titles=["Fig. 4 (left): sensitive sex", "Fig. 4 (right): sex and race"])
 plt.show()
 
 # %% [markdown]
@@ -213,10 +210,8 @@ seconds_fig5 = time.perf_counter() - start
 print(f"Fig. 5: {seconds_fig5:.1f} s on this machine")
 
 # %% mystnb={"figure": {"caption": "Our Fig. 5 of P\u00e9rez-Suay et al.: the same error\u2013dependence trade-off on CMC, one panel per sensitive attribute. The fair paths lower the HSIC by one to three orders of magnitude at little cost in error; with 500 training rows and two repetitions the error bars are wide, so read the ordering of the methods with care.", "name": "fig-perez-suay-cmc-regression"}, "image": {"alt": "Four panels in a 2 by 2 grid, for wife's education, husband's education, number of children and media exposure: test classification error in percent (about 24 to 43) against HSIC on a log axis. In each, large markers for LR and KRR sit at the top, KRR near 28 % error and LR near 32 %, and the FLR and FKR paths descend from them by one to three orders of magnitude at roughly constant error. Horizontal error bars span several points."}}
-fig, axes = plt.subplots(2, 2, figsize=(11, 8))
-perez_suay.plot(fig5, axes=axes, titles=["wife's education", "husband's education", "number of children",
+perez_suay.plot(fig5, titles=["wife's education", "husband's education", "number of children",
                                          "media exposure"])
-fig.tight_layout()
 plt.show()
 
 # %%
@@ -250,9 +245,7 @@ seconds_fig6 = time.perf_counter() - start
 print(f"Fig. 6: {seconds_fig6:.1f} s on this machine")
 
 # %% mystnb={"figure": {"caption": "Our Fig. 6 of P\u00e9rez-Suay et al.: 1-NN test error against the HSIC of the embedding with the sensitive attribute on Adult, protecting sex (left) and sex and race (right). PCA and kernel PCA are drawn for several numbers of components (the labels); FDR and KFDR, single markers, depend two to five orders of magnitude less on the sensitive attribute at a similar error.", "name": "fig-perez-suay-adult-reduction"}, "image": {"alt": "Two panels, test 1-NN classification error in percent (22 to 32) against HSIC on a log axis, for sex (left) and for sex and race (right). PCA lines lie at the top near HSIC 0.2 to 0.3 and kernel PCA lines near 0.005 to 0.01, their versions without S (dashed) about ten times lower; small numbers beside the points give the number of components, 1 to 50. FDR and KFDR are single large markers near 25 % error, far below: about 5e-5 and 2e-6 for sex, 4e-3 and 1e-4 for sex and race."}}
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-perez_suay.plot(fig6, axes=axes, titles=["Fig. 6 (left): sensitive sex", "Fig. 6 (right): sex and race"])
-fig.tight_layout()
+perez_suay.plot(fig6, titles=["Fig. 6 (left): sensitive sex", "Fig. 6 (right): sex and race"])
 plt.show()
 summary6 = perez_suay.summarize_results(fig6)
 table6 = summary6.assign(**{"error (%)": (100 * summary6.error_mean).round(1),
@@ -440,10 +433,8 @@ exercises.check("ex-ps-encoding", fig5_one_hot)
 # ```
 
 # %% tags=["solution", "hide-input"] mystnb={"figure": {"caption": "Fig. 4 with the reference code's measure of dependence (the RBF kernel with \u03c3_S for KRR and FKR). For sex alone the values equal the linear HSIC of Fig. 4; for sex and race the KRR and FKR points move by factors that differ from point to point.", "name": "fig-perez-suay-adult-reference-measure"}, "image": {"alt": "Two panels, sensitive sex on the left and sex and race on the right: test classification error in percent against the reference code's HSIC on a log axis, with large markers for LR and KRR and the FLR and FKR paths descending from them. The left panel is the same as Fig. 4's; on the right the KRR and FKR points sit at different positions along the HSIC axis than in Fig. 4, by factors between about 0.5 and 1.1."}}
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-perez_suay.plot(fig4, hsic="hsic_model", axes=axes,
+perez_suay.plot(fig4, hsic="hsic_model",
                 titles=["sensitive sex (reference code's measure)", "sex and race (reference code's measure)"])
-fig.tight_layout()
 plt.show()
 
 # %% tags=["solution", "hide-input"]

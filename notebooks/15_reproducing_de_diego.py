@@ -21,7 +21,7 @@
 # depends on $\eta$), Tables 4–5 and Figs. 1 and 4 (Experiment B: downstream models trained on the representation)
 # and Fig. 7 (Fair PLS against Fair PCA), each number beside the printed one through `fairlab.published`.
 # Table and figure numbers without a chapter prefix (Table 1, Fig. 2) are the paper's; this chapter's
-# own figures are numbered 13.1, 13.2, ….
+# own figures carry the chapter's number first.
 #
 # :::{admonition} About this chapter
 # :class: tip
@@ -38,7 +38,7 @@
 # The maths needed: covariances and correlations, cross-validation, and the delta method for the
 # variance of a ratio (recalled where it is used).
 #
-# **Time.** About 45 minutes to read and work through; the notebook runs in about a minute at its
+# **Time.** About 45 minutes to read and work through; the notebook runs in {{ run_time_15 }} at its
 # defaults.
 #
 # {{ run_it }}
@@ -88,7 +88,7 @@ import pandas as pd
 
 from fairlab import published
 from fairlab.experiments import de_diego, write_results_csv
-from fairlab.plotting import book_style
+from fairlab.plotting import book_style, figure_legend, legend_outside, panel_grid
 
 book_style()
 if lawschool:  # add Law School, in the paper's place (third)
@@ -279,12 +279,14 @@ pd.DataFrame(err_fit)
 # $\mathrm{Cov}^2(r(X), Y)$ falls slowly up to $\eta \approx 1$–$2$ and "considerably" beyond; the reconstruction error
 # grows with $\eta$. Our curves (literal definition, test rows):
 
-# %% mystnb={"figure": {"caption": "Our Figs. 2 (upper row: covariances) and 3 (lower row: reconstruction error) of De-Diego et al.: Experiment A on the test rows, one panel per data set, means and standard deviations over the splits against \u03b7. The covariance with $S$ collapses by $\\eta = 2$ while the covariance with $Y$ falls more slowly, and the reconstruction error grows with \u03b7."}, "image": {"alt": "Two rows of five small line plots, one per data set (Adult Income, German Credit, Diabetes, COMPAS, Communities and Crimes), with \u03b7 from 0 to 10 on the horizontal axis. Upper row: Cov\u00b2 with the target (blue) falls slowly, Cov\u00b2 with S (orange) drops close to zero by \u03b7 = 2, except on Communities, where both fall together. Lower row: the normalised reconstruction error rises with \u03b7, steeply between \u03b7 = 0 and 2, then levels off."}}
+# %% mystnb={"figure": {"caption": "Our Fig. 2 of De-Diego et al.: Cov\u00b2 of the representation with the target Y and with the sensitive attribute S against \u03b7, Experiment A on the test rows, one panel per data set, means and standard deviations over the splits. The covariance with S collapses by \u03b7 = 2 while the covariance with Y falls more slowly.", "name": "fig-dediego-covariances"}, "image": {"alt": "Five small line plots in two rows of three, one per data set (Adult Income, German Credit, Diabetes, COMPAS, Communities and Crimes), with \u03b7 from 0 to 10 on the horizontal axis and a legend below. Cov\u00b2 with the target falls slowly, Cov\u00b2 with S drops close to zero by \u03b7 = 2, except on Communities, where both fall together."}}
 fig = de_diego.plot_representation(table1)
-fig.suptitle("Fig. 2: Cov² with the target (blue) and with S (orange) against η", y=1.03)
+fig.suptitle("Fig. 2: Cov² with the target and with S against η")
 plt.show()
+
+# %% mystnb={"figure": {"caption": "Our Fig. 3 of De-Diego et al.: the reconstruction error of the projection onto the weights against \u03b7, Experiment A on the test rows, one panel per data set, means and standard deviations over the splits. It grows with \u03b7.", "name": "fig-dediego-reconstruction"}, "image": {"alt": "Five small line plots in two rows of three, one per data set, with \u03b7 from 0 to 10 on the horizontal axis: the reconstruction error rises with \u03b7, steeply between \u03b7 = 0 and 2, then levels off."}}
 fig = de_diego.plot_representation(table1, "reconstruction_error")
-fig.suptitle("Fig. 3: reconstruction error (projection onto the weights) against η", y=1.03)
+fig.suptitle("Fig. 3: reconstruction error (projection onto the weights) against η")
 plt.show()
 
 # %%
@@ -416,11 +418,12 @@ panels = [(name, "disparate_impact") for name in ("Adult Income", "Diabetes")] +
          [(name, "eopp") for name in ("Law School", "COMPAS")]
 panels = [(n, f) for n, f in panels if n in set(summary_b.dataset)]
 if panels:
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 3.6), squeeze=False)
-    for ax, (name, fairness) in zip(axes[0], panels):
+    fig, axes = panel_grid(len(panels), panel_height=3.0)
+    for ax, (name, fairness) in zip(axes, panels):
         de_diego.plot_tradeoff(summary_b, name, fairness, ax=ax)
         ax.set_title(f"{name} ({'Fig. 1' if fairness == 'disparate_impact' else 'Fig. 4'})", fontsize=10)
-    plt.show()  # book_style lays figures out (constrained layout)
+    figure_legend(fig, axes, title="model")
+    plt.show()
 
 # %%
 acc = summary_b[summary_b.metric.isin(["accuracy", "disparate_impact", "eopp"]) & (summary_b.model == "LR")]
@@ -452,13 +455,14 @@ print(f"Fair PLS eta = {fig7_eta}, {n_folds} folds, {len(adult7.y)} rows")
 print(summ7.to_string())
 
 # %% mystnb={"figure": {"caption": "Our Fig. 7 of De-Diego et al.: held-out accuracy per fold on Adult ($k = 2$) of logistic regression (LR) and a decision tree (DT) trained on the Fair PCA and the Fair PLS representations. Fair PLS, which uses the target, stays above Fair PCA with either model, as in the paper.", "name": "fig-dediego-fair-pls-vs-fair-pca"}, "image": {"alt": "Line plot of held-out accuracy against fold 0, 1 and 2, four lines: Fair PLS with logistic regression highest, near 0.83; Fair PCA with logistic regression and Fair PLS with a decision tree near 0.77 to 0.78; Fair PCA with a decision tree lowest, near 0.73 to 0.74."}}
-fig, ax = plt.subplots(figsize=(5.5, 3.6))
+fig, ax = plt.subplots(figsize=(6.0, 3.2))
 for (method, model), part in f7[f7.metric == "accuracy"].groupby(["method", "model"], sort=False):
     ax.plot(part["fold"], part["value"], marker="o", label=f"{method}, {model}")
+ax.set_xticks(sorted(f7["fold"].unique()))
 ax.set_xlabel("fold")
 ax.set_ylabel("accuracy (held-out fold)")
 ax.set_title("Fig. 7: Fair PCA vs Fair PLS on Adult (k = 2)", fontsize=10)
-ax.legend(fontsize=8)
+legend_outside(ax)
 plt.show()
 
 # %% [markdown]

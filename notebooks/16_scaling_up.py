@@ -39,7 +39,7 @@
 # The maths needed: covariance matrices written as sums over rows, and how rounding errors cancel
 # in floating point; no earlier use of Dask is assumed.
 #
-# **Time.** About 40 minutes to read and work through; the notebook runs in under a minute at
+# **Time.** About 40 minutes to read and work through; the notebook runs in {{ run_time_16 }} at
 # its defaults, including the start of a local Dask cluster.
 #
 # {{ run_it }}

@@ -45,7 +45,7 @@
 # eigenproblems and the Woodbury identity; the Davis–Kahan perturbation theorem is quoted, not proved.
 #
 # **Time.** About 90 minutes to read and work through (the proofs are most of it); the notebook runs
-# in under a minute at its defaults.
+# in {{ run_time_17 }} at its defaults.
 #
 # {{ run_it }}
 # :::

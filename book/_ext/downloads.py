@@ -1,12 +1,15 @@
-"""The book's two downloads: the class bundle and the PDF, as MyST substitutions.
+"""The book's two downloads, the class bundle and the PDF, and the chapters' run times, as MyST
+substitutions.
 
 When the configuration is loaded, this extension writes the student notebooks and the class
 bundle (``fairlab.exercises._student.build``: seconds, nothing executed) into
 ``_build/student/`` of the book's source folder, so every build links a bundle made from the
-chapters it renders, and sets two substitutions that the pages use:
+chapters it renders, and sets the substitutions that the pages use:
 
 * ``{{ student_bundle }}``: a download link to ``_build/student/fairlab-student.zip`` (Sphinx
   copies the file into the built site);
+* ``{{ run_time_NN }}``: how long chapter NN took when its notebook was last executed
+  (``fairlab.exercises._student.run_time_substitutions``), which its "Time" line quotes;
 * ``{{ pdf_book }}``: a download link to ``_build/latex/fairlab-workbench.pdf`` when ``make pdf``
   has built it (CI does where TeX Live is installed) and otherwise a sentence saying how to build
   it, so the page never links to a file the site does not hold.
@@ -27,6 +30,7 @@ def _configure(app, config):
     root = Path(app.srcdir)
     _student.build(root, root / "_build" / "student")
     substitutions = dict(config.myst_substitutions or {})
+    substitutions.update(_student.run_time_substitutions(root))
     substitutions["student_bundle"] = (
         f"{{download}}`fairlab-student.zip </{BUNDLE}>` (the student notebooks, the library "
         "and a README with the two commands that install and open them)")

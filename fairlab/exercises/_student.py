@@ -12,7 +12,9 @@
     call, with the form of the answer in a comment; ``answer = ...`` reads as "no answer yet",
     so the notebook runs from top to bottom as handed out;
   - outputs and execution counts are cleared; the book's MyST substitutions (``{{ run_it }}``)
-    are replaced by their text from ``_config.yml``, so nothing shows as raw ``{{ ... }}``;
+    are replaced by their text from ``_config.yml``, and each chapter's ``{{ run_time_NN }}``
+    by its measured execution time (:func:`run_time_substitutions`), so nothing shows as raw
+    ``{{ ... }}``;
 
 * ``fairlab-student.zip``: the student notebooks, the ledgers the reproduction chapters read
   (``notebooks/results/``), the ``fairlab`` source with ``pyproject.toml`` and
@@ -59,12 +61,36 @@ def chapters(root):
     return sorted(Path(root, "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
+def run_time_phrase(seconds):
+    """How long a chapter runs, in the words of its "Time" line: "about 40 s", "about 3 minutes".
+
+    Seconds are rounded to 5 s below 55 s, minutes to the nearest whole one above.
+    """
+    if seconds < 55:
+        return f"about {max(5, 5 * round(seconds / 5))} s"
+    minutes = round(seconds / 60)
+    return "about a minute" if minutes <= 1 else f"about {minutes} minutes"
+
+
+def run_time_substitutions(root):
+    """``{"run_time_NN": phrase}`` for every chapter: its execution time, as
+    :func:`run_time_phrase` words it, from the timestamps stored in the committed notebook.
+
+    A chapter's "Time" line says ``{{ run_time_NN }}`` instead of a typed duration, so the book
+    states the time its own notebook took when it was last executed.
+    """
+    return {f"run_time_{path.name[:2]}":
+            run_time_phrase(execution_seconds(json.loads(path.read_text())))
+            for path in chapters(root)}
+
+
 def _substitutions(root):
     import yaml
 
     config = yaml.safe_load(Path(root, "_config.yml").read_text())
-    return {name: " ".join(str(text).split())
-            for name, text in config.get("parse", {}).get("myst_substitutions", {}).items()}
+    typed = {name: " ".join(str(text).split())
+             for name, text in config.get("parse", {}).get("myst_substitutions", {}).items()}
+    return {**typed, **run_time_substitutions(root)}
 
 
 def split_solutions(text):
