@@ -129,21 +129,6 @@ def _toc_pages() -> list[str]:
     return [str(Path(f).with_suffix(".html").as_posix()) for f in files]
 
 
-# Reproduction chapters whose figures' text is not yet drawn at the book's size (book_style):
-# measured, their figure text is below 9 px at desktop width.  Strict: a page that passes must
-# leave this list.
-NOT_YET_STYLED = {f"notebooks/{n}" for n in (
-    "12_reproducing_kleindessner_tradeoffs.html", "14_reproducing_perez_suay.html",
-    "15_reproducing_de_diego.html")}
-
-
-def _page_params(not_yet=frozenset()):
-    return [pytest.param(page, marks=pytest.mark.xfail(
-                strict=True, reason="figure text not yet at the book's size (book_style)"))
-            if page in not_yet else page
-            for page in _toc_pages()]
-
-
 def _pages(html_dir: Path) -> list[str]:
     """Every HTML page of the book, relative to the site root, less redirects (index.html)."""
     pages = sorted(p.relative_to(html_dir).as_posix() for p in html_dir.rglob("*.html")
@@ -626,7 +611,7 @@ def test_each_chapter_offers_its_notebook_for_download(report, server):
 # Page by page: widths, figure text, raw TeX, links to a repository
 
 
-@pytest.mark.parametrize("page", _page_params())
+@pytest.mark.parametrize("page", _toc_pages())
 def test_page_fits_its_column_on_desktop_and_phone(report, page):
     assert page in report, f"{page} is in _toc.yml but was not built"
     problems = [f"{check}: {problem}" for check in (f"width at {DESKTOP}px", f"width at {PHONE}px")
@@ -634,7 +619,7 @@ def test_page_fits_its_column_on_desktop_and_phone(report, page):
     assert not problems, f"{page}, {len(problems)} problems:\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("page", _page_params(NOT_YET_STYLED))
+@pytest.mark.parametrize("page", _toc_pages())
 def test_page_figure_text_is_legible(report, page):
     problems = report[page]["figure text"]
     assert not problems, f"{page} at {DESKTOP}px:\n" + "\n".join(problems)
