@@ -3,6 +3,8 @@
 Estimators
 ----------
 FairPCA, FairKernelPCA           Kleindessner et al. (2023), fair PCA and its kernelization.
+FairKernelProjection             Störck et al. (2026), a (continuous) attribute projected out
+                                 of a kernel.
 FairPLS, KernelFairPLS,          De-Diego et al. (2025), PLS-based fair representations.
 NaiveFairPLS
 FairLinearRegression,            Pérez-Suay et al. (2017), Fair Kernel Learning.
@@ -23,6 +25,7 @@ __version__ = "0.1.0"
 _ESTIMATORS = {
     "FairPCA": "pca",
     "FairKernelPCA": "kernel_pca",
+    "FairKernelProjection": "kernel_projection",
     "FairPLS": "pls",
     "KernelFairPLS": "kernel_pls",
     "NaiveFairPLS": "pls",

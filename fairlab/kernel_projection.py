@@ -1,0 +1,302 @@
+r"""Fair kernel projection: a sensitive attribute, continuous or not, removed from a kernel.
+
+Störck, Hinder and Hammer (ICML 2026) carry null-space projection (Ravfogel et al.'s INLP) into
+the feature space of a kernel, where it becomes a closed-form transformation of the kernel
+itself.  fairlab implements the closed form of the projection's fixed point.  With φ the
+feature map of the kernel k, Φ the n training rows in feature space and S̃ the centred sensitive
+columns (a continuous attribute as it is, a categorical one by its centred group indicators),
+the feature-space directions
+
+.. math::
+
+    A = \Phi^\top \tilde S
+
+hold every linear function of φ(x) whose covariance with s on the training rows is nonzero:
+cov(wᵀφ(x), s) = wᵀA/n.  Projecting them out, P = I − A(AᵀA)⁺Aᵀ, leaves the *fair kernel*
+
+.. math::
+
+    k_\perp(x, x') = \varphi(x)^\top P \varphi(x')
+                   = k(x, x') - k(x, X)\,\tilde S\,(\tilde S^\top K \tilde S)^{+}\,
+                     \tilde S^\top k(X, x'),
+
+positive semi-definite, equal to K − KS̃(S̃ᵀKS̃)⁺S̃ᵀK on the training rows, and such that every
+function f(x) = wᵀPφ(x) of the projected features has zero covariance with every sensitive
+column on the training rows.  (As S̃ is centred, centring the features changes neither A nor
+AᵀA = S̃ᵀKS̃.)  Any kernel method run on k_⊥ — SVR, kernel ridge, kernel PCA — is fair in this
+sense, which is *linear guardedness in feature space*: with an RBF kernel it removes much
+nonlinear dependence, but not all of it (audit the result with :func:`fairlab.metrics.leakage`).
+
+On the training rows the centred K_⊥ is the matrix G of fair kernel PCA (Kleindessner et al.,
+eq. 2), so kernel PCA on k_⊥ is :class:`~fairlab.FairKernelPCA` with the same attribute.
+
+What the transformer returns
+----------------------------
+* ``transform(X)``: features Ψ(x) of k_⊥ in the empirical feature space of the training rows,
+  Ψ(x) = k_⊥(x, X) U Λ^{-1/2} with K_⊥ = UΛUᵀ (positive eigenvalues), so that
+  Ψ(X)Ψ(X)ᵀ = K_⊥ on the training rows and Ψ(x)ᵀΨ(x_j) = k_⊥(x, x_j).  A linear model on Ψ is
+  the kernel model on k_⊥.
+* ``fair_kernel(X, Y=None)``: the matrix k_⊥(X, Y) itself (Y = X by default), what
+  ``kernel="precomputed"`` in scikit-learn's SVR or KernelRidge takes.
+* ``approximation="nystroem"``: Ψ are the Nyström features F of ``n_landmarks`` training rows
+  with the directions FᵀS̃ projected out: O(n·L²) instead of O(n³).  With L = n it is the exact
+  transformer (to rounding).
+"""
+
+# SPDX-License-Identifier: BSD-3-Clause
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import linalg
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from ._kernels import (
+    GAMMA_KERNELS,
+    KERNELS,
+    entry_rounding_unit,
+    kernel_matrix,
+    resolve_gamma,
+    warn_if_indefinite,
+)
+from ._linalg import complement_basis, constraint_basis, flip_signs, gram_constraint_factor
+from ._validation import encode_sensitive, validate_data, warn_unconstrained
+from .kernel_pca import _component_floor, _nystroem_map
+
+__all__ = ["FairKernelProjection"]
+
+
+def _centred_sensitive(sensitive_features, n, sensitive_type):
+    """S̃: the centred sensitive columns, the redundant indicator of each m-group attribute out."""
+    encoded = encode_sensitive(sensitive_features, n, sensitive_type=sensitive_type)
+    S = encoded.matrix[:, encoded.independent]
+    return S - S.mean(axis=0)
+
+
+def _orthonormal_sensitive_basis(S):
+    """Z: an orthonormal basis of span(S̃).
+
+    Continuous columns may be collinear, a property of the data: the rank is decided by the
+    rounding bound of :func:`fairlab._linalg.constraint_basis` (S̃ = IᵀS̃, n-term centring sums).
+    """
+    n = S.shape[0]
+    return constraint_basis(S, np.ones(n), np.linalg.norm(S, axis=0), n)
+
+
+class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Project a sensitive attribute out of a kernel's feature space (Störck et al., 2026).
+
+    The closed form of null-space projection in feature space (see the module docstring):
+    the fair kernel k_⊥(x, x') = k(x, x') − k(x, X)S̃(S̃ᵀKS̃)⁺S̃ᵀk(X, x') (:meth:`fair_kernel`)
+    and its features Ψ (:meth:`transform`),
+    under which no linear function of the features has a covariance with the sensitive
+    attribute on the training rows.  Works for a continuous attribute (age, income), a
+    categorical one, or several of mixed kinds.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "poly", "linear", "sigmoid", "cosine"}, default="rbf"
+    gamma : float, "scale", "auto" or None, default=None
+        Coefficient of the rbf/poly/sigmoid kernel; ``None`` is 1/n_features.
+    degree : float, default=3
+    coef0 : float, default=1
+    sensitive_type : {"continuous", "categorical", "auto"}, default="continuous"
+        How ``sensitive_features`` is read (:func:`fairlab._validation.encode_sensitive`):
+        every column as a number, every column as group labels, or floats as numbers and the
+        rest as labels.  A two-valued column gives the same projection either way.
+    approximation : {"nystroem"} or None, default=None
+        ``"nystroem"``: the projection on Nyström features of ``n_landmarks`` training rows.
+    n_landmarks : int, default=1000
+        Number of landmarks (at most n_samples), drawn uniformly without replacement.
+    random_state : int, RandomState instance or None, default=None
+        Draw of the landmarks; ``None`` is the fixed seed 0.
+
+    Attributes
+    ----------
+    n_components_ : int
+        Dimension of the features Ψ: the rank of K_⊥ (exact) or of the projected Nyström
+        features.
+    n_constraints_ : int
+        Number of independent sensitive directions projected out.
+    eigenvalues_ : ndarray of shape (n_components_,)
+        Exact solver: the positive eigenvalues of K_⊥ kept (descending).
+    X_fit_ : ndarray of shape (n_samples, n_features)
+        Training rows (exact solver), or the landmarks (Nyström).
+    gamma_ : float or None
+        The kernel coefficient used.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Only when X has string feature names.
+
+    References
+    ----------
+    * F. Störck, F. Hinder, B. Hammer. "Extending Fair Null-Space Projections for Continuous
+      Attributes to Kernel Methods." ICML 2026 (arXiv:2511.03304).
+    * S. Ravfogel, Y. Elazar, H. Gonen, M. Twiton, Y. Goldberg. "Null it out: guarding protected
+      attributes by iterative nullspace projection." ACL 2020.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairlab import FairKernelProjection
+    >>> rng = np.random.default_rng(0)
+    >>> age = rng.uniform(20, 70, 200)
+    >>> X = np.c_[rng.normal(size=200), age / 10 + rng.normal(size=200)]
+    >>> proj = FairKernelProjection(gamma=0.5).fit(X, sensitive_features=age)
+    >>> Psi = proj.transform(X)
+    >>> bool(np.abs((Psi - Psi.mean(0)).T @ (age - age.mean())).max() < 1e-8)
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "kernel": [StrOptions(set(KERNELS) - {"precomputed"})],
+        "gamma": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale", "auto"}), None],
+        "degree": [Interval(Real, 0, None, closed="left")],
+        "coef0": [Real],
+        "sensitive_type": [StrOptions({"continuous", "categorical", "auto"})],
+        "approximation": [StrOptions({"nystroem"}), None],
+        "n_landmarks": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, *, kernel="rbf", gamma=None, degree=3, coef0=1,
+                 sensitive_type="continuous", approximation=None, n_landmarks=1000,
+                 random_state=None):
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.sensitive_type = sensitive_type
+        self.approximation = approximation
+        self.n_landmarks = n_landmarks
+        self.random_state = random_state
+
+    def _kernel(self, X, Y=None):
+        return kernel_matrix(X, Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree,
+                             coef0=self.coef0)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, *, sensitive_features=None):
+        """Fit the projection.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+        sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
+            The attribute(s) to project out, read as ``sensitive_type`` says.  ``None``
+            projects nothing (the plain kernel's features) and emits an
+            :class:`~fairlab.UnconstrainedFallbackWarning`.
+
+        Returns
+        -------
+        self : FairKernelProjection
+        """
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        n = X.shape[0]
+        warn_if_indefinite(self.kernel, "its features are not those of a fair kernel",
+                           self.degree, self.coef0)
+        if sensitive_features is None:
+            warn_unconstrained(self, "the kernel's own features")
+            S = np.zeros((n, 0))
+        else:
+            S = _centred_sensitive(sensitive_features, n, self.sensitive_type)
+        self.gamma_ = resolve_gamma(X, self.gamma) if self.kernel in GAMMA_KERNELS else None
+        if self.approximation == "nystroem":
+            self._fit_nystroem(X, S)
+        else:
+            self._fit_exact(X, S)
+        return self
+
+    def _fit_exact(self, X, S):
+        n = X.shape[0]
+        K = self._kernel(X)
+        unit = entry_rounding_unit(K, self.kernel)
+        Z = _orthonormal_sensitive_basis(S)
+        KZ = K @ Z
+        T, sigma = gram_constraint_factor(Z.T @ KZ, n, unit)
+        # (S̃ᵀKS̃)⁺ = Z T diag(σ) Tᵀ Zᵀ, and W = KZT the images of the constraint directions
+        self._constraint_coef, self._sigma = Z @ T, sigma
+        self._constraint_images = KZ @ T
+        K_fair = K - (self._constraint_images * sigma) @ self._constraint_images.T
+        lam, U = linalg.eigh((K_fair + K_fair.T) / 2, check_finite=False)
+        lam, U = lam[::-1], flip_signs(U[:, ::-1])
+        keep = lam > _component_floor(n, unit, float(np.trace(K)), T)
+        self.eigenvalues_ = lam[keep]
+        self._feature_map = U[:, keep] / np.sqrt(lam[keep])
+        self.X_fit_ = X
+        self.n_constraints_ = T.shape[1]
+        self.n_components_ = int(keep.sum())
+
+    def _fit_nystroem(self, X, S):
+        n = X.shape[0]
+        L = min(self.n_landmarks, n)
+        idx = np.sort(check_random_state(
+            0 if self.random_state is None else self.random_state).choice(n, L, replace=False))
+        self.X_fit_ = X[idx]
+        K_nl = self._kernel(X, self.X_fit_)
+        nmap = _nystroem_map(K_nl[idx])
+        F = K_nl @ nmap
+        # the feature-space directions FᵀS̃, their rank decided by the rounding bound
+        A = F.T @ S
+        Q = constraint_basis(A, np.linalg.norm(F, axis=0), np.linalg.norm(S, axis=0), n)
+        self._feature_map = nmap @ complement_basis(Q)
+        self._constraint_coef = None
+        self.eigenvalues_ = None
+        self.n_constraints_ = Q.shape[1]
+        self.n_components_ = self._feature_map.shape[1]
+
+    def fair_kernel(self, X, Y=None):
+        """The fair kernel matrix k_⊥(X, Y) (``Y=None``: Y = X, as scikit-learn's kernels).
+
+        Exact solver: k(X, Y) − k(X, X_fit)S̃(S̃ᵀKS̃)⁺S̃ᵀk(X_fit, Y); Nyström: Ψ(X)Ψ(Y)ᵀ.  For
+        a kernel method with ``kernel="precomputed"``, fit on ``fair_kernel(X_train)`` and
+        predict on ``fair_kernel(X_test, X_train)``.
+
+        Returns
+        -------
+        ndarray of shape (n_X, n_Y)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        Y = X if Y is None else validate_data(self, Y, reset=False, dtype=np.float64)
+        if self._constraint_coef is None:  # Nyström: the features define the kernel
+            return self.transform(X) @ self.transform(Y).T
+        left = self._kernel(X, self.X_fit_) @ self._constraint_coef
+        right = self._kernel(Y, self.X_fit_) @ self._constraint_coef
+        return self._kernel(X, Y) - (left * self._sigma) @ right.T
+
+    def _fair_rows(self, X):
+        """k_⊥(X, X_fit) = k(X, X_fit) − k(X, X_fit)·ZT·diag(σ)·Wᵀ."""
+        KX = self._kernel(X, self.X_fit_)
+        return KX - ((KX @ self._constraint_coef) * self._sigma) @ self._constraint_images.T
+
+    def transform(self, X):
+        """Features Ψ(X) of the fair kernel, shape (n_samples, ``n_components_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_samples, ``n_components_``)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        if self._constraint_coef is None:
+            return self._kernel(X, self.X_fit_) @ self._feature_map
+        return self._fair_rows(X) @ self._feature_map
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
