@@ -40,7 +40,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from ._linalg import cross, gram
-from ._validation import SensitiveGroups, _as_2d_columns, _is_missing
+from ._validation import SensitiveGroups, _as_2d_columns, _is_missing, check_continuous_finite
 
 _SPLIT_EVERY = 8  # fan-in of the tree reduction of the block statistics
 _SLICE_ROWS = 8192  # rows shifted and summed at a time (no copy of a whole chunk)
@@ -330,12 +330,14 @@ def chunk_variables(spec, X, Y, columns, name="sensitive_features"):
         col = np.asarray(col)
         if kind == "continuous":
             try:
-                parts.append(col.astype(np.float64)[:, None])
+                values = col.astype(np.float64)
             except (TypeError, ValueError):
                 raise ValueError(
                     f"{name} attribute {r} was numeric (continuous) in the first chunk but holds "
                     f"{col.dtype} values here; keep the encoding of an attribute across chunks."
                 ) from None
+            check_continuous_finite(values, f"{name} attribute {r}")
+            parts.append(values[:, None])
         else:
             if col.size and _is_missing(col).any():
                 raise ValueError(
@@ -689,14 +691,30 @@ class StreamingMixin:
                 )
         V, categorical = self._stream_chunk(spec, X, y, columns)
         if first:
-            # the fixed shift c: the mean of the first chunk (of all its rows, also when only
-            # some are summed, as in the equal-opportunity mode, where V is X)
-            shift = X.mean(axis=0) if spec.n_numeric == X.shape[1] else V.mean(axis=0)
-            self._stream = Moments(spec, shift)
+            self._stream = Moments(spec, self._stream_shift(spec, X, columns, V))
         self._stream.update(V, categorical)
         self.n_samples_seen_ = (0 if first else self.n_samples_seen_) + X.shape[0]
         self._solve_stream()
         return self
+
+    def _stream_shift(self, spec, X, columns, V):
+        """The fixed shift c: the mean of the numeric variables of the first chunk.
+
+        Of all its rows, also when only some are summed (the equal-opportunity mode): X and the
+        continuous sensitive columns are variables of every row, so their means exist even when
+        no row of the first chunk is kept.
+        """
+        if spec.n_numeric == X.shape[1]:
+            return X.mean(axis=0)
+        if spec.row_filter is not None and not spec.n_targets:
+            cont = []
+            for kind, c in zip(spec.kinds, columns):
+                if kind == "continuous":  # (checked finite on the kept rows only)
+                    values = np.asarray(c, dtype=np.float64)
+                    values = values[np.isfinite(values)]
+                    cont.append([values.mean() if values.size else 0.0])
+            return np.concatenate([X.mean(axis=0), *cont])
+        return V.mean(axis=0)
 
     def _solve_stream(self):
         """The solution of the statistics so far, or the reason there is none yet."""

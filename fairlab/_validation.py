@@ -324,9 +324,14 @@ def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensi
         smaller than ``min_group_size``.
     """
     columns = _as_2d_columns(sensitive_features, n_samples, name)
+    return _groups_of(columns, range(len(columns)), n_samples, min_group_size, name)
+
+
+def _groups_of(columns, attributes, n_samples, min_group_size, name):
+    """:class:`SensitiveGroups` of ``columns`` (attribute numbers ``attributes``, for messages)."""
     codes = np.empty((n_samples, len(columns)), dtype=np.intp)
     categories = []
-    for r, col in enumerate(columns):
+    for j, (r, col) in enumerate(zip(attributes, columns)):
         if _is_missing(col).any():
             raise ValueError(
                 f"{name} contains missing values (NaN/None) in attribute {r}; give every row a "
@@ -348,7 +353,7 @@ def check_groups(sensitive_features, n_samples, *, min_group_size=1, name="sensi
                 f"{name} attribute {r}: group {small!r} has {counts.min()} row(s), fewer than the "
                 f"{min_group_size} needed; merge it with another group or drop those rows."
             )
-        codes[:, r] = inverse.reshape(-1)
+        codes[:, j] = inverse.reshape(-1)
         categories.append(labels)
     return SensitiveGroups(codes=codes, categories=categories)
 
@@ -548,17 +553,7 @@ def encode_sensitive(sensitive_features, n_samples=None, *, name="sensitive_feat
                 w, keep = [np.sqrt(0.5)] * m, [True] * (m - 1) + [False]
             n_groups.append(m)
         else:
-            if col.dtype.kind not in "biuf":
-                raise TypeError(
-                    f"{where} holds non-numeric values (dtype {col.dtype}), so it cannot be "
-                    "used as a continuous variable; pass sensitive_type='categorical' (or "
-                    "'auto') to encode its values as groups."
-                )
-            col = col.astype(float)
-            if not np.isfinite(col).all():
-                raise ValueError(
-                    f"{where} contains NaN or infinite values; impute or drop those rows.")
-            block, w, keep = col[:, None], [1.0], [True]
+            block, w, keep = continuous_column(col, where)[:, None], [1.0], [True]
             n_groups.append(None)
         blocks.append(block)
         weights += w
@@ -566,6 +561,115 @@ def encode_sensitive(sensitive_features, n_samples=None, *, name="sensitive_feat
         attribute += [r] * block.shape[1]
     return SensitiveEncoding(np.hstack(blocks), np.array(weights), np.array(independent),
                              np.array(attribute), n_groups)
+
+
+def check_continuous_dtype(dtype, where):
+    """Refuse a column declared continuous whose values are not numbers (dtype known upfront)."""
+    if np.dtype(dtype).kind not in "biuf":
+        raise TypeError(
+            f"{where} holds non-numeric values (dtype {dtype}), so it cannot be "
+            "used as a continuous variable; pass sensitive_type='categorical' (or "
+            "'auto') to encode its values as groups."
+        )
+
+
+def check_continuous_finite(values, where):
+    """Refuse NaN/inf in a float column read as continuous."""
+    if not np.isfinite(values).all():
+        raise ValueError(f"{where} contains NaN or infinite values; impute or drop those rows.")
+
+
+def continuous_column(col, where):
+    """A sensitive column read as a continuous variable: float64, checked numeric and finite."""
+    check_continuous_dtype(col.dtype, where)
+    col = np.asarray(col, dtype=np.float64)
+    check_continuous_finite(col, where)
+    return col
+
+
+def sensitive_kinds_of(sensitive_type, columns, name="sensitive_features"):
+    """The reading of every sensitive column: a tuple of "categorical"/"continuous".
+
+    ``sensitive_type`` is the estimators' parameter: one of "categorical", "continuous",
+    "auto" (float columns continuous, all others group labels, as :func:`encode_sensitive`
+    reads an array), or a list/tuple with one of them per column.  ``columns`` are the
+    columns of ``sensitive_features`` (anything with a ``dtype``: NumPy or dask arrays).
+    """
+    if isinstance(sensitive_type, str):
+        types = [sensitive_type] * len(columns)
+    else:
+        types = list(sensitive_type)
+        if len(types) != len(columns):
+            raise ValueError(
+                f"sensitive_type has {len(types)} entries but {name} has {len(columns)} "
+                f"column(s); pass one type per column ('categorical' or 'continuous'), or a "
+                "single string for all of them."
+            )
+    for t in types:
+        if not isinstance(t, str) or t not in _SENSITIVE_TYPES:
+            raise ValueError(
+                f"sensitive_type entry {t!r} is not supported; choose 'categorical' (group "
+                "labels), 'continuous' (numbers) or 'auto' (float columns continuous, "
+                "integer/bool/string labels as groups) for every column."
+            )
+    return tuple(
+        "continuous" if t == "continuous" or (t == "auto" and np.dtype(c.dtype).kind == "f")
+        else "categorical"
+        for t, c in zip(types, columns)
+    )
+
+
+@dataclass(frozen=True)
+class SensitiveColumns:
+    """Sensitive attributes split by their reading (:func:`check_sensitive`).
+
+    Attributes
+    ----------
+    kinds : tuple of {"categorical", "continuous"}
+        The reading of every input column, in order.
+    groups : SensitiveGroups or None
+        The categorical columns (in order), None when there is none.
+    continuous : ndarray of shape (n_samples, q) or None
+        The continuous columns (in order) as float64, None when there is none.
+    """
+
+    kinds: tuple
+    groups: SensitiveGroups | None
+    continuous: np.ndarray | None
+
+
+def check_sensitive(sensitive_features, n_samples, sensitive_type, *, min_group_size=1,
+                    name="sensitive_features"):
+    """Validate sensitive attributes that may be categorical or continuous (``sensitive_type``).
+
+    Categorical columns get the checks of :func:`check_groups`, continuous ones those of
+    :func:`encode_sensitive` (numeric, finite) and must not be constant.  With every column
+    categorical the result is that of :func:`check_groups`.
+
+    Returns
+    -------
+    SensitiveColumns
+    """
+    columns = _as_2d_columns(sensitive_features, n_samples, name)
+    kinds = sensitive_kinds_of(sensitive_type, columns, name)
+    categorical = [r for r, kind in enumerate(kinds) if kind == "categorical"]
+    groups = None
+    if categorical:
+        groups = _groups_of([columns[r] for r in categorical], categorical, n_samples,
+                            min_group_size, name)
+    continuous = []
+    for r, kind in enumerate(kinds):
+        if kind == "continuous":
+            col = continuous_column(columns[r], f"{name} attribute {r}")
+            if col.size and np.all(col == col[0]):
+                raise ValueError(
+                    f"{name} attribute {r} (continuous) is constant; a fairness constraint "
+                    "needs a varying attribute. Drop that column, or pass "
+                    "sensitive_features=None for the unconstrained method."
+                )
+            continuous.append(col)
+    S = np.column_stack(continuous) if continuous else None
+    return SensitiveColumns(kinds=kinds, groups=groups, continuous=S)
 
 
 def check_n_components(n_components, upper, *, name="n_components", bound_text=None):

@@ -86,6 +86,7 @@ from ._linalg import (
     choose_eigen_solver,
     column_signs,
     complement_basis,
+    constraint_basis,
     flip_signs,
     gram_constraint_factor,
     n_distinct_rows,
@@ -94,7 +95,7 @@ from ._linalg import (
     top_eigh_route,
 )
 from ._moments import any_dask, dask_inputs, dask_transform_input, import_dask, is_dask, map_rows
-from ._validation import check_groups, check_n_components, validate_data, warn_unconstrained
+from ._validation import check_n_components, check_sensitive, validate_data, warn_unconstrained
 
 __all__ = ["FairKernelPCA"]
 
@@ -118,6 +119,29 @@ def _constraint_factor(K, Z, unit):
     KZ = K @ Z
     T, sigma = gram_constraint_factor(Z.T @ KZ, K.shape[0], unit)
     return T, sigma, KZ @ T
+
+
+def _constraint_columns(sensitive):
+    """Orthonormal basis Z of span(Z̃) for :class:`~fairlab._validation.SensitiveColumns`.
+
+    The categorical part is the exact basis of the independent centred indicators (no rank
+    decided); the continuous columns S̃ (centred) are projected off it and the rank of what is
+    left is decided by :func:`~fairlab._linalg.constraint_basis` (collinear columns, or a
+    continuous column that is a function of a categorical one, are a property of the data),
+    each column's rounding scale being its norm as given (centring rounds at eps·|s|).
+    """
+    groups, S = sensitive.groups, sensitive.continuous
+    n = (S if groups is None else groups.codes).shape[0]
+    Zc = np.zeros((n, 0)) if groups is None else linalg.qr(groups.contrasts(),
+                                                            mode="economic")[0]
+    if S is None:
+        return Zc
+    St = S - S.mean(axis=0)
+    St -= St.mean(axis=0)
+    St -= Zc @ (Zc.T @ St)
+    Zs = constraint_basis(St, np.ones(n), np.sqrt(np.einsum("ij,ij->j", S, S)), n_terms=n)
+    Zs -= Zc @ (Zc.T @ Zs)  # re-orthogonalise against the exact part (twice is enough)
+    return linalg.qr(np.hstack([Zc, Zs]), mode="economic")[0]
 
 
 def _component_floor(n, unit, trace, T):
@@ -309,6 +333,17 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     random_state : int, RandomState instance or None, default=None
         Seeds the ARPACK start vector, the randomized solver and the landmark draw.  ``None``
         is a fixed seed: refits give identical results.
+    sensitive_type : {"categorical", "continuous", "auto"} or list of them, default="categorical"
+        How each column of ``sensitive_features`` is read, as in :class:`~fairlab.FairPCA`.
+        ``"categorical"``: group labels (centred one-hot columns in Z̃).  ``"continuous"``:
+        the centred column s̃ = s − mean(s) joins Z̃, so the constraint Z̃ᵀΦcU = 0 says
+        s̃ᵀΦcU = 0: every component's training scores have zero covariance with s
+        (G = Kc − KcZ(ZᵀKcZ)⁺ZᵀKc with Z an orthonormal basis of span(Z̃)).  A two-valued
+        column declared continuous gives exactly the categorical fit.  ``"auto"``: float
+        columns continuous, others categorical; a list or tuple gives one type per column.
+        The rank of the continuous columns is decided from the data (collinear columns count
+        once), so ``n_components`` may reach n minus that rank.  Nyström passes it on to
+        ``fair_pca_``.
 
     Attributes
     ----------
@@ -413,6 +448,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         "approximation": [StrOptions({"nystroem"}), None],
         "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
+        "sensitive_type": [StrOptions({"categorical", "continuous", "auto"}), list, tuple],
     }
 
     def __init__(
@@ -428,6 +464,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         approximation=None,
         n_landmarks=None,
         random_state=None,
+        sensitive_type="categorical",
     ):
         self.n_components = n_components
         self.kernel = kernel
@@ -439,6 +476,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.approximation = approximation
         self.n_landmarks = n_landmarks
         self.random_state = random_state
+        self.sensitive_type = sensitive_type
 
     # ------------------------------------------------------------------ fitting
     @_fit_context(prefer_skip_nested_validation=True)
@@ -451,8 +489,9 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             ``kernel="precomputed"``
         y : ignored
         sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
-            Group labels, one or several categorical attributes.  ``None`` fits plain kernel
-            PCA and emits an :class:`~fairlab.UnconstrainedFallbackWarning`.
+            Group labels, one or several attributes (continuous ones as ``sensitive_type``
+            says).  ``None`` fits plain kernel PCA and emits an
+            :class:`~fairlab.UnconstrainedFallbackWarning`.
 
         Returns
         -------
@@ -490,9 +529,12 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             warn_unconstrained(self, "kernel PCA")
             groups, Z = None, np.zeros((n, 0))
         else:
-            groups = check_groups(sensitive_features, n, min_group_size=2)
-            # Orthonormal basis of the independent centred indicators (exact, no rank test).
-            Z = linalg.qr(groups.contrasts(), mode="economic")[0]
+            sensitive = check_sensitive(sensitive_features, n, self.sensitive_type,
+                                        min_group_size=2)
+            groups = sensitive.groups
+            # Orthonormal basis of the independent centred indicators (exact, no rank test),
+            # and of the continuous columns (their rank decided: _constraint_columns).
+            Z = _constraint_columns(sensitive)
         # Algorithm 3's bound k <= n − m + 1 (n − Σ_r(m_r − 1) for several attributes).  With
         # centring G has rank <= n − m, so the last admissible component is a zero column, as
         # in scikit-learn's KernelPCA for a request beyond the rank.
@@ -657,6 +699,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             n_components=None if self.n_components is None else k,
             center=self.center,
             random_state=as_seed(self.random_state),
+            sensitive_type=self.sensitive_type,
         )
         with warnings.catch_warnings():
             # We already warned about sensitive_features=None; do not warn twice.
@@ -720,7 +763,8 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         F = map_rows(X, _nystroem_features, self._nystroem_map.shape[1], landmarks,
                      self._nystroem_map, params)
         fair_pca = FairPCA(n_components=self.n_components, center=self.center,
-                           random_state=as_seed(self.random_state))
+                           random_state=as_seed(self.random_state),
+                           sensitive_type=self.sensitive_type)
         if sensitive_features is None:
             warn_unconstrained(self, "kernel PCA")
         with warnings.catch_warnings():

@@ -100,8 +100,10 @@ from ._moments import (
 )
 from ._validation import (
     _as_2d_columns,
-    check_groups,
+    check_continuous_dtype,
     check_n_components,
+    check_sensitive,
+    sensitive_kinds_of,
     validate_data,
     warn_unconstrained,
 )
@@ -123,11 +125,24 @@ class _Statistics(NamedTuple):
     mean: np.ndarray  # (d,)
     XtZ: np.ndarray | None  # (d, r): the constraint matrix XᵀZ̃
     col_norms: np.ndarray  # (d,): column norms of the rows as read, the scale of XᵀZ̃'s rounding
-    z_norms: np.ndarray | None  # (r,): column norms of Z̃
+    z_norms: np.ndarray | None  # (r,): column norms of Z̃ (of S as given, continuous columns)
     scatter: np.ndarray | None  # (d, d): C, its lower triangle at least
+    n_continuous: int = 0  # continuous columns among those of XᵀZ̃ (the last ones)
 
 
-def _one_pass_statistics(X, groups, *, center, scatter):
+def _continuous_constraint(S):
+    """S̃ (two-pass centred, so that its columns sum to zero to rounding) and ‖sⱼ‖ as given.
+
+    The rounding of S̃'s entries is eps·|sᵢⱼ| (centring), so the norms of the columns as given,
+    not centred, are the scale of the rounding of XᵀS̃ (:func:`~fairlab._linalg.constraint_basis`):
+    an attribute far from the origin relative to its spread resolves fewer digits.
+    """
+    St = S - S.mean(axis=0)
+    St -= St.mean(axis=0)
+    return St, np.sqrt(np.einsum("ij,ij->j", S, S))
+
+
+def _one_pass_statistics(X, groups, *, center, scatter, S=None):
     """One pass over X: its mean, the constraint matrix XᵀZ̃, and, if ``scatter``, C.
 
     Z̃ holds the ``groups.independent_columns`` of the centred one-hot matrix (n × r, full rank
@@ -148,12 +163,16 @@ def _one_pass_statistics(X, groups, *, center, scatter):
     is the centred C, XᵀX = centred C + nμμᵀ, and Z̃ᵀ(X − c) = Z̃ᵀX since the columns of Z̃ sum
     to zero.
 
+    ``S`` (n × q) holds the continuous sensitive columns: their centred versions S̃ are
+    appended to Z̃ (as the last q columns of XᵀZ̃, (X − c)ᵀS̃ = XᵀS̃ read with the same shift).
+
     Returns :class:`_Statistics`: the mean, XᵀZ̃ (d × r or None), the column norms of the rows
     as read and of Z̃ (the scales of the rounding error of XᵀZ̃, for
     :func:`~fairlab._linalg.constraint_basis`; None without groups) and the lower triangle of
     C or None.
     """
     n, d = X.shape
+    St, s_norms = (None, None) if S is None else _continuous_constraint(S)
     head = X[:1024]  # enough rows to compare the mean with the spread, cheaply
     c = head.mean(axis=0)
     spread = head - c
@@ -168,10 +187,12 @@ def _one_pass_statistics(X, groups, *, center, scatter):
         else:  # a dense Z: ZᵀX by SciPy's BLAS, as the rest of the fit
             G, second = cross(Z, X), own_pass(X)
         C, squares = (second, None) if scatter else (None, second)
+        XtS = None if S is None else cross(X, St)
     else:
         G = np.zeros((Z.shape[1], d))
         scatter_sum = GramSum(d) if scatter else None
         squares = np.zeros(d)
+        XtS = None if S is None else np.zeros((d, S.shape[1]))
         for start in range(0, n, _BLOCK_ROWS):
             B = X[start : start + _BLOCK_ROWS] - c
             if scatter:
@@ -179,6 +200,8 @@ def _one_pass_statistics(X, groups, *, center, scatter):
             else:
                 squares += _column_squares(B)
             G += Z[start : start + B.shape[0]].T @ B
+            if S is not None:
+                XtS += cross(B, St[start : start + B.shape[0]])
         C = scatter_sum.lower() if scatter else None
     if scatter:
         squares = np.diag(C).copy()
@@ -189,13 +212,18 @@ def _one_pass_statistics(X, groups, *, center, scatter):
         C = symmetric_rank_one_update(C, -n, delta)  # centred scatter matrix
         if not center:
             C = symmetric_rank_one_update(C, n, mean)  # XᵀX; exact no-op when nothing was shifted
-    if groups is None:
+    if groups is None and S is None:
         return _Statistics(mean, None, np.sqrt(squares), None, C)
-    keep = groups.independent_columns
-    counts = groups.counts[keep].astype(np.float64)
-    XtZ = (G[keep] - np.outer(counts / n, total)).T
-    z_norms = np.sqrt(np.maximum(counts - counts**2 / n, 0.0))
-    return _Statistics(mean, XtZ, np.sqrt(squares), z_norms, C)
+    XtZ, z_norms = np.zeros((d, 0)), np.zeros(0)
+    if groups is not None:
+        keep = groups.independent_columns
+        counts = groups.counts[keep].astype(np.float64)
+        XtZ = (G[keep] - np.outer(counts / n, total)).T
+        z_norms = np.sqrt(np.maximum(counts - counts**2 / n, 0.0))
+    if S is None:
+        return _Statistics(mean, XtZ, np.sqrt(squares), z_norms, C)
+    return _Statistics(mean, np.hstack([XtZ, XtS]), np.sqrt(squares),
+                       np.concatenate([z_norms, s_norms]), C, S.shape[1])
 
 
 def _column_squares(B):
@@ -596,6 +624,20 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         Start vector of ARPACK / randomized solver.  ``None`` is a fixed seed (deterministic).
     pos_label : int, float, bool or str, default=1
         The favourable label for ``fairness="equal_opportunity"``.
+    sensitive_type : {"categorical", "continuous", "auto"} or list of them, default="categorical"
+        How each column of ``sensitive_features`` is read (as in :mod:`fairlab.metrics`).
+        ``"categorical"``: group labels, the constraint of the paper (centred one-hot columns
+        in Z̃).  ``"continuous"``: numbers; the column s contributes one centred column
+        s̃ = s − mean(s) to Z̃, so the constraint s̃ᵀXU = 0, i.e. U ⟂ Xcᵀs̃ (Xc the centred
+        X), says that every component has zero covariance with s on the fitted rows.  A
+        two-valued column declared continuous gives exactly the categorical fit (its centred
+        column spans the same line as the centred indicator).  ``"auto"``: float columns
+        continuous, all others (integer, boolean, string, object) categorical.  A list or tuple
+        gives one of these per column (mixed attributes).  Continuous columns must be numeric
+        and finite and not constant.
+        With ``fairness="equal_opportunity"`` the covariance is that of the rows with
+        ``y == pos_label``.  ``equalize_covariance`` needs a categorical column (it compares
+        the covariances of its groups; continuous columns only enter the constraint).
 
     Attributes
     ----------
@@ -616,7 +658,8 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         The number l of covariance-equalising directions actually used (Fair PCA-S), else None.
     n_constraints_ : int
         Number of independent directions removed from the feature space: the rank of XᵀZ̃ as
-        decided in Notes (≤ Σ_r(m_r − 1); 0 without ``sensitive_features``).
+        decided in Notes (≤ Σ_r(m_r − 1) + q for q continuous columns; 0 without
+        ``sensitive_features``).
     solver_ : {"full", "arpack", "randomized"}
         The eigensolver that computed ``components_``: what ``svd_solver="auto"`` resolved to,
         ``"full"`` when ARPACK did not converge (the dense solver then answers) and for Fair
@@ -642,6 +685,21 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         U = RΛ
 
     The code computes the same U without forming R (see the module docstring).
+
+    Continuous attributes (``sensitive_type``).  With S the q continuous columns, the
+    constraint matrix is XᵀZ̃ with Z̃ = [independent centred indicators, S̃], S̃ = S − 1s̄ᵀ:
+
+    .. math::
+
+        \tilde S^\top X U = \tilde S^\top (X - 1\bar x^\top) U = 0
+        \iff \operatorname{Cov}(XU, s_j) = 0 \text{ for every column } s_j .
+
+    The rank of S̃ is not known by construction (collinear columns, a continuous column that
+    is a function of a categorical one), so it is decided with that of XᵀZ̃ below, the
+    rounding scale of a continuous column being its norm as given (centring it rounds at
+    eps·|s|); ``n_components`` may then go up to d minus the decided rank (at least the
+    categorical rank).  Dask arrays and ``partial_fit`` accumulate the continuous columns as
+    numeric variables next to X, so XᵀS̃ is a block of the centred scatter matrix.
 
     Rank decisions.  Z̃ is reduced to the r independent centred indicators, chosen exactly from
     the integer group codes, so no rank is decided for it.  XᵀZ̃ is rank deficient only when the
@@ -712,6 +770,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         "svd_solver": [StrOptions({"auto", "full", "arpack", "randomized"})],
         "random_state": ["random_state"],
         "pos_label": [Real, str, "boolean"],
+        "sensitive_type": [StrOptions({"categorical", "continuous", "auto"}), list, tuple],
     }
 
     def __init__(
@@ -724,6 +783,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         svd_solver="auto",
         random_state=None,
         pos_label=1,
+        sensitive_type="categorical",
     ):
         self.n_components = n_components
         self.fairness = fairness
@@ -732,6 +792,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self.svd_solver = svd_solver
         self.random_state = random_state
         self.pos_label = pos_label
+        self.sensitive_type = sensitive_type
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, *, sensitive_features=None):
@@ -744,9 +805,10 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         y : array-like of shape (n_samples,), default=None
             Labels; only used (and then required) with ``fairness="equal_opportunity"``.
         sensitive_features : array-like of shape (n_samples,) or (n_samples, n_attributes)
-            Group labels (any hashable values), a Series or a DataFrame (dask ones too); every
-            group needs at least two rows.  ``None`` fits standard PCA on all rows (whatever
-            ``fairness`` and ``equalize_covariance`` say) and warns.
+            Group labels (any hashable values) or, as ``sensitive_type`` says, numbers, a
+            Series or a DataFrame (dask ones too); every group needs at least two rows.
+            ``None`` fits standard PCA on all rows (whatever ``fairness`` and
+            ``equalize_covariance`` say) and warns.
 
         Returns
         -------
@@ -758,15 +820,18 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             return self._fit_dask(X, y, sensitive_features)
         # NaN/inf are detected from the column sums computed anyway in _fit (saves a pass).
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
-        groups = None
+        groups = S = None
         if sensitive_features is None:
             warn_unconstrained(self, "PCA")
         else:
             if self.fairness == "equal_opportunity":
                 assert_all_finite(X, input_name="X")  # before dropping the other rows
                 X, sensitive_features = self._positive_rows(X, y, sensitive_features)
-            groups = check_groups(sensitive_features, X.shape[0], min_group_size=2)
-        self._fit(X, groups)
+            sensitive = check_sensitive(sensitive_features, X.shape[0], self.sensitive_type,
+                                        min_group_size=2)
+            self._check_equalize_with(sensitive.kinds)
+            groups, S = sensitive.groups, sensitive.continuous
+        self._fit(X, groups, S)
         return self
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -849,7 +914,11 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         Equal opportunity compares the groups on their positive rows; a group without any is
         absent from the fitted rows, so the constraint cannot include it.
         """
-        for r, col in enumerate(_as_2d_columns(sensitive_features, n, "sensitive_features")):
+        columns = _as_2d_columns(sensitive_features, n, "sensitive_features")
+        kinds = sensitive_kinds_of(self.sensitive_type, columns)
+        for r, col in enumerate(columns):
+            if kinds[r] == "continuous":  # no groups: its covariance is taken on the kept rows
+                continue
             labels = pd.unique(pd.Series(col, dtype=object))
             kept = set(pd.unique(pd.Series(col[mask], dtype=object)))
             missing = [g for g in labels if g not in kept and not pd.isna(g)]
@@ -876,7 +945,17 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             f"= {d} - {n_constraints})",
         )
 
-    def _fit(self, X, groups):
+    def _check_equalize_with(self, kinds):
+        """Fair PCA-S compares group covariances: it needs a categorical attribute."""
+        if self.equalize_covariance is not None and kinds and "categorical" not in kinds:
+            raise ValueError(
+                f"equalize_covariance={self.equalize_covariance!r} (Fair PCA-S) equalises the "
+                "covariances of groups, but every sensitive_features column is continuous "
+                f"(sensitive_type={self.sensitive_type!r}); pass equalize_covariance=None, or "
+                "add a categorical attribute (it then equalises the covariances of its groups)."
+            )
+
+    def _fit(self, X, groups, S=None):
         n, d = X.shape
         n_constraints = 0 if groups is None else groups.n_constraints
         k = self._check_k(n, d, n_constraints)
@@ -892,21 +971,26 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         # the scatter matrix is not needed by the dual, Fair PCA-S or the randomized solver
         primal = d <= n and not maybe_equalized and self.svd_solver != "randomized"
         with np.errstate(invalid="ignore", over="ignore"):  # NaN/inf in X: checked just below
-            stats = _one_pass_statistics(X, groups, center=self.center, scatter=primal)
+            stats = _one_pass_statistics(X, groups, center=self.center, scatter=primal, S=S)
         if not np.all(np.isfinite(stats.mean)):  # X holds NaN/inf, or its column sums overflow
             assert_all_finite(X, input_name="X")
             raise ValueError("X is too large: its column sums overflow float64; rescale X.")
-        return self._solve(_Rows(X, groups), k, stats)
+        return self._solve(_Rows(X, groups), k, stats, n_constraints)
 
     # -- dask arrays and streams: the same solution from accumulated sums -------------------
     def _moment_spec(self, d, columns):
-        attributes = 0 if columns is None else len(columns)
+        kinds = () if columns is None else sensitive_kinds_of(self.sensitive_type, columns)
+        for r, kind in enumerate(kinds):
+            if kind == "continuous":
+                check_continuous_dtype(columns[r].dtype, f"sensitive_features attribute {r}")
+        self._check_equalize_with(kinds)
+        categorical = kinds.count("categorical")
         positive = columns is not None and self.fairness == "equal_opportunity"
         return Spec(
             n_features=d,
-            kinds=("categorical",) * attributes,
-            group_scatter=attributes > 0 and self.equalize_covariance is not None,
-            combinations=attributes > 1,
+            kinds=kinds,
+            group_scatter=categorical > 0 and self.equalize_covariance is not None,
+            combinations=categorical > 1,
             row_filter=(self.pos_label,) if positive else None,
         )
 
@@ -954,6 +1038,8 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
         XtZ = z_norms = None
         n_constraints = 0
+        Cv = moments.centred_scatter()  # of [X, continuous sensitive columns]
+        v_mean = moments.mean()
         if spec.n_categorical:
             check_groups_of(moments, min_group_size=2)
             groups = moments.sensitive_groups()
@@ -964,15 +1050,38 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             keep = groups.independent_columns
             XtZ = stacked[keep].T
             z_norms = np.sqrt(np.maximum(counts[keep] - counts[keep] ** 2 / n, 0.0))
+        q = Cv.shape[0] - d  # continuous sensitive columns: XᵀS̃ is a block of the scatter
+        if q:
+            self._check_varying(Cv[d:, d:].diagonal(), v_mean[d:], n, spec.kinds)
+            XtS = Cv[:d, d:]
+            s_norms = np.sqrt(np.maximum(Cv[d:, d:].diagonal() + n * v_mean[d:] ** 2, 0.0))
+            XtZ = XtS if XtZ is None else np.hstack([XtZ, XtS])
+            z_norms = s_norms if z_norms is None else np.concatenate([z_norms, s_norms])
         k = self._check_k(n, d, n_constraints)
-        mean = moments.mean()
-        Cc = moments.centred_scatter()
+        mean = v_mean[:d]
+        Cc = Cv[:d, :d].copy()
         C = Cc.copy() if self.center else Cc + n * np.outer(mean, mean)
-        stats = _Statistics(mean, XtZ, moments.row_norms(), z_norms, C.copy())
-        return self._solve(_Sums(moments, C, Cc), k, stats)
+        stats = _Statistics(mean, XtZ, moments.row_norms()[:d], z_norms, C.copy(), q)
+        return self._solve(_Sums(moments, C, Cc), k, stats, n_constraints)
+
+    @staticmethod
+    def _check_varying(variances, means, n, kinds):
+        """A constant continuous column (accumulated sums) gives no constraint: refuse it.
+
+        Σ(s − s̄)² of a constant column is rounding: at most n·(4·eps·|s̄|)², from the shift.
+        """
+        attributes = [r for r, kind in enumerate(kinds) if kind == "continuous"]
+        level = n * (4.0 * np.finfo(float).eps * np.abs(means)) ** 2
+        for r, var, lim in zip(attributes, variances, level):
+            if not var > lim:
+                raise ValueError(
+                    f"sensitive_features attribute {r} (continuous) is constant; a fairness "
+                    "constraint needs a varying attribute. Drop that column, or pass "
+                    "sensitive_features=None for the unconstrained method."
+                )
 
     # -- statistics → solution (shared by the in-memory, dask and streaming fits) ---------
-    def _solve(self, data, k, stats):
+    def _solve(self, data, k, stats, n_exact=0):
         n, d = data.n, data.d
         mean = stats.mean
         self.mean_ = mean if self.center else np.zeros(d)
@@ -980,6 +1089,9 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             Q = np.zeros((d, 0))
         else:
             Q = constraint_basis(stats.XtZ, stats.col_norms, stats.z_norms, n_terms=n)
+        if stats.n_continuous:
+            # the rank of the continuous columns is the data's: decided just now, with XᵀZ̃'s
+            k = self._check_k(n, d, max(n_exact, Q.shape[1]))
 
         self.n_constraints_ = Q.shape[1]
         dim_R = d - Q.shape[1]
