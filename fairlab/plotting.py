@@ -19,7 +19,9 @@
 * :func:`plot_component_map` — a component of a fitted transformer as a background colour map
   over a 2-D input grid (Pérez-Suay et al. Fig. 2/3);
 * :func:`plot_concept_erasure` — a grid of images: originals, then their PCA / Fair PCA / Fair
-  PCA-S reconstructions, one row each (Kleindessner et al. Fig. 5 and Figs. 10–15).
+  PCA-S reconstructions, one row each (Kleindessner et al. Fig. 5 and Figs. 10–15);
+* :func:`plot_leakage` — the adversaries of a leakage audit (:func:`fairlab.metrics.leakage`):
+  each score with its confidence interval and its chance level.
 
 Every plotting function takes its data and an optional ``ax`` and returns the
 :class:`~matplotlib.axes.Axes` with labelled axes (units in brackets) and its legend outside the
@@ -58,6 +60,7 @@ __all__ = [
     "plot_component_map",
     "plot_concept_erasure",
     "plot_embedding",
+    "plot_leakage",
     "plot_runtime",
     "plot_tradeoff",
 ]
@@ -602,3 +605,72 @@ def plot_concept_erasure(images, image_shape, *, concept=None, concept_name="con
                 ax.set_title(("with " if concept[c] == 1 else "without ") + concept_name,
                              fontsize=MIN_FONT_PT)
     return axes
+
+
+#: the measures of :func:`fairlab.metrics.leakage`, in words
+_LEAKAGE_MEASURES = {
+    "balanced_accuracy": "balanced accuracy",
+    "roc_auc": "ROC AUC",
+    "r2": "R²",
+}
+
+
+def plot_leakage(table, ax=None):
+    """Dot-and-interval plot of a leakage audit: one line per adversary and measure.
+
+    Each adversary row of ``table`` (the output of :func:`fairlab.metrics.leakage`) is a dot
+    at its score with a bar over its confidence interval, coloured (and marked) by measure;
+    a black bar marks the row's chance level (1/m for balanced accuracy, ½ for ROC AUC, 0
+    for R²).  A filled dot means that the interval lies above chance (``detected``), a hollow
+    one that it does not.  The permutation tests (MMD², HSIC) are on scales of their own and
+    are not drawn: read their p-values in the table.
+
+    Parameters
+    ----------
+    table : DataFrame
+        With the columns ``attribute``, ``kind``, ``method``, ``measure``, ``score``,
+        ``ci_low``, ``ci_high``, ``chance`` and ``detected``.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+        Rows labelled "adversary: measure" (prefixed by the attribute when the table audits
+        several), x axis "adversary score", legend outside the data.
+    """
+    columns = ["attribute", "kind", "method", "measure", "score", "ci_low", "ci_high",
+               "chance", "detected"]
+    _require_columns(table, columns, "plot_leakage")
+    rows = table[table["kind"] == "adversary"].reset_index(drop=True)
+    if rows.empty:
+        raise ValueError("plot_leakage: table has no adversary rows (kind == 'adversary'); "
+                         "pass the output of fairlab.metrics.leakage with adversaries.")
+    ax = _get_ax(ax, figsize=(COLUMN_WIDTH, 0.9 + 0.3 * len(rows)))
+    several = rows["attribute"].nunique() > 1
+    measures = list(dict.fromkeys(rows["measure"]))
+    y = np.arange(len(rows))
+    for i, measure in enumerate(measures):
+        sub = rows[rows["measure"] == measure]
+        colour, marker = PALETTE[i % len(PALETTE)], _MARKERS[i % len(_MARKERS)]
+        yy = y[sub.index]
+        ax.errorbar(sub["score"], yy,
+                    xerr=[sub["score"] - sub["ci_low"], sub["ci_high"] - sub["score"]],
+                    fmt="none", ecolor=colour, elinewidth=2, capsize=3, zorder=2)
+        filled = sub["detected"].to_numpy(dtype=bool)
+        ax.scatter(sub["score"][filled], yy[filled], color=colour, marker=marker, s=40,
+                   zorder=3, label=_LEAKAGE_MEASURES.get(measure, str(measure).replace("_", " ")))
+        ax.scatter(sub["score"][~filled], yy[~filled], facecolors="white", edgecolors=colour,
+                   marker=marker, s=40, zorder=3, linewidths=1.5)
+    ax.scatter(rows["chance"], y, marker="|", s=250, color="black", linewidths=2, zorder=4,
+               label="chance level")
+    labels = [f"{r.method}: {_LEAKAGE_MEASURES.get(r.measure, r.measure)}" for r in
+              rows.itertuples()]
+    if several:
+        labels = [f"{a} · {text}" for a, text in zip(rows["attribute"], labels)]
+    ax.set_yticks(y, labels)
+    ax.set_ylim(len(rows) - 0.5, -0.5)  # the first row on top
+    ax.set_xlabel("adversary score (higher = more leakage; bar = confidence interval)")
+    ax.grid(axis="y", alpha=0)
+    ax.grid(axis="x", alpha=0.3)
+    legend_outside(ax, title="measure (hollow: not above chance)")
+    return ax
