@@ -11,6 +11,10 @@ Two encodings of a sensitive attribute appear in the papers:
   columns as group labels, weighted so that a binary attribute gives the value of its 0/1
   code (:func:`encode_sensitive`).
 
+FairPCA and FairKernelPCA read each column as ``sensitive_type`` says (:func:`check_sensitive`:
+group labels, or a continuous column whose centred version joins the constraint), with the
+per-column checks of :func:`check_groups` and :func:`encode_sensitive`.
+
 Ranks known by construction are never decided numerically.  The m centred indicator columns of
 one attribute sum to zero, so they span m − 1 dimensions; several attributes can be collinear
 (one a coarsening of another).  :meth:`SensitiveGroups.contrasts` picks a basis of the span of

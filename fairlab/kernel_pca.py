@@ -28,6 +28,12 @@ deficient — a low-rank kernel, coinciding group means in feature space — is 
 data, decided once by :func:`fairlab._linalg.constraint_basis` with the rounding bound of the
 product; both solvers use that decision.
 
+Continuous attributes (``sensitive_type="continuous"``, or one type per column): the centred
+column s̃ = s − mean(s) joins the centred indicators, so Zᵀ Φc U = 0 makes every component's
+training scores uncorrelated with s.  Z is then an orthonormal basis of the exact categorical
+part and of the continuous columns projected off it, whose rank (collinear columns) is decided
+by :func:`fairlab._linalg.constraint_basis`; everything below is unchanged.
+
 Centring and projection commute.  Z is column-centred, so HZ = Z and ZᵀΦc = ZᵀΦ: the constraint
 is the same whether or not the features are centred, and 1ᵀG = 0, GZ = 0.  Every eigenvector
 with λ > 0 therefore satisfies 1ᵀv = 0 and Zᵀv = 0, and the training embedding v√λ has zero

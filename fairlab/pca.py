@@ -41,6 +41,10 @@ Implementation notes (why it is exact, and costs what PCA costs)
   sizeable fraction of d), or ARPACK on ``symv`` products when k ≪ d (falling back to LAPACK
   if it stalls), chosen by the rule of every estimator,
   :func:`~fairlab._linalg.choose_eigen_solver`, and recorded in ``solver_``.
+* Continuous attributes (``sensitive_type``): a numeric column s contributes its centred
+  column s̃ to Z̃ (zero covariance of every component with s).  Its rank is not known by
+  construction, so it joins the one genuine decision on XᵀZ̃; a two-valued column gives the
+  categorical constraint exactly (s̃ spans the line of the centred indicator).
 * Beyond one machine's memory: the moments are sums over rows, so a dask array is reduced
   blockwise and a stream of chunks is added up by ``partial_fit``
   (:mod:`fairlab._moments`); both hand the sums to the solver of the in-memory fit.
@@ -583,7 +587,9 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     n_components : int, default=None
         Target dimension k.  ``None`` keeps min(n_samples, d − r) components, where
         r = Σ_r(m_r − 1) is the rank of the centred group indicators (smaller only when
-        attributes are collinear, e.g. one is a coarsening of another).  At most d − r is
+        attributes are collinear, e.g. one is a coarsening of another); with continuous
+        columns (``sensitive_type``) r is the rank of the constraint decided from the data
+        (Notes), at least that of the categorical ones.  At most d − r is
         allowed (§3.4–3.5: d − m + 1 for one attribute with m groups, d − 1 for two groups),
         and at most n_samples.  When k exceeds the rank of the data in the fair subspace, the
         last components have zero variance on the fitted rows and any orthonormal completion
@@ -930,18 +936,17 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                     "pos_label, merge those groups, or use fairness='demographic_parity'.",
                     UserWarning, stacklevel=4)
 
-    def _check_k(self, n, d, n_constraints):
+    def _check_k(self, n, d, n_constraints, what="the centred group indicators"):
         bound = d - n_constraints
         if bound < 1:
             raise ValueError(
-                f"no direction can satisfy the constraint: n_features - rank of the centred "
-                f"group indicators = {d} - {n_constraints} < 1. Use fewer groups or more "
-                "features."
+                f"no direction can satisfy the constraint: n_features - rank of {what} "
+                f"= {d} - {n_constraints} < 1. Use fewer groups or more features."
             )
         return check_n_components(
             self.n_components,
             min(n, bound),
-            bound_text=f"min(n_samples={n}, n_features - rank of the centred group indicators "
+            bound_text=f"min(n_samples={n}, n_features - rank of {what} "
             f"= {d} - {n_constraints})",
         )
 
@@ -1091,7 +1096,8 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             Q = constraint_basis(stats.XtZ, stats.col_norms, stats.z_norms, n_terms=n)
         if stats.n_continuous:
             # the rank of the continuous columns is the data's: decided just now, with XᵀZ̃'s
-            k = self._check_k(n, d, max(n_exact, Q.shape[1]))
+            k = self._check_k(n, d, max(n_exact, Q.shape[1]),
+                              what="the sensitive columns (decided on XᵀZ̃)")
 
         self.n_constraints_ = Q.shape[1]
         dim_R = d - Q.shape[1]

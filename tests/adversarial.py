@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-FAMILIES = ("fair_pca", "fair_kernel_pca", "fair_pls", "fair_dr", "kernel_fair_dr")
+FAMILIES = ("fair_pca", "fair_kernel_pca", "fair_pls", "fair_dr", "kernel_fair_dr",
+            "fair_pca_continuous")
 _FAMILY_CODES = {name: i for i, name in enumerate(FAMILIES)}
 
 
@@ -558,12 +559,121 @@ def _kernel_fair_dr(rng, index):
     return X, S, None, params, info
 
 
+def _continuous_columns(rng, n, codes):
+    """1–3 continuous sensitive columns, with their exact description for the rank oracle.
+
+    Each base column is small integers plus an integer offset up to 1e3 (exact, and given to
+    the oracle as an integer column) or a generic float column with an offset up to 1e3
+    (appended to the oracle's basis); columns are scaled by powers of two 2^-10 … 2^10 (exact,
+    the span is unchanged).  Collinear ones: a duplicate (possibly rescaled), an exact
+    combination 2a − b + offset of two integer columns, or a two-valued function of the first
+    categorical attribute (collinear with its indicators).  Returns (S, integer columns for
+    the oracle, float columns, choices).
+    """
+    q = int(rng.integers(1, 4))
+    S, ints, floats, kinds = [], [], [], []
+    for _ in range(q):
+        offset = float(np.round(_log_uniform(rng, 0.1, 1e3))) * rng.choice([-1, 1])
+        if rng.random() < 0.6:
+            base = rng.integers(-3, 4, size=n) + int(offset)
+            if np.all(base == base[0]):
+                base[0] += 1
+            ints.append(base.astype(np.int64))
+            kinds.append("int")
+            col = base.astype(float)
+        else:
+            col = rng.normal(size=n) * float(_log_uniform(rng, 0.1, 10.0)) + offset
+            floats.append(col)
+            kinds.append("float")
+        S.append(col * 2.0 ** int(rng.integers(-10, 11)))
+    relation = str(rng.choice(["none", "duplicate", "combination", "indicator"],
+                              p=[0.4, 0.25, 0.2, 0.15]))
+    if relation == "duplicate":
+        j = int(rng.integers(0, q))
+        S.append(S[j] * 2.0 ** int(rng.integers(-3, 4)))
+        if kinds[j] == "int":
+            ints.append(ints[kinds[:j].count("int")])
+    elif relation == "combination" and kinds.count("int") >= 2:
+        a, b = ints[0], ints[1]
+        combo = 2 * a - b + int(rng.integers(-500, 500))
+        ints.append(combo)
+        S.append(combo.astype(float))
+    elif relation == "indicator" and codes:
+        ind = 1000 + 3 * (codes[0] == 0).astype(np.int64)
+        ints.append(ind)
+        S.append(ind.astype(float))
+    else:
+        relation = "none"
+    return np.column_stack(S), ints, floats, relation
+
+
+def _fair_pca_continuous(rng, index):
+    """FairPCA with ``sensitive_type``: continuous and mixed categorical + continuous columns."""
+    info = {}
+    mode = str(rng.choice(["dp", "dp", "eo", "wide", "tiny"]))
+    n = {"wide": int(rng.integers(8, 41)), "tiny": int(rng.integers(6, 12))}.get(
+        mode, int(_log_uniform(rng, 12, 300)))
+    codes, label_kinds = [], []
+    if rng.random() < 0.5:
+        codes, label_kinds, _ = _attributes(rng, n, max_groups=3 if n >= 12 else 2,
+                                            allow_multi=n >= 20)
+    S, ints, floats, relation = _continuous_columns(rng, n, codes)
+    y = None
+    fit_rows = np.arange(n)
+    if mode == "eo":
+        y = (rng.random(n) < 0.6).astype(int)
+        for c in codes:
+            for g in range(c.max() + 1):
+                y[np.flatnonzero(c == g)[:2]] = 1
+        fit_rows = np.flatnonzero(y == 1)
+    exact = design_rank([c[fit_rows] for c in codes], [c[fit_rows] for c in ints]) if (
+        codes or ints) else 0
+    rank = exact + len(floats)
+    if mode == "wide":
+        d = int(rng.integers(n + 1, 41)) if n < 40 else 40
+    else:
+        d = int(rng.integers(rank + 1, max(rank + 2, min(40, n)) + 1))
+    d = max(d, rank + 1)
+    X = _features(rng, n, d, codes, info=info)
+    # the attributes move the data: a direction per continuous column (unit effect)
+    Ss = (S - S.mean(axis=0)) / np.maximum(S.std(axis=0), 1e-300)
+    X = X + Ss @ rng.normal(size=(S.shape[1], d)) * X.std(axis=0).clip(1e-3)
+    bound = min(len(fit_rows), d - rank)
+    k = _k_choice(rng, index, bound)
+    q = S.shape[1]
+    order = rng.permutation(len(codes) + q)  # interleave categorical and continuous columns
+    cols = [_labels(rng, c, t) for c, t in zip(codes, label_kinds)] + list(S.T)
+    types = ["categorical"] * len(codes) + ["continuous"] * q
+    cols, types = [cols[i] for i in order], [types[i] for i in order]
+    if not codes and rng.random() < 0.5:
+        sensitive, sensitive_type = (S[:, 0] if q == 1 else S), "continuous"
+        cols, types = list(S.T), ["continuous"] * q
+    else:
+        sensitive = pd.DataFrame({f"s{j}": c for j, c in enumerate(cols)})
+        sensitive_type = types
+    params = {
+        "n_components": k,
+        "center": bool(rng.random() < 0.5),
+        # ARPACK only below the size of the eigenproblem (k >= p is refused by ARPACK itself)
+        "svd_solver": str(rng.choice(["auto", "full", "arpack"]
+                                     if k < min(len(fit_rows), d) - 1 else ["auto", "full"])),
+        "sensitive_type": sensitive_type,
+    }
+    if mode == "eo":
+        params["fairness"] = "equal_opportunity"
+    info.update(mode=mode, relation=relation, n_constraints=rank, bound=bound,
+                fit_rows=fit_rows, codes=codes, integer_columns=ints, float_columns=floats,
+                continuous=S)
+    return X, sensitive, y, params, info
+
+
 _BUILDERS = {
     "fair_pca": _fair_pca,
     "fair_kernel_pca": _fair_kernel_pca,
     "fair_pls": _fair_pls,
     "fair_dr": _fair_dr,
     "kernel_fair_dr": _kernel_fair_dr,
+    "fair_pca_continuous": _fair_pca_continuous,
 }
 
 
