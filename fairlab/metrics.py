@@ -1258,6 +1258,29 @@ def _test_subsample(n, max_rows, strata, seed):
     return np.sort(np.concatenate(keep))
 
 
+#: A column of a representation whose spread is below this fraction of its largest entry is
+#: constant to rounding (about 4 500 eps: the accumulated rounding of the products that made it).
+_ROUNDING_SPREAD = 1e-12
+
+
+def _without_rounding_noise(E):
+    """``E`` with every column that is constant to rounding replaced by its mean.
+
+    A component of zero variance (e.g. a fair PCA component beyond the rank of the training
+    data) is computed as dot products whose exact values are equal; its last bits follow the
+    row's other entries, and with them the attribute.  An adversary standardises its input, so
+    it would blow those bits up into a perfect signal.  A column whose standard deviation is
+    below ``_ROUNDING_SPREAD`` times the largest entry of ``E`` cannot be told from a constant,
+    and a constant carries no information.
+    """
+    scale = np.abs(E).max(initial=0.0)
+    flat = E.std(axis=0) <= _ROUNDING_SPREAD * scale
+    if flat.any():
+        E = E.copy()
+        E[:, flat] = E[:, flat].mean(axis=0)
+    return E
+
+
 def leakage(representation, sensitive_features, *,
             adversaries=("logistic", "rbf_svm", "mlp", "gradient_boosting"),
             tests=("mmd2", "hsic"), sensitive_type="auto", cv=5, n_bootstrap=500,
@@ -1330,7 +1353,10 @@ def leakage(representation, sensitive_features, *,
     Parameters
     ----------
     representation : array-like of shape (n_samples, k)
-        The representation to audit (numeric, finite).
+        The representation to audit (numeric, finite).  A column whose spread is below 10⁻¹²
+        of the largest entry is constant to rounding and is audited as the constant it is:
+        an adversary's standardisation would otherwise turn its last bits, which follow the
+        rest of the row, into a signal.
     sensitive_features : array-like of shape (n_samples,) or (n_samples, q), Series or DataFrame
         The attribute(s); each column is audited separately, one block of rows each.
     adversaries : tuple of str, or dict, default=("logistic", "rbf_svm", "mlp", "gradient_boosting")
@@ -1421,7 +1447,7 @@ def leakage(representation, sensitive_features, *,
     from sklearn.preprocessing import StandardScaler
     from threadpoolctl import threadpool_limits
 
-    E = _as_matrix(representation, "representation")
+    E = _without_rounding_noise(_as_matrix(representation, "representation"))
     n = E.shape[0]
     chosen = _check_adversaries(adversaries)
     if isinstance(tests, str):

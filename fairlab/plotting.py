@@ -629,14 +629,17 @@ def plot_leakage(table, ax=None):
     ----------
     table : DataFrame
         With the columns ``attribute``, ``kind``, ``method``, ``measure``, ``score``,
-        ``ci_low``, ``ci_high``, ``chance`` and ``detected``.
+        ``ci_low``, ``ci_high``, ``chance`` and ``detected``; the output of
+        :func:`fairlab.evaluation.audit_representations` (a ``representation`` column) too.
     ax : matplotlib Axes, optional
 
     Returns
     -------
     matplotlib Axes
-        Rows labelled "adversary: measure" (prefixed by the attribute when the table audits
-        several), x axis "adversary score", legend outside the data.
+        Rows labelled "adversary: measure" ("adversary" alone when the table holds one
+        measure), prefixed by the attribute when the table audits several and by the
+        representation when it audits several; x axis "adversary score", legend outside the
+        data.
     """
     columns = ["attribute", "kind", "method", "measure", "score", "ci_low", "ci_high",
                "chance", "detected"]
@@ -653,9 +656,8 @@ def plot_leakage(table, ax=None):
         sub = rows[rows["measure"] == measure]
         colour, marker = PALETTE[i % len(PALETTE)], _MARKERS[i % len(_MARKERS)]
         yy = y[sub.index]
-        ax.errorbar(sub["score"], yy,
-                    xerr=[sub["score"] - sub["ci_low"], sub["ci_high"] - sub["score"]],
-                    fmt="none", ecolor=colour, elinewidth=2, capsize=3, zorder=2)
+        # the interval as a bar of its own: a percentile bootstrap need not contain the score
+        ax.hlines(yy, sub["ci_low"], sub["ci_high"], colors=colour, linewidth=2, zorder=2)
         filled = sub["detected"].to_numpy(dtype=bool)
         ax.scatter(sub["score"][filled], yy[filled], color=colour, marker=marker, s=40,
                    zorder=3, label=_LEAKAGE_MEASURES.get(measure, str(measure).replace("_", " ")))
@@ -663,10 +665,12 @@ def plot_leakage(table, ax=None):
                    marker=marker, s=40, zorder=3, linewidths=1.5)
     ax.scatter(rows["chance"], y, marker="|", s=250, color="black", linewidths=2, zorder=4,
                label="chance level")
-    labels = [f"{r.method}: {_LEAKAGE_MEASURES.get(r.measure, r.measure)}" for r in
-              rows.itertuples()]
+    labels = [f"{r.method}: {_LEAKAGE_MEASURES.get(r.measure, r.measure)}"
+              if len(measures) > 1 else str(r.method) for r in rows.itertuples()]
     if several:
         labels = [f"{a} · {text}" for a, text in zip(rows["attribute"], labels)]
+    if "representation" in rows and rows["representation"].nunique() > 1:
+        labels = [f"{r} · {text}" for r, text in zip(rows["representation"], labels)]
     ax.set_yticks(y, labels)
     ax.set_ylim(len(rows) - 0.5, -0.5)  # the first row on top
     ax.set_xlabel("adversary score (higher = more leakage; bar = confidence interval)")

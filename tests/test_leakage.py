@@ -238,3 +238,23 @@ def test_plot_leakage(ring):
     plt.close(ax.figure)
     with pytest.raises(ValueError, match="no adversary rows"):
         plot_leakage(ring[ring.kind != "adversary"])
+
+
+def test_a_column_constant_to_rounding_is_no_signal():
+    """A zero-variance component computed in floating point keeps the attribute in its last
+    bits; standardised by an adversary, those bits would be a perfect signal."""
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 400)
+    noise = rng.normal(size=(400, 2))
+    rounding = 3.0 + 1e-15 * (s + 0.1 * rng.random(400))  # constant, but for its last bits
+    table = leakage(np.c_[noise, rounding], s, adversaries=("logistic",), tests=(),
+                    n_bootstrap=100)
+    assert not table["detected"].any()
+    # 1e-15 · s beside columns of unit scale is rounding too
+    alone = leakage(np.c_[noise, 1e-15 * s], s, adversaries=("logistic",), tests=(),
+                    n_bootstrap=100)
+    assert not alone["detected"].any()
+    # but at the scale of the representation it is the signal it looks like, and is found
+    scaled = leakage(np.c_[noise * 1e-15, 1e-15 * s], s, adversaries=("logistic",), tests=(),
+                     n_bootstrap=100)
+    assert scaled["detected"].all()

@@ -13,6 +13,8 @@ it, live in :mod:`fairlab.experiments`.
   and Kleindessner et al. §5.1 (%Var, MMD², linear inseparability, accuracy and Δ_DP of a kernel
   SVM, a linear SVM and an MLP), under Lee's **train-on-test** protocol or a proper train/test
   protocol; :class:`FixedProjection` scores a loading matrix computed elsewhere the same way;
+  :func:`audit_representations` — the leakage audit (:func:`fairlab.metrics.leakage`) of each
+  method's test representation;
 * :func:`summarize` / :func:`format_mean_std` / :func:`format_table` — mean ± std tables printed
   like the papers' (``7.78 ± 0.77``);
 * :func:`sweep` with the score functions :func:`classifier_score`, :func:`predictor_score` and
@@ -28,6 +30,7 @@ that notebook outputs stay reproducible.
 from .runtime import benchmark_ratios, runtime_ratios, runtime_sweep
 from .scorecards import (
     FixedProjection,
+    audit_representations,
     downstream_scores,
     evaluate_splits,
     lee_classifiers,
@@ -39,6 +42,7 @@ from .sweeps import classifier_score, dependence_score, predictor_score, sweep
 
 __all__ = [
     "FixedProjection",
+    "audit_representations",
     "benchmark_ratios",
     "classifier_score",
     "dependence_score",

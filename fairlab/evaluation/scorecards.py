@@ -223,3 +223,40 @@ def evaluate_splits(estimators, splits, *, score=None, progress=False):
             rows.append({"split": split.get("split", i), "method": name, **score(est, split)})
     return pd.DataFrame(rows)
 
+
+def audit_representations(estimators, splits, *, progress=False, **leakage_options):
+    """Leakage audit of each estimator's test representation, on each split; one tidy table.
+
+    Each estimator is fitted on the training rows of a split (with ``y`` and
+    ``sensitive_features`` where its ``fit`` takes them), maps the test rows, and
+    :func:`fairlab.metrics.leakage` audits that test representation against ``s_test``: what
+    an attacker who receives the released representation of new rows can recover.
+
+    Parameters
+    ----------
+    estimators : dict of str -> estimator
+    splits : iterable of Bunch
+        As :func:`repeated_splits` yields them (``X_train, y_train, s_train, X_test, s_test``).
+    progress : bool, default=False
+    **leakage_options
+        Passed to :func:`fairlab.metrics.leakage` (``adversaries``, ``tests``, ``cv``,
+        ``random_state``…).
+
+    Returns
+    -------
+    DataFrame
+        ``split``, ``representation`` (the key in ``estimators``), then the columns of
+        :func:`fairlab.metrics.leakage`.
+    """
+    tables = []
+    splits = list(splits)
+    for i, split in enumerate(_progress(splits, progress, total=len(splits), desc="splits")):
+        for name, estimator in estimators.items():
+            fitted = _fit_with_sensitive(estimator, split.X_train, split.y_train, split.s_train)
+            table = metrics.leakage(fitted.transform(split.X_test), split.s_test,
+                                    **leakage_options)
+            table.insert(0, "representation", name)
+            table.insert(0, "split", split.get("split", i))
+            tables.append(table)
+    return pd.concat(tables, ignore_index=True)
+
