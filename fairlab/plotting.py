@@ -613,6 +613,14 @@ _LEAKAGE_MEASURES = {
     "roc_auc": "ROC AUC",
     "r2": "R²",
 }
+_ADVERSARIES = {
+    "logistic": "logistic regression",
+    "ridge": "ridge regression",
+    "rbf_svm": "RBF SVM",
+    "rbf_svr": "RBF SVR",
+    "mlp": "MLP",
+    "gradient_boosting": "gradient boosting",
+}
 
 
 def plot_leakage(table, ax=None):
@@ -638,7 +646,7 @@ def plot_leakage(table, ax=None):
     matplotlib Axes
         Rows labelled "adversary: measure" ("adversary" alone when the table holds one
         measure), prefixed by the attribute when the table audits several and by the
-        representation when it audits several; x axis "adversary score", legend outside the
+        representation when it audits several; x axis "adversary score", legend below the
         data.
     """
     columns = ["attribute", "kind", "method", "measure", "score", "ci_low", "ci_high",
@@ -665,16 +673,17 @@ def plot_leakage(table, ax=None):
                    marker=marker, s=40, zorder=3, linewidths=1.5)
     ax.scatter(rows["chance"], y, marker="|", s=250, color="black", linewidths=2, zorder=4,
                label="chance level")
-    labels = [f"{r.method}: {_LEAKAGE_MEASURES.get(r.measure, r.measure)}"
-              if len(measures) > 1 else str(r.method) for r in rows.itertuples()]
+    names = [_ADVERSARIES.get(r.method, str(r.method)) for r in rows.itertuples()]
+    labels = [f"{name}: {_LEAKAGE_MEASURES.get(r.measure, r.measure)}"
+              if len(measures) > 1 else name for name, r in zip(names, rows.itertuples())]
     if several:
         labels = [f"{a} · {text}" for a, text in zip(rows["attribute"], labels)]
     if "representation" in rows and rows["representation"].nunique() > 1:
         labels = [f"{r} · {text}" for r, text in zip(rows["representation"], labels)]
     ax.set_yticks(y, labels)
     ax.set_ylim(len(rows) - 0.5, -0.5)  # the first row on top
-    ax.set_xlabel("adversary score (higher = more leakage; bar = confidence interval)")
+    ax.set_xlabel("adversary score (bar: confidence interval)")
     ax.grid(axis="y", alpha=0)
     ax.grid(axis="x", alpha=0.3)
-    legend_outside(ax, title="measure (hollow: not above chance)")
+    legend_outside(ax, where="below", title="hollow: interval not above chance")
     return ax

@@ -230,7 +230,7 @@ def test_plot_leakage(ring):
     ax = plot_leakage(ring)
     assert ax.get_xlabel().startswith("adversary score")
     labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert labels[0] == "logistic: balanced accuracy" and len(labels) == 8
+    assert labels[0] == "logistic regression: balanced accuracy" and len(labels) == 8
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "chance level" in legend and "ROC AUC" in legend
     chance = [c for c in ax.collections if c.get_label() == "chance level"]
