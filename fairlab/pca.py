@@ -703,7 +703,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     The rank of S̃ is not known by construction (collinear columns, a continuous column that
     is a function of a categorical one), so it is decided with that of XᵀZ̃ below, the
     rounding scale of a continuous column being its norm as given (centring it rounds at
-    eps·|s|); ``n_components`` may then go up to d minus the decided rank (at least the
+    eps·‖s‖∞); ``n_components`` may then go up to d minus the decided rank (at least the
     categorical rank).  Dask arrays and ``partial_fit`` accumulate the continuous columns as
     numeric variables next to X, so XᵀS̃ is a block of the centred scatter matrix.
 
