@@ -1263,22 +1263,34 @@ def _test_subsample(n, max_rows, strata, seed):
 _ROUNDING_SPREAD = 1e-12
 
 
-def _without_rounding_noise(E):
-    """``E`` with every column that is constant to rounding replaced by its mean.
+#: The representation is read to this fraction of its largest entry (see _without_rounding_noise).
+_READ_TO = 1e-9
 
-    A component of zero variance (e.g. a fair PCA component beyond the rank of the training
-    data) is computed as dot products whose exact values are equal; its last bits follow the
-    row's other entries, and with them the attribute.  An adversary standardises its input, so
-    it would blow those bits up into a perfect signal.  A column whose standard deviation is
-    below ``_ROUNDING_SPREAD`` times the largest entry of ``E`` cannot be told from a constant,
-    and a constant carries no information.
+
+def _without_rounding_noise(E):
+    """``E`` read to the digits that do not depend on how it was computed.
+
+    * A column constant to rounding is replaced by its mean.  A component of zero variance
+      (e.g. a fair PCA component beyond the rank of the training data) is computed as dot
+      products whose exact values are equal; its last bits follow the row's other entries, and
+      with them the attribute.  An adversary standardises its input, so it would blow those
+      bits up into a perfect signal.  A column whose standard deviation is below
+      ``_ROUNDING_SPREAD`` times the largest entry of ``E`` cannot be told from a constant, and
+      a constant carries no information.
+    * Every entry is rounded to ``_READ_TO`` times the largest entry.  The last bits of a
+      representation differ between BLAS kernels and thread counts; gradient-boosted trees
+      (through their bin edges) and other adversaries would turn such differences into
+      different scores, so that the audit of the same representation would depend on the
+      machine.
     """
+    E = np.array(E, dtype=np.float64)
     scale = np.abs(E).max(initial=0.0)
+    if scale == 0.0:
+        return E
     flat = E.std(axis=0) <= _ROUNDING_SPREAD * scale
-    if flat.any():
-        E = E.copy()
-        E[:, flat] = E[:, flat].mean(axis=0)
-    return E
+    E[:, flat] = E[:, flat].mean(axis=0)
+    step = _READ_TO * scale
+    return np.round(E / step) * step
 
 
 def leakage(representation, sensitive_features, *,
@@ -1353,10 +1365,11 @@ def leakage(representation, sensitive_features, *,
     Parameters
     ----------
     representation : array-like of shape (n_samples, k)
-        The representation to audit (numeric, finite).  A column whose spread is below 10⁻¹²
-        of the largest entry is constant to rounding and is audited as the constant it is:
-        an adversary's standardisation would otherwise turn its last bits, which follow the
-        rest of the row, into a signal.
+        The representation to audit (numeric, finite).  The adversaries read it to 10⁻⁹ of its
+        largest entry, so that they do not depend on the last bits, which follow the BLAS
+        kernel; a column whose spread is below 10⁻¹² of the largest entry is constant to
+        rounding and is audited as the constant it is (an adversary's standardisation would
+        otherwise turn its last bits, which follow the rest of the row, into a signal).
     sensitive_features : array-like of shape (n_samples,) or (n_samples, q), Series or DataFrame
         The attribute(s); each column is audited separately, one block of rows each.
     adversaries : tuple of str, or dict, default=("logistic", "rbf_svm", "mlp", "gradient_boosting")
@@ -1447,7 +1460,8 @@ def leakage(representation, sensitive_features, *,
     from sklearn.preprocessing import StandardScaler
     from threadpoolctl import threadpool_limits
 
-    E = _without_rounding_noise(_as_matrix(representation, "representation"))
+    E = _as_matrix(representation, "representation")
+    E_read = _without_rounding_noise(E)  # what the adversaries see
     n = E.shape[0]
     chosen = _check_adversaries(adversaries)
     if isinstance(tests, str):
@@ -1508,7 +1522,7 @@ def leakage(representation, sensitive_features, *,
                                      "that attribute.")
                 splitter = KFold(cv, shuffle=True,
                                  random_state=_seed(random_state, attribute, "folds"))
-            folds = list(splitter.split(E, target if categorical else None))
+            folds = list(splitter.split(E_read, target if categorical else None))
             weights = _bootstrap_counts(target if categorical else np.zeros(n, dtype=int),
                                         n_bootstrap, _seed(random_state, attribute, "bootstrap"))
             head = (attribute, column_type)
@@ -1532,7 +1546,7 @@ def leakage(representation, sensitive_features, *,
                         model.set_params(random_state=seed)
                     model, corrected = make_pipeline(StandardScaler(), model), False
                     label = name
-                pred, score = _fold_scores(model, E, target, folds, categorical,
+                pred, score = _fold_scores(model, E_read, target, folds, categorical,
                                            categorical and corrected)
                 if categorical:
                     measures = [("balanced_accuracy", 1.0 / m,

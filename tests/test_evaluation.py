@@ -344,3 +344,22 @@ def test_audit_representations_fits_on_train_and_audits_the_test_rows():
                               n_permutations=20)
     ours = table[(table["split"] == 0) & (table["representation"] == "Fair PCA")]
     np.testing.assert_array_equal(ours["score"].to_numpy(), by_hand["score"].to_numpy())
+
+
+def test_format_audit_prints_scores_intervals_and_detections():
+    table = pd.DataFrame({
+        "representation": ["A", "A", "B", "B"],
+        "kind": ["adversary", "permutation test"] * 2,
+        "method": ["logistic", "hsic"] * 2,
+        "measure": ["balanced_accuracy", "hsic"] * 2,
+        "score": [0.5312, 0.01, 0.4987, 0.0],
+        "ci_low": [0.5011, np.nan, 0.47, np.nan],
+        "ci_high": [0.5543, np.nan, 0.52, np.nan],
+        "p_value": [np.nan, 0.0099, np.nan, 0.73],
+        "detected": [True, True, False, False],
+    })
+    out = ev.format_audit(table)
+    assert list(out.columns) == ["logistic", "hsic"] and list(out.index) == ["A", "B"]
+    assert out.loc["A", "logistic"] == "0.53 [0.50, 0.55] ✓"
+    assert out.loc["B", "logistic"] == "0.50 [0.47, 0.52]"
+    assert out.loc["A", "hsic"] == "p = 0.01 ✓" and out.loc["B", "hsic"] == "p = 0.73"

@@ -16,7 +16,8 @@ it, live in :mod:`fairlab.experiments`.
   :func:`audit_representations` — the leakage audit (:func:`fairlab.metrics.leakage`) of each
   method's test representation;
 * :func:`summarize` / :func:`format_mean_std` / :func:`format_table` — mean ± std tables printed
-  like the papers' (``7.78 ± 0.77``);
+  like the papers' (``7.78 ± 0.77``); :func:`format_audit` — a leakage audit as a table of
+  scores, intervals and detections;
 * :func:`sweep` with the score functions :func:`classifier_score`, :func:`predictor_score` and
   :func:`dependence_score` — trade-off curves over λ (``FairTradeoff``), η (``FairPLS``) or μ
   (``FairLinearRegression``/``FairKernelRegression``).  Estimators are passed in (an instance or a
@@ -37,7 +38,7 @@ from .scorecards import (
     scorecard,
 )
 from .splits import repeated_splits
-from .summaries import format_mean_std, format_table, summarize
+from .summaries import format_audit, format_mean_std, format_table, summarize
 from .sweeps import classifier_score, dependence_score, predictor_score, sweep
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "dependence_score",
     "downstream_scores",
     "evaluate_splits",
+    "format_audit",
     "format_mean_std",
     "format_table",
     "lee_classifiers",

@@ -63,3 +63,40 @@ def format_table(results, by="method", *, decimals=2, scale=None, columns=None, 
                     for m, s in zip(stats[(col, "mean")], stats[(col, "std")])]
     return pd.DataFrame(out, index=stats.index)
 
+
+
+def format_audit(audit, by="representation", *, measures=("balanced_accuracy", "r2", "hsic"),
+                 decimals=2):
+    """A leakage audit as a table of strings: one row per ``by`` group, one column per method.
+
+    An adversary's cell is ``"0.53 [0.50, 0.55] ✓"`` (score and bootstrap interval), a test's
+    ``"p = 0.01 ✓"``; the ✓ marks a detection (interval above chance, or p below the level).
+
+    Parameters
+    ----------
+    audit : DataFrame
+        :func:`fairlab.metrics.leakage` or :func:`audit_representations` output.
+    by : str or list of str, default="representation"
+        Columns that index the rows (e.g. ``["data", "representation"]``).
+    measures : tuple of str
+        The measures shown (``"roc_auc"``, ``"mmd2"`` are left out by default).
+    decimals : int, default=2
+
+    Returns
+    -------
+    DataFrame of str, columns in the order the methods first appear.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    shown = audit[audit["measure"].isin(measures)]
+    adversary = shown["kind"] == "adversary"
+    d = decimals
+    text = np.where(
+        adversary,
+        [f"{s:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]" for s, lo, hi in
+         zip(shown["score"], shown["ci_low"], shown["ci_high"])],
+        [f"p = {p:.{d}f}" for p in shown["p_value"]])
+    text = pd.Series(text, index=shown.index) + np.where(shown["detected"], " ✓", "")
+    table = shown.assign(cell=text).pivot_table(index=by, columns="method", values="cell",
+                                                aggfunc="first", sort=False)
+    table.columns.name = None
+    return table[list(dict.fromkeys(shown["method"]))]
