@@ -24,6 +24,7 @@ from sklearn.utils.validation import _num_samples
 from fairlab import (
     FairDR,
     FairKernelPCA,
+    FairKernelProjection,
     FairKernelRegression,
     FairLinearRegression,
     FairPCA,
@@ -101,6 +102,7 @@ def _hard_constraint(est):
 
 ConstrainedFairPCA = _constrained(FairPCA, _always)
 ConstrainedFairKernelPCA = _constrained(FairKernelPCA, _always)
+ConstrainedFairKernelProjection = _constrained(FairKernelProjection, _always)
 ConstrainedFairPLS = _constrained(FairPLS, _hard_constraint)
 ConstrainedKernelFairPLS = _constrained(KernelFairPLS, _never)
 ConstrainedNaiveFairPLS = _constrained(NaiveFairPLS, _never)
@@ -114,6 +116,9 @@ ESTIMATORS = [
     ConstrainedFairPCA(n_components=1, center=False),
     ConstrainedFairKernelPCA(),
     ConstrainedFairKernelPCA(n_components=2, kernel="linear"),
+    ConstrainedFairKernelProjection(sensitive_type="categorical"),
+    ConstrainedFairKernelProjection(sensitive_type="categorical", approximation="nystroem",
+                                    n_landmarks=20),
     ConstrainedFairPLS(),
     ConstrainedFairPLS(eta=np.inf),
     ConstrainedKernelFairPLS(),
