@@ -340,6 +340,15 @@ def _attributes(rng, n, *, max_groups, allow_multi=True):
     return codes, kinds, relation
 
 
+def _feature_count(rng, n, rank, mode):
+    """d for an instance: more features than rows ("wide"), else between rank + 1 and 40."""
+    if mode == "wide":
+        d = int(rng.integers(n + 1, 41)) if n < 40 else 40
+    else:
+        d = int(rng.integers(rank + 1, max(rank + 2, min(40, n)) + 1))
+    return max(d, rank + 1)
+
+
 def _fair_pca(rng, index):
     info = {}
     mode = str(rng.choice(["dp", "dp", "eo", "wide"]))
@@ -357,11 +366,7 @@ def _fair_pca(rng, index):
             y = np.where(y == 1, "yes", "no")
         fit_rows = np.flatnonzero((y == 1) | (y == "yes"))
     rank = group_constraint_rank([c[fit_rows] for c in codes])
-    if mode == "wide":
-        d = int(rng.integers(n + 1, 41)) if n < 40 else 40
-    else:
-        d = int(rng.integers(rank + 1, max(rank + 2, min(40, n)) + 1))
-    d = max(d, rank + 1)
+    d = _feature_count(rng, n, rank, mode)
     X = _features(rng, n, d, codes, info=info)
     X = _maybe_float32(rng, X, info)
     bound = min(len(fit_rows), d - rank)
@@ -629,11 +634,7 @@ def _fair_pca_continuous(rng, index):
     exact = design_rank([c[fit_rows] for c in codes], [c[fit_rows] for c in ints]) if (
         codes or ints) else 0
     rank = exact + len(floats)
-    if mode == "wide":
-        d = int(rng.integers(n + 1, 41)) if n < 40 else 40
-    else:
-        d = int(rng.integers(rank + 1, max(rank + 2, min(40, n)) + 1))
-    d = max(d, rank + 1)
+    d = _feature_count(rng, n, rank, mode)
     X = _features(rng, n, d, codes, info=info)
     # the attributes move the data: a direction per continuous column (unit effect)
     Ss = (S - S.mean(axis=0)) / np.maximum(S.std(axis=0), 1e-300)
