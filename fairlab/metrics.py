@@ -80,6 +80,7 @@ from scipy import linalg
 from scipy.spatial.distance import cdist, pdist
 from sklearn.linear_model import LogisticRegression
 
+from ._linalg import SIGN_TIE, column_signs
 from ._validation import (
     as_column_matrix,
     check_groups,
@@ -1282,6 +1283,10 @@ def _without_rounding_noise(E):
       (through their bin edges) and other adversaries would turn such differences into
       different scores, so that the audit of the same representation would depend on the
       machine.
+    * Every centred column is oriented by fairlab's sign convention with near ties broken by
+      row order (:func:`fairlab._linalg.column_signs`): flipping a column's sign changes no
+      information, but it changes the splits of gradient-boosted trees, and an estimator's
+      signs may follow the BLAS kernel at a near tie.
     """
     E = np.array(E, dtype=np.float64)
     scale = np.abs(E).max(initial=0.0)
@@ -1290,7 +1295,9 @@ def _without_rounding_noise(E):
     flat = E.std(axis=0) <= _ROUNDING_SPREAD * scale
     E[:, flat] = E[:, flat].mean(axis=0)
     step = _READ_TO * scale
-    return np.round(E / step) * step
+    E = np.round(E / step) * step
+    # a column's sign carries no information, but the trees' splits see it: one orientation
+    return E * column_signs(E - E.mean(axis=0), tie=SIGN_TIE)
 
 
 def leakage(representation, sensitive_features, *,
