@@ -653,6 +653,10 @@ def plot_leakage(table, ax=None):
                "chance", "detected"]
     _require_columns(table, columns, "plot_leakage")
     rows = table[table["kind"] == "adversary"].reset_index(drop=True)
+    # drawn to 6 decimals: the last bits of a score follow the BLAS kernel, and through the axis
+    # limits they would change the figure's markup (figure_svg), not what it shows
+    rows = rows.assign(**{c: rows[c].astype(float).round(6)
+                          for c in ("score", "ci_low", "ci_high", "chance")})
     if rows.empty:
         raise ValueError("plot_leakage: table has no adversary rows (kind == 'adversary'); "
                          "pass the output of fairlab.metrics.leakage with adversaries.")
