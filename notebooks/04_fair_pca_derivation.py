@@ -286,6 +286,15 @@ plt.show()
 # `FairPCA` accepts any hashable group labels and several attribute columns at once; the next chapter explores
 # these variants, equal opportunity, covariance equalisation, and the accuracy–fairness knob.
 #
+# ## A continuous attribute (a preview)
+#
+# Nothing in the derivation used that $z$ takes two values: the constraint $\tilde z^\top X U = 0$ says that
+# every component has zero covariance with the centred attribute. With a continuous attribute $s$ (age,
+# income) in place of $z$, the same closed form, PCA inside $\operatorname{null}(\tilde s^\top X)$, gives the
+# best projection uncorrelated with $s$: `FairPCA(sensitive_type="continuous")`. For a binary attribute both
+# readings give the same components, as the centred indicator and the centred column span the same line.
+# {ref}`sec-fpca-continuous` works the example of age on Adult.
+#
 # ## Exercises
 #
 # ```{exercise}

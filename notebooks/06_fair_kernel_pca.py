@@ -75,7 +75,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from fairlab import FairKernelPCA, FairPCA, metrics
+from fairlab import FairKernelPCA, FairKernelProjection, FairPCA, metrics
 from fairlab.datasets import load_adult, make_circle_counterexample
 from fairlab.evaluation import benchmark_ratios
 from fairlab.plotting import book_style, legend_outside, plot_component_map, plot_embedding
@@ -354,6 +354,52 @@ plt.show()
 # On all 45 222 Adult rows, `FairKernelPCA(10, approximation="nystroem")` with the default 1000
 # landmarks stores $n \times 1000$ numbers and fits in seconds (`benchmarks/bench_kernel_pca.py`
 # times it); the exact solver would need the $n \times n$ Gram matrix, 16 GB.
+#
+# (sec-fkpca-continuous)=
+# ## A continuous attribute in feature space
+#
+# The kernel constraint is a covariance too: $\tilde Z^\top K \alpha = 0$ says that every component
+# $f(x) = \sum_i \alpha_i k(x_i, x)$ has zero covariance with the centred attribute on the training rows.
+# With a continuous attribute (age) in place of the group indicators, `FairKernelPCA(sensitive_type=
+# "continuous")` finds the kernel components uncorrelated with it, as `FairPCA` does in
+# {ref}`sec-fpca-continuous`.
+#
+# Störck, Hinder and Hammer {cite}`storck2026kernel` go one step further: they project the attribute out
+# of the *kernel itself*. In the feature space of $k$, the directions $A = \Phi^\top\tilde S$ carry every
+# linear function of $\varphi(x)$ that covaries with $s$; projecting them out gives the fair kernel
+#
+# $$
+# k_\perp(x, x') = k(x, x') - k(x, X)\,\tilde S\,(\tilde S^\top K\tilde S)^{+}\,\tilde S^\top k(X, x'),
+# $$
+#
+# which any kernel method (SVR, kernel ridge) can use instead of $k$: `FairKernelProjection`. On the
+# training rows, the centred $K_\perp$ is the matrix $G$ of fair kernel PCA, so kernel PCA of the fair
+# kernel is fair kernel PCA. We check both on the Adult rows above, with age (one of the features)
+# as the attribute in place of sex.
+
+# %%
+age_adult = adult.X["age"].to_numpy(float)[rows_adult]
+fkpca_age = FairKernelPCA(10, sensitive_type="continuous", random_state=seed).fit(
+    X_adult, sensitive_features=age_adult)
+kpca = FairKernelPCA(10, random_state=seed).fit(X_adult, sensitive_features=s_adult)
+projection = FairKernelProjection(gamma=fkpca_age.gamma_).fit(X_adult, sensitive_features=age_adult)
+K_fair = projection.fair_kernel(X_adult)
+H = np.eye(len(age_adult)) - 1.0 / len(age_adult)
+top = np.linalg.eigvalsh(H @ K_fair @ H)[::-1][:10]
+print("kernel PCA of the fair kernel = fair kernel PCA (eigenvalues to 1e-9):",
+      bool(np.allclose(top, fkpca_age.eigenvalues_, rtol=1e-9)))
+
+
+print("Σ corr² of the ten components with age:")
+for name, E in [("fair kernel PCA, sex", kpca.transform(X_adult)),
+                ("fair kernel PCA, age", fkpca_age.transform(X_adult)),
+                ("features of the fair kernel", projection.transform(X_adult))]:
+    print(f"  {name}: {metrics.cov2(E, age_adult, sensitive_type='continuous', standardize=True):.3f}")
+
+# %% [markdown]
+# Both remove every *linear* function of the feature map that covaries with age. That is not
+# independence: with an RBF kernel on the attribute too, the HSIC of the components and age need not
+# vanish, and {doc}`18_auditing_a_representation` measures what a nonlinear adversary still recovers.
 #
 # ## Exercises
 #

@@ -691,6 +691,7 @@ plt.show()
 # | keep all $d$ features, change them as little as possible (data release, pre-processing before any model) | `LEACE` | least displacement, zero cross-covariance | orthogonal eraser; `OracleLEACE` / `CorrelationRemover` only if $s$ may be used at prediction time |
 # | a representation for a known target | `FairPLS(eta=np.inf)` | keeps the covariance with $y$, closed form | `FairPLS(eta)` for a trade-off; `NaiveFairPLS` |
 # | a fair predictor, or a continuous or multi-column $S$ | `FairLinearRegression`; `FairKernelRegression` for non-linear $f$ | closed-form path over $\mu$ | `FairPLS` and `FairDR` also accept a continuous $S$ |
+# | a representation free of a continuous attribute (age, income) | `FairPCA(sensitive_type="continuous")` | zero covariance of every component with it, closed form | `FairKernelPCA(sensitive_type="continuous")`; `FairKernelProjection` for any kernel method; audit the result with `metrics.leakage` ({doc}`18_auditing_a_representation`) |
 # | a tunable accuracy–fairness trade-off | `FairPLS` ($\eta$), FLR/FKR ($\mu$, with `fit_path`), `FairTradeoff` ($\lambda$, any pair) | monotone knobs ({ref}`ex-fkl-monotone`, {ref}`ex-fair-pls-monotone`) | `MbFPCA` ($\tau$) |
 # | non-linear leakage (groups differ in spread or shape) | `FairPCA(equalize_covariance=...)`; `FairKernelPCA` ($n\lesssim 10^4$ exact, Nyström beyond) | covariances, or means in feature space | `KernelFairDR`; `MbFPCA` (MMD, small $n$); `FPCA` (SDP, $d\lesssim 100$) |
 # | $n$ beyond memory | `FairPCA`, `FairPLS`, `FairLinearRegression` on dask arrays or with `partial_fit` | sufficient statistics ({doc}`16_scaling_up`) | Nyström `FairKernelPCA` |
@@ -887,8 +888,10 @@ plt.show()
 # $S$, gives a predictor directly, and its statistics are sums over rows. As $\mu\to\infty$, the
 # covariance of its training predictions with age goes to $0$ at rate $1/\mu$
 # ({prf:ref}`prop-theory-flr-limit`); `fit_path` shows the trade-off. `FairPLS(eta=np.inf)` followed
-# by a linear model is the exact alternative, also streamable. `FairPCA` needs categorical groups;
-# binning age would only equalise the means of the bins. `OracleLEACE` reads age at decision time,
+# by a linear model is the exact alternative, also streamable. `FairPCA(sensitive_type="continuous")`
+# makes a representation uncorrelated with age (binning age would only equalise the means of the
+# bins), but it is unsupervised: its components need not carry the default risk, and a score still
+# has to be fitted on them. `OracleLEACE` reads age at decision time,
 # which is ruled out. `FairKernelPCA` needs the $n\times n$ Gram matrix, and even Nyström gives a
 # non-linear, unsupervised representation. Remember that the guarantee holds on the training data;
 # monitor the covariance on new data.

@@ -185,6 +185,26 @@ def _tradeoff_gap(eps=(0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0
                                          lambdas=[0.0, 1.0], eps=list(eps))
 
 
+def _audit_train_test(fit_on="train"):
+    from fairlab import FairPCA, evaluation
+    from fairlab.datasets import load_adult
+
+    adult = load_adult()
+    split = next(evaluation.repeated_splits(adult.X, adult.y, adult.sensitive, n_splits=1,
+                                            train_size=2000, test_size=2000, standardize=True,
+                                            random_state=0))
+    rows = "X_train" if fit_on == "train" else "X_test"
+    groups = "s_train" if fit_on == "train" else "s_test"
+    fair = FairPCA(5).fit(split[rows], sensitive_features=split[groups])
+
+    def gap(X, s):
+        E = fair.transform(X)
+        return float(np.abs(E[s == 1].mean(axis=0) - E[s == 0].mean(axis=0)).max())
+
+    # the typical mistake fits on the test rows: then the test gap is the one at rounding level
+    return gap(split.X_train, split.s_train), gap(split.X_test, split.s_test)
+
+
 CASES = {
     # label: (instructor's solution, typical wrong answer, a word the wrong answer's reason says)
     "ex-datasets-age": (_datasets_age, lambda: (0.6860, 0.7948), "bad-credit"),
@@ -201,6 +221,8 @@ CASES = {
     "ex-ps-measure": (lambda: "sex+race", lambda: "sex", "binary attribute"),
     "ex-dediego-ci": (_dediego_ci, lambda: _dediego_ci(n_per_group=200), "narrow"),
     "ex-scaling-shift": (_scaling_shift, lambda: _scaling_shift(centred=True), "centre"),
+    "ex-audit-train-test": (_audit_train_test, lambda: _audit_train_test(fit_on="test"),
+                            "fit on the test rows"),
 }
 
 

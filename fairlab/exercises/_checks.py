@@ -365,3 +365,31 @@ def _scaling_shift(answer):
                        "entry.")
     return False, ("Compute the maximum absolute difference of the two matrices, divide by their "
                    "largest entry, and count the digits as 16 + log10 of that.")
+
+
+# --- Chapter 18 -------------------------------------------------------------------------------
+
+@register("ex-audit-train-test", "a pair (train gap, test gap): the largest |difference of the two "
+          "groups' means| over Fair PCA's components on Adult's training rows and on its test "
+          "rows (the split of the section on Adult and COMPAS).")
+def _audit_train_test(answer):
+    train_gap, test_gap = _pair(answer, ("train gap", "test gap"))
+    if train_gap < 0 or test_gap < 0:
+        return False, "A gap is an absolute difference: it cannot be negative."
+    if train_gap > 1e-8 and test_gap < 1e-8:
+        return False, ("The test gap is at rounding level and the training gap is not: did you "
+                       "fit on the test rows? Fit on the training rows and transform both.")
+    if train_gap > 1e-8:
+        return False, ("On the training rows the gap should be at rounding level: fit Fair PCA on "
+                       "split.X_train with sensitive_features=split.s_train, and take the group "
+                       "means of its transform of split.X_train.")
+    if test_gap < 1e-6:
+        return False, ("The test gap is at rounding level too: the group means of new rows are "
+                       "not equal by construction. Transform split.X_test with the fitted model.")
+    if test_gap > 1.0:
+        return False, ("A test gap above one standard deviation is far more than sampling noise: "
+                       "standardise with the training statistics (standardize=True) as the "
+                       "chapter does.")
+    return True, ("The constraint holds on the rows it was imposed on, and new rows differ "
+                  "by sampling noise. Now say how that noise scales with the number of test rows, "
+                  "and why a cross-validated adversary on the test rows can find it.")
