@@ -86,7 +86,7 @@ audit = dict(cv=cv, n_bootstrap=n_bootstrap, n_permutations=n_permutations, rand
 # The smallest example is Kleindessner et al.'s origin-versus-circle data ({doc}`06_fair_kernel_pca`):
 # group 0 sits at the origin, group 1 on a circle around it. Both group means are the origin, so every
 # linear projection already satisfies Fair PCA's constraint and LEACE has nothing to erase. The radius
-# still tells the groups apart perfectly.
+# still tells the groups apart.
 
 # %%
 X_circle, z_circle = make_circle_counterexample(n_circle, noise=0.1, random_state=seed)
@@ -124,8 +124,8 @@ plt.show()
 # Fair PCA-S {cite}`kleindessner2023efficient`, Fair kernel PCA with an RBF kernel, LEACE followed by PCA
 # {cite}`belrose2023leace`, R-LACE {cite}`ravfogel2022linear`, and Fair PLS with $\eta = \infty$
 # {cite}`dediego2025pls`, the only one that also sees the label. INLP {cite}`ravfogel2020null` is left
-# out: its twenty-odd rounds of iterative linear classifiers carry the last bits of the BLAS kernel
-# into clearly different projections, so its audit would differ from machine to machine.
+# out: its rounds of iterative linear classifiers carry the last bits of the BLAS kernel into clearly
+# different projections, so its audit would differ from machine to machine.
 
 # %%
 methods = {
