@@ -138,13 +138,14 @@ methods = {
     "Fair PLS (η = ∞)": FairPLS(n_components, eta=np.inf),
 }
 data = {"Adult (sex)": load_adult(), "COMPAS (race)": load_compas()}
-real_audits = []
+real_audits, real_splits = [], {}
 for label, bunch in data.items():
-    splits = evaluation.repeated_splits(bunch.X, bunch.y, bunch.sensitive, n_splits=1,
-                                        train_size=n_train, test_size=n_test, standardize=True,
-                                        random_state=seed)
+    real_splits[label] = next(evaluation.repeated_splits(
+        bunch.X, bunch.y, bunch.sensitive, n_splits=1, train_size=n_train, test_size=n_test,
+        standardize=True, random_state=seed))
     real_audits.append(evaluation.audit_representations(
-        methods, splits, adversaries=adversaries, tests=("hsic",), **audit).assign(data=label))
+        methods, [real_splits[label]], adversaries=adversaries, tests=("hsic",), **audit
+    ).assign(data=label))
 real_audit = pd.concat(real_audits, ignore_index=True)
 
 # %% [markdown]
@@ -266,9 +267,7 @@ plt.show()
 # %% tags=["solution", "hide-input"]
 from fairlab import exercises
 
-adult_split = next(evaluation.repeated_splits(adult.X, adult.y, adult.sensitive, n_splits=1,
-                                              train_size=n_train, test_size=n_test,
-                                              standardize=True, random_state=seed))
+adult_split = real_splits["Adult (sex)"]
 fair = FairPCA(n_components).fit(adult_split.X_train, sensitive_features=adult_split.s_train)
 gaps = []
 for X_part, s_part in [(adult_split.X_train, adult_split.s_train),
