@@ -67,28 +67,11 @@ from ._kernels import (
     resolve_gamma,
     warn_if_indefinite,
 )
-from ._linalg import complement_basis, constraint_basis, flip_signs, gram_constraint_factor
-from ._validation import encode_sensitive, validate_data, warn_unconstrained
-from .kernel_pca import _component_floor, _nystroem_map
+from ._linalg import complement_basis, constraint_basis, flip_signs
+from ._validation import check_sensitive, validate_data, warn_unconstrained
+from .kernel_pca import _component_floor, _constraint_columns, _constraint_factor, _nystroem_map
 
 __all__ = ["FairKernelProjection"]
-
-
-def _centred_sensitive(sensitive_features, n, sensitive_type):
-    """S̃: the centred sensitive columns, the redundant indicator of each m-group attribute out."""
-    encoded = encode_sensitive(sensitive_features, n, sensitive_type=sensitive_type)
-    S = encoded.matrix[:, encoded.independent]
-    return S - S.mean(axis=0)
-
-
-def _orthonormal_sensitive_basis(S):
-    """Z: an orthonormal basis of span(S̃).
-
-    Continuous columns may be collinear, a property of the data: the rank is decided by the
-    rounding bound of :func:`fairlab._linalg.constraint_basis` (S̃ = IᵀS̃, n-term centring sums).
-    """
-    n = S.shape[0]
-    return constraint_basis(S, np.ones(n), np.linalg.norm(S, axis=0), n)
 
 
 class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -108,10 +91,10 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         Coefficient of the rbf/poly/sigmoid kernel; ``None`` is 1/n_features.
     degree : float, default=3
     coef0 : float, default=1
-    sensitive_type : {"continuous", "categorical", "auto"}, default="continuous"
-        How ``sensitive_features`` is read (:func:`fairlab._validation.encode_sensitive`):
-        every column as a number, every column as group labels, or floats as numbers and the
-        rest as labels.  A two-valued column gives the same projection either way.
+    sensitive_type : {"continuous", "categorical", "auto"} or list of them, default="continuous"
+        How each column of ``sensitive_features`` is read, as in :class:`~fairlab.FairPCA`:
+        a number, group labels, or floats as numbers and the rest as labels; a list or tuple
+        gives one type per column.  A two-valued column gives the same projection either way.
     approximation : {"nystroem"} or None, default=None
         ``"nystroem"``: the projection on Nyström features of ``n_landmarks`` training rows.
     n_landmarks : int, default=1000
@@ -161,7 +144,7 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         "gamma": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale", "auto"}), None],
         "degree": [Interval(Real, 0, None, closed="left")],
         "coef0": [Real],
-        "sensitive_type": [StrOptions({"continuous", "categorical", "auto"})],
+        "sensitive_type": [StrOptions({"continuous", "categorical", "auto"}), list, tuple],
         "approximation": [StrOptions({"nystroem"}), None],
         "n_landmarks": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
@@ -206,27 +189,26 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
                            self.degree, self.coef0)
         if sensitive_features is None:
             warn_unconstrained(self, "the kernel's own features")
-            S = np.zeros((n, 0))
+            Z = np.zeros((n, 0))
         else:
-            S = _centred_sensitive(sensitive_features, n, self.sensitive_type)
+            # an orthonormal basis of span(S̃), as fair kernel PCA builds it (exact for groups)
+            Z = _constraint_columns(check_sensitive(sensitive_features, n, self.sensitive_type,
+                                                    min_group_size=1))
         self.gamma_ = resolve_gamma(X, self.gamma) if self.kernel in GAMMA_KERNELS else None
         if self.approximation == "nystroem":
-            self._fit_nystroem(X, S)
+            self._fit_nystroem(X, Z)
         else:
-            self._fit_exact(X, S)
+            self._fit_exact(X, Z)
         return self
 
-    def _fit_exact(self, X, S):
+    def _fit_exact(self, X, Z):
         n = X.shape[0]
         K = self._kernel(X)
         unit = entry_rounding_unit(K, self.kernel)
-        Z = _orthonormal_sensitive_basis(S)
-        KZ = K @ Z
-        T, sigma = gram_constraint_factor(Z.T @ KZ, n, unit)
         # (S̃ᵀKS̃)⁺ = Z T diag(σ) Tᵀ Zᵀ, and W = KZT the images of the constraint directions
-        self._constraint_coef, self._sigma = Z @ T, sigma
-        self._constraint_images = KZ @ T
-        K_fair = K - (self._constraint_images * sigma) @ self._constraint_images.T
+        T, sigma, W = _constraint_factor(K, Z, unit)
+        self._constraint_coef, self._sigma, self._constraint_images = Z @ T, sigma, W
+        K_fair = K - (W * sigma) @ W.T
         lam, U = linalg.eigh((K_fair + K_fair.T) / 2, check_finite=False)
         lam, U = lam[::-1], flip_signs(U[:, ::-1])
         keep = lam > _component_floor(n, unit, float(np.trace(K)), T)
@@ -236,7 +218,7 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         self.n_constraints_ = T.shape[1]
         self.n_components_ = int(keep.sum())
 
-    def _fit_nystroem(self, X, S):
+    def _fit_nystroem(self, X, Z):
         n = X.shape[0]
         L = min(self.n_landmarks, n)
         idx = np.sort(check_random_state(
@@ -245,9 +227,8 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         K_nl = self._kernel(X, self.X_fit_)
         nmap = _nystroem_map(K_nl[idx])
         F = K_nl @ nmap
-        # the feature-space directions FᵀS̃, their rank decided by the rounding bound
-        A = F.T @ S
-        Q = constraint_basis(A, np.linalg.norm(F, axis=0), np.linalg.norm(S, axis=0), n)
+        # the feature-space directions FᵀZ, their rank decided by the rounding bound
+        Q = constraint_basis(F.T @ Z, np.linalg.norm(F, axis=0), np.ones(Z.shape[1]), n)
         self._feature_map = nmap @ complement_basis(Q)
         self._constraint_coef = None
         self.eigenvalues_ = None

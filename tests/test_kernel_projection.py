@@ -172,3 +172,12 @@ def test_sklearn_checks(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnconstrainedFallbackWarning)
         check(estimator)
+
+
+def test_one_type_per_column_equals_auto_on_a_mixed_frame():
+    X, S = _instance(10, mixed=True)
+    auto = FairKernelProjection(gamma=0.1, sensitive_type="auto").fit(X, sensitive_features=S)
+    listed = FairKernelProjection(gamma=0.1, sensitive_type=["continuous", "categorical"]).fit(
+        X, sensitive_features=S)
+    np.testing.assert_allclose(auto.fair_kernel(X), listed.fair_kernel(X), atol=1e-12)
+    assert auto.n_constraints_ == 3  # age and two of the three group indicators
