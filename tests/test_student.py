@@ -148,3 +148,20 @@ def test_jupyterlab_loads_jupyterlab_myst():
     listing = result.stdout + result.stderr
     assert "jupyterlab-myst" in listing
     assert '"jupyterlab-myst@' not in listing, listing  # "... is not compatible with ..."
+
+
+@pytest.mark.parametrize("seconds, phrase", [(0.4, "about 5 s"), (12.0, "about 10 s"),
+                                             (52.0, "about 50 s"), (56.0, "about a minute"),
+                                             (89.0, "about a minute"), (157.0, "about 3 minutes")])
+def test_run_time_phrase(seconds, phrase):
+    assert _student.run_time_phrase(seconds) == phrase
+
+
+def test_every_chapter_states_its_measured_run_time():
+    root = Path(__file__).resolve().parents[1]
+    times = _student.run_time_substitutions(root)
+    assert sorted(times) == [f"run_time_{p.name[:2]}" for p in _student.chapters(root)]
+    for path in _student.chapters(root):
+        text = "\n".join(_student._source(c) for c in json.loads(path.read_text())["cells"]
+                         if c["cell_type"] == "markdown")
+        assert f"{{{{ run_time_{path.name[:2]} }}}}" in text, path.name
