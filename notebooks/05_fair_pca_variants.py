@@ -170,7 +170,7 @@ rows_out = []
 for name, est in fits.items():
     E = est.transform(X_age)
     rows_out.append({"representation": name,
-                     "variance kept (%)": round(100 * float(E.var(axis=0).sum() / X_age.var(axis=0).sum()), 1),
+                     "variance kept (%)": round(100 * metrics.explained_variance(X_age, est.components_), 1),
                      "Σ corr² with age": round(metrics.cov2(E, age, sensitive_type="continuous",
                                                             standardize=True), 3),
                      "Σ corr² with sex": round(metrics.cov2(E, sex, standardize=True), 3)})
