@@ -190,7 +190,7 @@ def test_the_committed_ledger_is_well_formed():
         if ledger.empty:
             continue
         assert list(ledger.columns) == experiments.LEDGER_COLUMNS
-        assert not ledger.duplicated(["unit", "table", "model", "metric", "split"]).any()
+        assert not ledger.duplicated(_ledger.ROW_KEYS).any()
         assert ledger[["unit", "commit", "date", "machine", "parameters"]].ne("").all().all()
         assert (ledger["seconds"] >= 0).all()
         stored = ledger["value"].dropna()

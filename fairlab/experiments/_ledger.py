@@ -53,6 +53,8 @@ LEDGER_COLUMNS = RESULT_COLUMNS + PROVENANCE_COLUMNS
 #: Significant digits of a stored value: far below any printed digit, far above the rounding
 #: differences between BLAS kernels (about 1e-13 relative in these experiments).
 SIGNIFICANT_DIGITS = 8
+#: The columns that tell a unit's rows apart.
+ROW_KEYS = ["unit", "table", "dataset", "method", "k", "eta", "model", "metric", "split"]
 #: The experiments that are grids of units, in the order of the book's chapters.
 EXPERIMENTS = ("kleindessner", "kleindessner_tradeoffs", "perez_suay", "de_diego")
 _NUMERIC = ("k", "eta", "split", "value", "seconds")
@@ -315,7 +317,7 @@ def equal_to_ledger(rows, ledger):
         ``unit, values, in_ledger, equal, max_relative_difference`` (NaN for a unit not in the
         ledger).
     """
-    keys = ["unit", "table", "model", "metric", "split"]
+    keys = ROW_KEYS
     held = set(ledger["unit"])
     timings = {f"{name}/": set(getattr(_module(name), "TIMINGS", ()))
                for name in {uid.split("/", 1)[0] for uid in rows["unit"]}}
@@ -385,7 +387,9 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0):
         whose ``unit`` names the pair.  Recomputed under another BLAS kernel than the ledger's,
         a unit of a method the experiment lists in ``KERNEL_DEPENDENT`` is not judged
         (``equal = NaN``, with a note) when it differs, and the rows of the downstream models in
-        ``KERNEL_DEPENDENT_MODELS`` are not compared.
+        ``KERNEL_DEPENDENT_MODELS`` are not compared.  A unit that cannot run here is not
+        equal, unless its external data are absent (``FileNotFoundError``: ``equal = NaN``,
+        with a note).
     """
     ledger = read_ledger(experiment, path)
     if ledger.empty:
@@ -401,6 +405,15 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0):
             if mixed else parameters
         extra = {k: v for k, v in params.items() if k in module.PARAMETERS}
         rows = recompute(experiment, [_key_from_id(experiment, uid)], parameters=extra)
+        if (rows["metric"] == MISSING).any():  # the unit could not run here
+            note = rows["note"].iloc[0]
+            absent = note.startswith("FileNotFoundError")  # external data not on this machine
+            results.append(pd.DataFrame([{
+                "unit": uid, "values": 0, "in_ledger": True,
+                "equal": math.nan if absent else False, "max_relative_difference": math.nan,
+                "note": ("its data are not on this machine: " if absent else "failed here: ")
+                + note.splitlines()[0][:200]}]))
+            continue
         stored = ledger.loc[ledger["unit"] == uid].iloc[0]
         other_kernel = _blas_kernels(stored["machine"]) != here
         dependent = rows["model"].isin(getattr(module, "KERNEL_DEPENDENT_MODELS", ()))

@@ -944,8 +944,8 @@ def results_from_ledger(ledger, table):
     rows = rows.assign(**{coord: rows["k"] if dr else rows["eta"]})
     wide = rows.pivot_table(index=["dataset", "model", "method", "split", coord],
                             columns="metric", values="value", aggfunc="first", sort=False)
-    wide = wide.reset_index().rename(columns={"model": "sensitive", "split": "repetition",
-                                              "fit_seconds": "seconds"})
+    wide = wide.rename_axis(columns=None).reset_index().rename(
+        columns={"model": "sensitive", "split": "repetition", "fit_seconds": "seconds"})
     wide["variant"] = np.where(wide["method"].str.endswith("\\S"), "without S", "with S")
     wide["method"] = wide["method"].str.removesuffix("\\S")
     wide["repetition"] = wide["repetition"].astype(int)

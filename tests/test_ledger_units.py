@@ -1,0 +1,101 @@
+"""The work units of Pérez-Suay et al. and De-Diego et al.: their ledger rows read back into the
+runners' tables equal the runners' own output, and verification sees a change or absent data."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fairlab import experiments
+from fairlab.experiments import de_diego, perez_suay
+
+
+def _assert_same_table(direct, back, keys):
+    """Same rows in the same order; values equal to the ledger's 8 significant digits."""
+    assert list(back.columns) == list(direct.columns)
+    assert len(back) == len(direct)
+    pd.testing.assert_frame_equal(back[keys].astype(str), direct[keys].astype(str))
+    for column in direct.columns.difference(keys):
+        a, b = direct[column].to_numpy(float), back[column].to_numpy(float)
+        assert (np.isnan(a) == np.isnan(b)).all(), column
+        assert np.allclose(a, b, rtol=6e-8, atol=0, equal_nan=True), column
+
+
+def test_a_perez_suay_regression_unit_reads_back_as_the_runner_output():
+    key = {"dataset": "cmc", "table": "fig5", "split": 1}
+    rows = experiments.recompute("perez_suay", [key])
+    assert set(rows["table"]) == {"fig5"} and set(rows["split"]) == {1}
+    assert set(rows["model"]) == set(perez_suay.SENSITIVE["cmc"])  # the panels
+    back = perez_suay.results_from_ledger(rows, "fig5")
+    split = perez_suay.load_splits("cmc", n_repetitions=2)[1:]
+    direct = perez_suay.regression(split, list(perez_suay.SENSITIVE["cmc"]))
+    keys = ["dataset", "sensitive", "variant", "method", "repetition", "mu"]
+    _assert_same_table(direct.drop(columns="seconds"), back.drop(columns="seconds"), keys)
+    pd.testing.assert_frame_equal(perez_suay.checks(back)[["panel", "holds"]],
+                                  perez_suay.checks(direct)[["panel", "holds"]])
+
+
+def test_a_perez_suay_reduction_unit_reads_back_as_the_runner_output(monkeypatch):
+    monkeypatch.setitem(perez_suay.SIZES, "adult", (200, 200, 300))  # a small a9a repetition
+    rows = experiments.recompute("perez_suay", [{"dataset": "adult", "table": "fig6", "split": 0}])
+    back = perez_suay.results_from_ledger(rows, "fig6")
+    split = perez_suay.load_splits("adult", n_repetitions=1)
+    direct = perez_suay.dimensionality_reduction(
+        split, list(perez_suay.SENSITIVE["adult"]),
+        n_components=perez_suay.PARAMETERS["n_components"])
+    keys = ["dataset", "sensitive", "variant", "method", "repetition", "n_components"]
+    _assert_same_table(direct.drop(columns="seconds"), back.drop(columns="seconds"), keys)
+
+
+def test_perez_suay_grid_and_bad_figure():
+    grid = perez_suay.units()
+    assert len(grid) == 3 * perez_suay.N_REPETITIONS
+    assert perez_suay.units(tables=["fig5"], splits=[0]) == [
+        {"dataset": "cmc", "table": "fig5", "split": 0}]
+    with pytest.raises(ValueError, match="table must be one of"):
+        perez_suay.results_from_ledger(experiments.read_ledger("perez_suay"), "fig7")
+
+
+@pytest.mark.parametrize("table", ["table1", "table4"])
+def test_a_de_diego_unit_reads_back_as_the_runner_output(table):
+    rows = experiments.recompute("de_diego", [{"dataset": "german", "table": table, "eta": 2.0}])
+    assert (rows["metric"] != experiments.MISSING).all()
+    back = de_diego.scores_from_ledger(rows, table)
+    data = {"german": de_diego.load_data("german")}
+    if table == "table1":
+        direct = de_diego.representation_scores(data, [2.0])
+    else:
+        direct = de_diego.downstream_scores(data, [2.0])
+    _assert_same_table(direct, back, [c for c in direct.columns if c != "value"])
+
+
+def test_de_diego_grid_covers_the_printed_tables():
+    grid = de_diego.units()
+    tables = {(k["dataset"], k["table"]) for k in grid}
+    assert ("communities", "table5") in tables and ("communities", "table4") not in tables
+    assert {k["eta"] for k in grid if k["table"] == "table1"} == set(de_diego.ETAS_A)
+    assert {0.0, 1.0, 2.0} <= {k["eta"] for k in grid if k["table"] == "table4"}
+
+
+def test_verify_fails_on_a_change_and_reports_absent_data(tmp_path, monkeypatch):
+    key = {"dataset": "german", "table": "table1", "eta": 0.0}
+    experiments.run("de_diego", [key], scheduler="serial", path=tmp_path)
+    assert experiments.verify("de_diego", path=tmp_path)["equal"].eq(True).all()
+    file = experiments.ledger_path("de_diego", tmp_path)
+    planted = experiments.read_ledger("de_diego", tmp_path)
+    planted.loc[planted["metric"] == "cov2_s", "value"] *= 1.001
+    planted.to_csv(file, index=False)
+    assert experiments.verify("de_diego", path=tmp_path)["equal"].eq(False).all()
+
+    def absent(*args, **kwargs):
+        raise FileNotFoundError("german.csv is not in FAIRLAB_DATA")
+
+    monkeypatch.setattr(de_diego, "load_data", absent)
+    result = experiments.verify("de_diego", path=tmp_path)
+    assert result["equal"].isna().all()
+    assert result["note"].str.startswith("its data are not on this machine").all()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(de_diego, "load_data", broken)
+    assert experiments.verify("de_diego", path=tmp_path)["equal"].eq(False).all()
