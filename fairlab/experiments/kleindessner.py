@@ -1,7 +1,6 @@
 """Kleindessner et al. (2023) §5.1: fair PCA against its competitors (Tables 1–4, Figs. 2, 3, 7).
 """
 
-import math
 import time
 from numbers import Integral
 
@@ -534,34 +533,7 @@ def compare(ours, table=None, *, protocol="train_on_test"):
                  zip(ours["dataset"], ours["method"], ours["k"], ours["metric"], ours["model"])]]
     cols = ["dataset", "method", "k", "model", "metric", "mean", "std"]
     res = published.compare(ours[cols], pub, on=["dataset", "method", "k", "model", "metric"])
-
-    def equal(value, raw, metric):
-        if pd.isna(value) or published.parse_cell(raw).decimals is None:
-            return pd.NA
-        return published.rounded_equal(value, raw, decimals=DECIMALS[metric])
-
-    mean_eq, std_eq, status = [], [], []
-    for row in res.itertuples():
-        cell = published.parse_cell(row.paper)
-        m_eq = equal(row.ours_mean, row.paper, row.metric)
-        s_eq = (pd.NA if pd.isna(row.ours_std) or cell.std is None or math.isnan(cell.std)
-                else published.rounded_equal(row.ours_std, f"{cell.std}",
-                                             decimals=DECIMALS[row.metric]))
-        mean_eq.append(m_eq)
-        std_eq.append(s_eq)
-        if m_eq is pd.NA:
-            status.append("n/a")
-        elif m_eq and s_eq is not False:
-            status.append("equal")
-        elif m_eq:
-            status.append("mean equal")
-        elif bool(row.within):
-            status.append("within std")
-        else:
-            status.append("differs")
-    res["mean_equal"] = pd.array(mean_eq, dtype="boolean")
-    res["std_equal"] = pd.array(std_eq, dtype="boolean")
-    res["status"] = status
+    res = published.with_status(res, decimals=lambda row: DECIMALS[row.metric])
     if "n_splits" in ours.columns:
         keys = ["dataset", "method", "k", "model", "metric"]
         counts = ours[keys + ["n_splits"]].assign(k=ours["k"].astype(float))

@@ -39,8 +39,9 @@ Columns of every table
 
 Functions
 ---------
-:func:`table`, :func:`tables`, :func:`compare`, :func:`rounded_equal`, :func:`parse_cell`, and
-:func:`side_by_side`, which renders a comparison as a table of paper · ours · difference · status.
+:func:`table`, :func:`tables`, :func:`compare`, :func:`with_status`, :func:`rounded_equal`,
+:func:`parse_cell`, and :func:`side_by_side`, which renders a comparison as a table of
+paper · ours · difference · status.
 
 Examples
 --------
@@ -76,6 +77,7 @@ __all__ = [
     "parse_cell",
     "rounded_equal",
     "side_by_side",
+    "with_status",
     "table",
     "tables",
 ]
@@ -278,6 +280,48 @@ def _within(diff, paper_std, ours_mean, raw):
     if not math.isnan(paper_std):
         return bool(abs(diff) <= paper_std * (1 + 1e-9) + 1e-12 or rounds)
     return rounds
+
+
+def with_status(compared, decimals=None):
+    """Add ``mean_equal``, ``std_equal`` and ``status`` to a :func:`compare` result.
+
+    ``mean_equal`` / ``std_equal``: our mean / std rounded to the authors' decimals equals the
+    printed one (:func:`rounded_equal`; NA where either side has no number).  ``status`` is
+    ``"equal"`` (mean, and std where printed), ``"mean equal"``, ``"within std"``
+    (``within``), ``"differs"``, or ``"n/a"`` where either side has no number: the keys of
+    :data:`STATUS_MARKS`.
+
+    Parameters
+    ----------
+    compared : DataFrame
+        A :func:`compare` result.
+    decimals : callable, optional
+        ``decimals(row) -> int``: the authors' rounding of a row's metric.  The papers drop
+        trailing zeros (``0.29`` for 0.2900), so the decimals read from a cell can be fewer
+        than the rounding; default: those read from the cell.
+    """
+    mean_eq, std_eq, status = [], [], []
+    for row in compared.itertuples():
+        cell = parse_cell(row.paper)
+        places = None if decimals is None else decimals(row)
+        m_eq = (pd.NA if pd.isna(row.ours_mean) or cell.decimals is None
+                else rounded_equal(row.ours_mean, row.paper, decimals=places))
+        s_eq = (pd.NA if pd.isna(row.ours_std) or cell.std is None or math.isnan(cell.std)
+                else rounded_equal(row.ours_std, f"{cell.std}", decimals=places))
+        mean_eq.append(m_eq)
+        std_eq.append(s_eq)
+        if m_eq is pd.NA:
+            status.append("n/a")
+        elif m_eq and s_eq is not False:
+            status.append("equal")
+        elif m_eq:
+            status.append("mean equal")
+        elif bool(row.within):
+            status.append("within std")
+        else:
+            status.append("differs")
+    return compared.assign(mean_equal=pd.array(mean_eq, dtype="boolean"),
+                           std_equal=pd.array(std_eq, dtype="boolean"), status=status)
 
 
 def _py(value):
