@@ -317,18 +317,50 @@ def _normalisation(normalisation):
     return norm
 
 
+#: Decimals the paper rounds every cell to (it drops trailing zeros: ``0.29`` is 0.2900).
+DECIMALS = 4
+
+
+#: The printed column names of each metric of Tables 1, 4 and 5.
+METRIC_LABELS = {"cov2_y": "Cov²(r(X), Y)", "cov2_s": "Cov²(r(X), S)",
+                 "reconstruction_error": "Error", "disparate_impact": "DI",
+                 "accuracy": "Accuracy", "cov2_yhat": "Cov²(r(X), Ŷ)", "ks": "KS", "mse": "MSE"}
+
+
 def compare(ours, table="table1"):
     """Our numbers beside a printed table of De-Diego et al. (``fairlab.published.compare``).
 
     Only the printed cells of the data sets present in ``ours`` are kept; ``within`` is True
-    when our mean is within the paper's std of the printed mean (or rounds to it).
+    when our mean is within the paper's std of the printed mean (or rounds to it), and
+    ``status`` is :func:`fairlab.published.with_status`'s verdict at :data:`DECIMALS`;
+    ``n_splits`` is the number of splits (Table 1) or folds (Tables 4-5) behind our mean.
     """
     pub = published.table("dediego2025", table)
     pub = pub[pub["dataset"].isin(set(ours["dataset"]))]
     cols = [c for c in ("dataset", "eta", "model", "metric", "mean", "std") if c in ours.columns]
     keep = set(zip(pub["dataset"], pub["metric"]))
     ours = ours[[(d, m) in keep for d, m in zip(ours["dataset"], ours["metric"])]]
-    return published.compare(ours[cols], pub, unmatched="report").reset_index(drop=True)
+    out = published.compare(ours[cols], pub, unmatched="report").reset_index(drop=True)
+    out = published.with_status(out, decimals=lambda row: DECIMALS)
+    count = "n_splits" if "n_splits" in ours.columns else "n_folds"
+    if count in ours.columns:
+        keys = [c for c in ("dataset", "eta", "model", "metric") if c in ours.columns]
+        counts = ours[keys + [count]].rename(columns={count: "n_splits"})
+        out = out.merge(counts.assign(eta=counts["eta"].astype(float)), how="left",
+                        on=keys, validate="many_to_one")
+    return out
+
+
+def side_by_side(compared, title=""):
+    """:func:`compare` as a table: one row per η (and model), four columns per printed metric.
+
+    Each metric shows the paper's cell, ours (mean ± std over the splits or folds), the
+    difference and the mark of :data:`fairlab.published.STATUS_MARKS`.
+    """
+    rows = ["eta", "model"] if "model" in compared.columns and compared["model"].ne("").any() \
+        else ["eta"]
+    return published.side_by_side(compared, rows=rows, group=lambda r: METRIC_LABELS[r.metric],
+                                  decimals=lambda r: DECIMALS, title=title)
 
 
 def normalisation_fit(scores, *, ddof=0):
