@@ -262,3 +262,58 @@ def test_counting_early_stops_collects_fair_pls_stops_and_passes_other_warnings_
             warnings.warn("something else", RuntimeWarning, stacklevel=1)
     assert len(stops) >= 1
     assert all("no direction has a positive objective" in str(w.message) for w in stops)
+
+
+def test_table2_is_the_label_bias_with_its_interval():
+    data, _ = de_diego.load_datasets(["german", "communities"])
+    compared = de_diego.compare(de_diego.table2(data), "table2")
+    shown = compared[compared.ours_mean.notna()].set_index("metric")
+    german = compared[(compared.dataset == "German Credit") & compared.ours_mean.notna()]
+    assert (german.status == "equal").all() and len(german) == 3
+    communities = shown.loc["ks"]
+    expected = metrics.ks_distance(data["communities"].y, sensitive_features=data["communities"].s)
+    assert communities.ours_mean == pytest.approx(expected) and communities.status == "differs"
+
+
+def test_compare_gives_statuses_and_counts_and_renders(small):
+    sc = de_diego.representation_scores(small, [0.0, 1.0], n_splits=2)
+    cmp = de_diego.compare(de_diego.table1(sc))
+    ran = cmp[cmp.ours_mean.notna()]
+    assert set(ran.n_splits) == {2}
+    assert set(cmp.status) <= set(published.STATUS_MARKS)
+    assert (cmp.loc[cmp.ours_mean.isna(), "status"] == "n/a").all()
+    # "within std" and "differs" follow the paper's std; "equal" needs the rounded mean
+    for row in ran.itertuples():
+        rounded = round(row.ours_mean, de_diego.DECIMALS) == pytest.approx(row.paper_mean,
+                                                                          abs=1e-12)
+        assert (row.status in ("equal", "mean equal")) == rounded
+        if not rounded:
+            within = abs(row.difference) <= row.paper_std * (1 + 1e-9)
+            assert (row.status == "within std") == within
+    table = de_diego.side_by_side(ran[ran.dataset == "German Credit"], title="Table 1 (German)")
+    assert list(table.frame.index) == [(0,), (1,)]  # one row per η
+    groups = {group for group, _ in table.frame.columns}
+    assert groups == {"Cov²(r(X), Y)", "Cov²(r(X), S)", "Error"}
+
+
+def test_the_reading_bound_and_the_spread_hypotheses(small):
+    sc_a = de_diego.representation_scores(small, [0.0, 1.0], n_splits=2)
+    sc_b = de_diego.downstream_scores(small, [0.0, 1.0], n_folds=3, models=("LR",))
+    bound = de_diego.reading_bound(sc_a, sc_b)
+    literal = de_diego.compare(de_diego.table1(sc_a))
+    assert bound.loc["table1", "literal"] == int(literal.within.fillna(False).sum())
+    assert (bound["literal"] <= bound["best single"]).all()
+    assert (bound["best single"] <= bound["some reading"]).all()
+    assert bound.loc["all", "printed"] == sum(
+        len(published.table("dediego2025", t)) for t in ("table1", "table4", "table5"))
+    spreads = de_diego.spread_hypotheses(sc_a, sc_b).set_index("spread")
+    pub = published.table("dediego2025", "table1")
+    pub = pub[pub.metric.str.startswith("cov2") & (pub["mean"] > 0.005)]
+    assert spreads.loc["printed (Table 1)", "median"] == pytest.approx(
+        float((pub["std"] / pub["mean"]).median()))
+    test_rows = sc_a[(sc_a.rows == "test") & (sc_a.features == "S not in X")
+                     & (sc_a.scores == "raw") & (sc_a.targets == "raw") & (sc_a.reduce == "sum")
+                     & sc_a.metric.str.startswith("cov2")]
+    g = test_rows.groupby(["dataset", "eta", "metric"])["value"]
+    ratio = (g.std(ddof=0) / g.mean())[g.mean() > 0.005]
+    assert spreads.loc["splits (ddof=0)", "median"] == pytest.approx(float(ratio.median()))

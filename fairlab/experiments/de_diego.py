@@ -138,6 +138,41 @@ def load_datasets(datasets=None, *, max_rows=None, random_state=0, data_home=Non
     return found, skipped
 
 
+def table2(data):
+    """Table 2 of De-Diego et al.: the bias of each data set's labels, with its interval.
+
+    Classification: the disparate impact of the labels between the groups (S = 1 privileged,
+    ``pos_label`` favourable) with its 95 % interval (:func:`fairlab.metrics.disparate_impact_ci`);
+    regression (Communities): the Kolmogorov–Smirnov distance of the target between the groups
+    (:func:`fairlab.metrics.ks_distance`; the paper prints no interval for it).  The loaders'
+    ``"pls"`` variants were built so that these values match the paper (the label and group
+    definitions it does not state were chosen that way), so agreement here is calibration, not
+    independent evidence.
+
+    Parameters
+    ----------
+    data : dict of key -> Bunch
+        From :func:`load_datasets`, with every row (``max_rows=None``).
+
+    Returns
+    -------
+    DataFrame
+        ``dataset, metric, mean`` (``disparate_impact``, ``disparate_impact_ci_low``,
+        ``disparate_impact_ci_high``, or ``ks``), ready for :func:`compare` with ``"table2"``.
+    """
+    rows = []
+    for d in data.values():
+        if d.task == "regression":
+            rows.append({"dataset": d.dataset, "metric": "ks",
+                         "mean": metrics.ks_distance(d.y, sensitive_features=d.s)})
+            continue
+        values = metrics.disparate_impact_ci(None, d.y, sensitive_features=d.s,
+                                             privileged_group=1, pos_label=d.pos_label)
+        rows += [{"dataset": d.dataset, "metric": f"disparate_impact{suffix}", "mean": value}
+                 for suffix, value in zip(("", "_ci_low", "_ci_high"), values)]
+    return pd.DataFrame(rows, columns=["dataset", "metric", "mean"])
+
+
 def paper_k(dataset, eta, n_features=None):
     """The number of components of De-Diego et al. Table 3 for a data set and η.
 
@@ -413,6 +448,122 @@ def normalisation_fit(scores, *, ddof=0):
         rows.append(row)
     out = pd.DataFrame(rows)
     return out.sort_values("share_within", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def reading_bound(scores_a, scores_b, *, ddof=0):
+    """How many printed cells of Tables 1, 4 and 5 some reading of the paper puts within its std.
+
+    For every printed cell: is it within the paper's std under the literal reading
+    (:data:`DEFAULT_NORMALISATION`, ``error="projection"``), and under **at least one** of the
+    readings of :func:`normalisations` (Cov² columns; the ``features`` and ``rows`` that
+    ``scores_a`` / ``scores_b`` hold, test rows only for Tables 4-5) and of the three
+    reconstruction errors (Table 1's Error column)?  A cell that no reading reaches is out of
+    reach of this protocol whatever the paper meant; the count over cells reached by *some*
+    reading bounds what any single reading, applied to all cells, can reach.  Accuracy, DI, KS and
+    MSE have one reading.
+
+    Returns
+    -------
+    DataFrame
+        One row per table (and ``"all"``): ``printed`` cells, ``literal`` (within under the
+        literal reading), ``best single`` (the most cells any one reading puts within, errors
+        and Cov² chosen together; in the ``"all"`` row the sum of the tables' best, an upper
+        bound for one reading used in every table), ``some reading`` (within under at least
+        one), and the shares of ``printed`` of the last two.
+    """
+    def cells(compared, label):
+        c = compared[compared["ours_mean"].notna()]
+        keys = [k for k in ("dataset", "eta", "model", "metric") if k in c.columns]
+        return c.assign(cell=c[keys].astype(str).agg(" | ".join, axis=1),
+                        within=c["within"].fillna(False).astype(bool), reading=label)
+
+    frames = []
+    present_a = set(zip(scores_a["features"], scores_a["rows"]))
+    for hyp in normalisations().to_dict("records"):
+        if (hyp["features"], hyp["rows"]) not in present_a:
+            continue
+        for error in ("projection", "loadings", "weights"):
+            label = f"{sorted(hyp.items())} {error}"
+            frames.append(cells(compare(table1(scores_a, hyp, error=error, ddof=ddof)), label)
+                          .assign(table="table1"))
+    for hyp in normalisations().to_dict("records"):
+        if hyp["rows"] != "test" or not (scores_b["features"] == hyp["features"]).any():
+            continue
+        summary = downstream_summary(scores_b, hyp, ddof=ddof)
+        summary = summary[summary["eta"].isin([0.0, 1.0, 2.0])]
+        for table in ("table4", "table5"):
+            if published.table(PAPER, table)["dataset"].isin(set(summary["dataset"])).any():
+                frames.append(cells(compare(summary, table), str(sorted(hyp.items())))
+                              .assign(table=table))
+    everything = pd.concat(frames, ignore_index=True)
+    literal = str(sorted(DEFAULT_NORMALISATION.items()))
+    is_literal = everything["reading"].isin([literal, f"{literal} projection"])
+    out = []
+    for table, part in everything.groupby("table", sort=False):
+        per_reading = part.groupby("reading")["within"].sum()
+        out.append({"table": table, "printed": len(published.table(PAPER, table)),
+                    "literal": int(part.loc[is_literal[part.index], "within"].sum()),
+                    "best single": int(per_reading.max()),
+                    "some reading": int(part.groupby("cell")["within"].any().sum())})
+    out = pd.DataFrame(out).set_index("table")
+    out.loc["all"] = out.sum()
+    for column in ("best single", "some reading"):
+        out[f"share ({column})"] = (out[column] / out["printed"]).round(2)
+    return out
+
+
+def spread_hypotheses(scores_a, scores_b, *, floor=0.005):
+    """What the ± of Table 1's Cov² columns could be: each hypothesis's relative spread.
+
+    Table 1 prints every Cov² with a std of about half its mean.  For each hypothesis of what
+    the ± measures, computed on our scores under the literal reading
+    (:data:`DEFAULT_NORMALISATION`), the std / mean of every cell whose mean exceeds ``floor``:
+
+    * ``splits (ddof=0)`` / ``splits (ddof=1)``: the std over Experiment A's splits (test rows);
+    * ``splits × train/test rows``: over the splits' training and test rows together;
+    * ``folds (Cov²(r(X), S))``: over Experiment B's folds, the held-out Cov²(r(X), S) of the
+      same data set and η (Table 4's column, whose printed spread looks like fold noise).
+
+    The first row is the paper's own: Table 1's printed std / mean.  ``contains`` says whether
+    the paper's range of std / mean contains the hypothesis's median.
+
+    Returns
+    -------
+    DataFrame
+        ``spread, cells, median, min, max, contains`` (std / mean), one row per hypothesis.
+    """
+    literal = DEFAULT_NORMALISATION
+    a = scores_a[(scores_a["features"] == literal["features"])
+                 & (scores_a["scores"] == literal["scores"])
+                 & (scores_a["targets"] == literal["targets"])
+                 & (scores_a["reduce"] == literal["reduce"])
+                 & scores_a["metric"].isin(_COV2_METRICS)]
+    b = scores_b[(scores_b["features"] == literal["features"]) & (scores_b["fold"] >= 0)
+                 & (scores_b["scores"] == literal["scores"])
+                 & (scores_b["targets"] == literal["targets"])
+                 & (scores_b["reduce"] == literal["reduce"]) & (scores_b["metric"] == "cov2_s")]
+    b = b.drop_duplicates(["dataset", "eta", "fold"])  # Cov²(r(X), S) is the same for every model
+    printed = published.table(PAPER, "table1")
+    printed = printed[printed["metric"].isin(_COV2_METRICS)]
+    keys = ["dataset", "eta", "metric"]
+
+    def ratios(frame, ddof):
+        g = frame.groupby(keys, sort=False)["value"]
+        mean = g.mean()
+        return (g.std(ddof=ddof) / mean)[mean > floor]
+
+    candidates = {
+        "printed (Table 1)": (printed["std"] / printed["mean"])[printed["mean"] > floor],
+        "splits (ddof=0)": ratios(a[a["rows"] == "test"], 0),
+        "splits (ddof=1)": ratios(a[a["rows"] == "test"], 1),
+        "splits × train/test rows": ratios(a, 0),
+        "folds (Cov²(r(X), S))": ratios(b, 0),
+    }
+    low, high = candidates["printed (Table 1)"].min(), candidates["printed (Table 1)"].max()
+    rows = [{"spread": name, "cells": len(r), "median": float(r.median()), "min": float(r.min()),
+             "max": float(r.max()), "contains": bool(low <= r.median() <= high)}
+            for name, r in candidates.items()]
+    return pd.DataFrame(rows)
 
 
 def downstream_models(task="classification", models=MODELS, *, random_state=0):
