@@ -47,6 +47,8 @@ def fig6_by_hand(dr):
         out[panel, "best"] = not any(dominated)
         if panel == "sex":
             out[panel, "kfdr"] = curve("KFDR").error.iloc[0] < curve("FDR").error.iloc[0]
+        if panel != "sex+race":  # "several orders of magnitude" is said of gender and race
+            continue
         q = curve("FDR").n_components.iloc[0]
         lowest = min(curve("PCA").hsic.min(), curve("KPCA").hsic.min())
         ratio = max(curve("FDR").hsic.iloc[0], curve("KFDR").hsic.iloc[0]) / lowest
@@ -107,7 +109,7 @@ def test_fig6_checks_on_the_chapters_shape():
     # FDR and KFDR are not dominated on the sex panel although PCA (n_p = 50) has a lower
     # error: dominance needs a lower error *and* a lower HSIC
     assert verdicts(got) == {("sex", "n_p"): True, ("sex", "best"): True,
-                             ("sex", "kfdr"): False, ("sex", "orders"): False,
+                             ("sex", "kfdr"): False,
                              ("sex+race", "n_p"): True, ("sex+race", "best"): False,
                              ("sex+race", "orders"): False}
     assert int(got.holds.sum()) == 3
@@ -115,8 +117,8 @@ def test_fig6_checks_on_the_chapters_shape():
     assert best == ["FDR 24.9 % / 5.7e-05: not dominated; KFDR 25.2 % / 1.6e-06: not dominated",
                     "FDR 26.4 % / 3.7e-03: dominated; KFDR 26.2 % / 1.0e-04: not dominated"]
     orders = got[got.conclusion.str.startswith("FDR/KFDR")].measured.iloc[0]
-    assert orders == ("HSIC FDR 5.7e-05, KFDR 1.6e-06, lowest PCA/KPCA 5.4e-03 (ratio 1.1e-02); "
-                      "FDR − PCA(n_p=2) -0.4 pt, KFDR − KPCA(n_p=2) -0.7 pt")
+    assert orders == ("HSIC FDR 3.7e-03, KFDR 1.0e-04, lowest PCA/KPCA 5.4e-03 (ratio 6.9e-01); "
+                      "FDR − PCA(n_p=2) +1.1 pt, KFDR − KPCA(n_p=2) +0.3 pt")
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -150,7 +152,7 @@ def small_fig6(small_adult):
 
 def test_fig6_checks_on_the_runner_output_equal_the_criteria_by_hand(small_fig6):
     got = perez_suay.checks(dimensionality_reduction=small_fig6)
-    assert len(got) == 7
+    assert len(got) == 6
     assert verdicts(got) == fig6_by_hand(small_fig6)
 
 

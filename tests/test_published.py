@@ -571,3 +571,14 @@ def test_table_unknown_table(name):
     with pytest.raises(ValueError, match=r"Unknown table .* for dediego2025; valid tables: "
                                          r"\['table1', 'table2', 'table3', 'table4', 'table5'\]"):
         table("dediego2025", name)
+
+
+@needs_sources
+def test_perez_suay_checks_quote_the_paper():
+    """Every sentence a check of chapter 14 reads is the paper's own (μ for $\\mu$)."""
+    from fairlab.experiments import perez_suay
+
+    text = " ".join(SOURCES["perezsuay2017"].read_text(encoding="utf-8").replace(
+        "$\\mu$", "μ").split())
+    for key, sentence in perez_suay.SENTENCES.items():
+        assert " ".join(sentence.split()) in text, key

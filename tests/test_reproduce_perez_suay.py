@@ -345,7 +345,7 @@ def test_checks_detect_the_adult_conclusions():
 def test_checks_on_dimensionality_reduction_results(adult_dr):
     c = perez_suay.checks(dimensionality_reduction=adult_dr)
     assert set(c.panel) == {"sex", "sex+race"} and (c.figure == "Fig. 6").all()
-    assert len(c) == 7  # 4 for sex (incl. KFDR vs FDR), 3 for sex+race
+    assert len(c) == 6  # 3 for sex (incl. KFDR vs FDR), 3 for sex+race (incl. the orders)
     assert c.measured.str.len().min() > 10 and c.holds.dtype == bool
     with pytest.raises(ValueError, match="pass regression"):
         perez_suay.checks()
