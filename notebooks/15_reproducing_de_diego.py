@@ -81,7 +81,7 @@ n_folds = 3                  # cross-validation folds of Experiment B and Fig 7 
 etas_b = [0.0, 0.5, 1.0, 1.5, 2.0]   # η of Figs 1 and 4 (paper: [0, 2]); Tables 4-5 use 0, 1, 2
 models = ["LR", "DT", "XGB"]  # downstream models (XGB needs xgboost)
 fig7_eta = 1.0               # η of Fair PLS in Fig 7 (not stated in the paper)
-results_csv = ""             # path of a CSV for the tidy results ("" = none; make reproduce sets it)
+results_csv = ""             # path of a CSV for the tidy results ("" = none)
 progress = False             # tqdm progress bars (turn on when running interactively)
 
 # %%
