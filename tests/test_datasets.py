@@ -300,7 +300,8 @@ def test_compas_lee2022_recipe():
 def test_compas_pls_recipe():
     b = load_compas(variant="pls")
     _check_bunch(b)
-    assert b.X.shape == (6150, 6)
+    assert b.X.shape == (6150, 8)
+    assert list(b.X.columns[-2:]) == ["decile_score", "event"]  # named by De-Diego et al.
     assert round(_di(b.y, b.sensitive, b.pos_label), 4) == 0.8009  # De-Diego et al. Table 2
 
 

@@ -48,7 +48,7 @@ EVERY_CALL = [
     (load_german, {"variant": "lee2022"}, (1000, 57)),
     (load_german, {"variant": "pls"}, (1000, 47)),
     (load_compas, {"variant": "lee2022"}, (6172, 11)),
-    (load_compas, {"variant": "pls"}, (6150, 6)),
+    (load_compas, {"variant": "pls"}, (6150, 8)),
     (load_bank, {"variant": "agarwal"}, (41188, 52)),
     (load_diabetes, {"variant": "pls"}, (71518, 18)),
     (load_communities, {"variant": "pls"}, (1994, 98)),
