@@ -165,7 +165,7 @@ def test_representation_scores_and_the_normalisation_table(small):
     ran = cmp["ours_mean"].notna()
     assert ran.sum() == 2 * 2 * 3 and cmp.loc[ran, "within"].notna().all()
     fit = de_diego.normalisation_fit(sc)
-    assert len(fit) == len(de_diego.normalisations()) == 32
+    assert len(fit) == len(de_diego.normalisations()) == 48
     assert (fit["cells"] == 8).all()
     assert fit["share_within"].is_monotonic_decreasing
     one = fit.iloc[0]
@@ -201,7 +201,7 @@ def test_downstream_scores_tables_4_and_5(small):
     b = unit[unit.metric == "cov2_s"]["mean"].to_numpy()
     assert a.shape == b.shape and not np.allclose(a, b)
     fit = de_diego.normalisation_fit(sc)
-    assert len(fit) == 8 and set(fit["rows"]) == {"test"}
+    assert len(fit) == 12 and set(fit["rows"]) == {"test"}  # 2 × 3 × 2 readings of Tables 4-5
 
 
 def test_models_defaults_and_missing_xgboost(monkeypatch):
@@ -317,3 +317,18 @@ def test_the_reading_bound_and_the_spread_hypotheses(small):
     g = test_rows.groupby(["dataset", "eta", "metric"])["value"]
     ratio = (g.std(ddof=0) / g.mean())[g.mean() > 0.005]
     assert spreads.loc["splits (ddof=0)", "median"] == pytest.approx(float(ratio.median()))
+
+
+def test_the_one_hot_reading_sums_both_indicator_columns():
+    rng = np.random.default_rng(0)
+    T = rng.normal(size=(200, 3)) + 5.0
+    v = (rng.random(200) < 0.3).astype(float)
+    both = np.column_stack([1 - v, v])
+    n = len(v)
+    by_hand = float(np.sum(((T - T.mean(0)).T @ (both - both.mean(0)) / n) ** 2))
+    assert de_diego._cov2(T, v, "raw", "one-hot", "sum") == pytest.approx(by_hand, rel=1e-12)
+    assert de_diego._cov2(T, v, "raw", "one-hot", "sum") == pytest.approx(
+        2 * de_diego._cov2(T, v, "raw", "raw", "sum"), rel=1e-12)
+    y = rng.random(200)  # a continuous target has no indicator columns: as loaded
+    assert de_diego._cov2(T, y, "unit", "one-hot", "mean") == de_diego._cov2(T, y, "unit", "raw",
+                                                                            "mean")

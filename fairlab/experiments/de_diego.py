@@ -41,7 +41,7 @@ NORMALISATION_OPTIONS = {
     "features": ("S not in X", "S in X"),
     "rows": ("test", "train"),
     "scores": ("raw", "unit"),
-    "targets": ("raw", "standardized"),
+    "targets": ("raw", "standardized", "one-hot"),
     "reduce": ("sum", "mean"),
 }
 
@@ -199,16 +199,31 @@ def normalisations():
     ``rows`` (Cov² on the test or the training rows), ``scores`` (the scores ``r(X)`` as
     ``FairPLS.transform`` returns them — standardised X times unit weight vectors — or each
     component scaled to unit variance), ``targets`` (Y and S as loaded, 0/1 or the [0, 1]
-    regression target, or standardised) and ``reduce`` (sum or mean over components), i.e.
-    ``fairlab.metrics.cov2(r, v, standardize=..., reduce=...)``.
+    regression target; standardised; or a binary one as its two indicator columns, as PLS
+    for classification takes a one-hot Y, which doubles Cov² — a continuous one stays as
+    loaded) and ``reduce`` (sum or mean over components), i.e.
+    ``fairlab.metrics.cov2(r, v, standardize=..., reduce=...)`` (:func:`_cov2`).
     """
     opts = NORMALISATION_OPTIONS
     return pd.DataFrame(list(itertools.product(*opts.values())), columns=list(opts))
 
 
-def _standardize_flag(scores, targets):
-    unit, std = scores == "unit", targets == "standardized"
-    return True if unit and std else ("scores" if unit else ("sensitive" if std else False))
+def _cov2(T, v, scores, targets, reduce):
+    """Cov²(T, v) under one reading of :func:`normalisations`.
+
+    ``targets="one-hot"``: a binary v becomes its two indicator columns 1[v = a], 1[v = b] and
+    the value is the sum of their Cov² — 2·Cov²(T, v), since the centred indicators are ±ṽ.
+    """
+    v = np.asarray(v, float)
+    unit = scores == "unit"
+    values = np.unique(v)
+    if targets == "one-hot" and len(values) == 2:
+        return sum(metrics.cov2(T, (v == value).astype(float), sensitive_type="continuous",
+                                standardize="scores" if unit else False, reduce=reduce)
+                   for value in values)
+    std = targets == "standardized"
+    flag = True if unit and std else ("scores" if unit else ("sensitive" if std else False))
+    return metrics.cov2(T, v, sensitive_type="continuous", standardize=flag, reduce=reduce)
 
 
 def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
@@ -281,10 +296,8 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
                 T = model.transform(Xp)
                 sv = sp.astype(float)
                 for sc, tg, rd in combos:
-                    flag = _standardize_flag(sc, tg)
                     for metric, v in (("cov2_y", yp), ("cov2_s", sv)):
-                        val = metrics.cov2(T, v, sensitive_type="continuous", standardize=flag,
-                                           reduce=rd)
+                        val = _cov2(T, v, sc, tg, rd)
                         rows.append({**base, "rows": part, "scores": sc, "targets": tg,
                                      "reduce": rd, "error": "", "metric": metric, "value": val})
                 Xs = (Xp - model.x_mean_) / model.x_std_
@@ -659,9 +672,7 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
               for rd in NORMALISATION_OPTIONS["reduce"]]
 
     def cov2_all(T, v):
-        return {c: metrics.cov2(T, v, sensitive_type="continuous",
-                                standardize=_standardize_flag(c[0], c[1]), reduce=c[2])
-                for c in combos}
+        return {c: _cov2(T, v, *c) for c in combos}
 
     n_folds = check_int(n_folds, "n_folds", minimum=2)
     if not isinstance(data, dict) or not data:
