@@ -582,3 +582,22 @@ def test_perez_suay_checks_quote_the_paper():
         "$\\mu$", "μ").split())
     for key, sentence in perez_suay.SENTENCES.items():
         assert " ".join(sentence.split()) in text, key
+
+
+def test_with_status_names_each_verdict():
+    import pandas as pd
+
+    from fairlab.published import compare, with_status
+
+    pub = table("dediego2025", "table1")
+    pub = pub[(pub.dataset == "Adult Income") & (pub.eta == 0.0)]  # 0.3227 ± 0.1593, …
+    ours = pd.DataFrame({"dataset": "Adult Income", "eta": 0.0,
+                         "metric": ["cov2_y", "cov2_s", "reconstruction_error"],
+                         "mean": [0.32274, 0.0700, 0.10], "std": [0.15926, 0.01, 0.0]})
+    res = with_status(compare(ours, pub), decimals=lambda row: 4).set_index("metric")
+    assert res.loc["cov2_y", "status"] == "equal"  # mean and std round to the printed ones
+    assert res.loc["cov2_s", "status"] == "within std"  # 0.1351 ± 0.0654 holds 0.07
+    assert res.loc["reconstruction_error", "status"] == "differs"
+    assert bool(res.loc["cov2_y", "mean_equal"]) and not bool(res.loc["cov2_s", "mean_equal"])
+    missing = with_status(compare(ours.iloc[:1], pub))
+    assert set(missing.loc[missing.ours_mean.isna(), "status"]) == {"n/a"}
