@@ -99,3 +99,20 @@ def test_verify_fails_on_a_change_and_reports_absent_data(tmp_path, monkeypatch)
 
     monkeypatch.setattr(de_diego, "load_data", broken)
     assert experiments.verify("de_diego", path=tmp_path)["equal"].eq(False).all()
+
+
+@pytest.mark.parametrize("method", ["Fair PCA", "Reductions"])
+def test_a_tradeoff_curve_unit_reads_back_as_the_runner_output(method):
+    from fairlab.experiments import kleindessner_tradeoffs as tradeoffs
+
+    small = {"n_train": 300, "n_test": 300, "lambdas": [0.0, 0.5, 1.0], "eps": [0.05, 0.2]}
+    key = {"dataset": "adult", "method": method, "fairness": "DP",  # EO: too few y = 1 rows
+           "classifier": "logistic regression", "split": 1}
+    rows = experiments.recompute("kleindessner_tradeoffs", [key], parameters=small)
+    assert set(rows["table"]) == {"fig4"} and set(rows["method"]) == {f"{method} (DP)"}
+    back = tradeoffs.curves_from_ledger(rows)
+    direct = tradeoffs.curves(["adult"], methods=[method], fairness=["DP"], n_runs=1, first_run=1,
+                              n_train=300, n_test=300, lambdas=small["lambdas"], eps=small["eps"])
+    keys = ["dataset", "method", "fairness", "classifier", "run", "param"]
+    _assert_same_table(direct.drop(columns="seconds"), back.drop(columns="seconds"), keys)
+    assert len(tradeoffs.units()) == 2 * 4 * 2 * 2 * tradeoffs.N_RUNS
