@@ -11,15 +11,8 @@ import pytest  # noqa: E402
 from sklearn.dummy import DummyClassifier  # noqa: E402
 from sklearn.metrics import balanced_accuracy_score, r2_score, roc_auc_score  # noqa: E402
 
-from fairlab.metrics import (  # noqa: E402
-    _balanced_accuracy,
-    _r2,
-    _roc_auc,
-    _test_rows,
-    hsic,
-    leakage,
-    mmd2,
-)
+from fairlab._leakage import _balanced_accuracy, _r2, _roc_auc, _test_rows  # noqa: E402
+from fairlab.metrics import hsic, leakage, mmd2  # noqa: E402
 from fairlab.plotting import plot_leakage  # noqa: E402
 
 # small and quick: the whole file runs in a few seconds
