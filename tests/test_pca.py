@@ -21,14 +21,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
 from fairlab import FairPCA, UnconstrainedFallbackWarning
+from fairlab._covariance_gap import _covariance_gap_directions, _covariance_gap_matrix
 from fairlab._validation import check_groups
-from fairlab.pca import (
-    _BLOCK_ROWS,
-    _concurrently,
-    _covariance_gap_directions,
-    _covariance_gap_matrix,
-    _one_pass_statistics,
-)
+from fairlab.pca import _BLOCK_ROWS, _concurrently, _one_pass_statistics
 
 # ---------------------------------------------------------------------------------------------
 # Independent reference computations (the paper's algorithms, literally)
