@@ -332,3 +332,27 @@ def test_the_one_hot_reading_sums_both_indicator_columns():
     y = rng.random(200)  # a continuous target has no indicator columns: as loaded
     assert de_diego._cov2(T, y, "unit", "one-hot", "mean") == de_diego._cov2(T, y, "unit", "raw",
                                                                             "mean")
+
+
+def test_cv_k_maximises_the_held_out_objective_of_separate_fits():
+    data, _ = de_diego.load_datasets(["compas"], max_rows=400)
+    d = data["compas"]
+    got = de_diego.cv_k(data, [0.0, 2.0], n_folds=3, random_state=1)
+    y, s = d.y.astype(float), d.s.astype(float)
+    folds = de_diego._folds(len(y), 3, 1)
+    for eta, k_cv in zip(got["eta"], got["k_cv"]):
+        objective = []
+        for k in range(1, d.X.shape[1] + 1):  # FairPLS(k) fitted on its own, per fold
+            total = 0.0
+            for test in folds:
+                train = np.setdiff1d(np.arange(len(y)), test)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    T = de_diego.FairPLS(k, eta=eta).fit(
+                        d.X[train], y[train], sensitive_features=d.s[train]).transform(d.X[test])
+                Tc, yc, sc = T - T.mean(0), y[test] - y[test].mean(), s[test] - s[test].mean()
+                n = len(test)
+                total += float(np.sum((Tc.T @ yc / n) ** 2) - eta * np.sum((Tc.T @ sc / n) ** 2))
+            objective.append(total / 3)
+        assert k_cv == int(np.argmax(np.round(objective, 12))) + 1
+    assert list(got["k_table3"]) == [de_diego.paper_k("compas", eta) for eta in (0.0, 2.0)]
