@@ -829,8 +829,11 @@ def _dr_checks(dr):
             ok &= ratio <= 10
         add("PCA/KPCA: n_p changes the error but hardly the HSIC (HSIC within a factor 10 over "
             "n_p)", "; ".join(text), ok, "fig6 n_p")
-        all_e = part["error_mean"].to_numpy()
-        all_h = part["hsic_mean"].to_numpy()
+        # "the best trade-offs are given by the FDR and KFDR when using all variables": better
+        # than every other point of the panel, the two of them excepted (one may beat the other)
+        others = part[~part["label"].isin(["FDR", "KFDR"])]
+        all_e = others["error_mean"].to_numpy()
+        all_h = others["hsic_mean"].to_numpy()
         text, ok = [], True
         for m in ("FDR", "KFDR"):
             e, h = pts[m]
@@ -838,8 +841,8 @@ def _dr_checks(dr):
             text.append(f"{m} {100 * e[0]:.1f} % / {_fmt(h[0])}: "
                         + ("dominated" if dominated else "not dominated"))
             ok &= not dominated
-        add("best trade-offs: FDR and KFDR with all inputs (no point of the panel has lower "
-            "error and lower HSIC)", "; ".join(text), ok, "fig6 best")
+        add("best trade-offs: FDR and KFDR with all inputs (no other point of the panel has "
+            "lower error and lower HSIC)", "; ".join(text), ok, "fig6 best")
         e_f, h_f = pts["FDR"]
         e_k, h_k = pts["KFDR"]
         if panel == "sex":
