@@ -573,22 +573,14 @@ plt.show()
 # then per column, under the second.
 
 # %%
-printed_cells = {f"Table {t[-1]}": len(published.table("dediego2025", t)) for t in ("table1", "table4", "table5")}
 readings = {"literal everywhere": cmp1,
             "Table 1 one-hot, Tables 4-5 literal": de_diego.compare(de_diego.table1(scores_a, {"targets": "one-hot"}))}
 for label, first in readings.items():
-    parts = [first.assign(table="Table 1")] + [tables45[t].assign(table=f"Table {t[-1]}") for t in tables45]
-    allc = pd.concat(parts, ignore_index=True)
-    allc["within"] = allc.within.fillna(False).astype(bool)
-    status = allc.groupby("table", sort=False).agg(
-        shown=("ours_mean", lambda v: int(v.notna().sum())), within=("within", "sum"),
-        equal=("status", lambda v: int(v.isin(["equal", "mean equal"]).sum())))
-    status.insert(0, "printed", [printed_cells[t] for t in status.index])
-    status.loc["all"] = status.sum()
-    status["share within"] = (status["within"] / status["printed"]).round(2)
-    print(f"{label}:\n{status.to_string()}\n")
+    print(f"{label}:\n{de_diego.coverage({'Table 1': first, 'Table 4': t4, 'Table 5': t5}).to_string()}\n")
+allc = pd.concat([first.assign(table="Table 1"), t4.assign(table="Table 4"), t5.assign(table="Table 5")],
+                 ignore_index=True)
 share = allc[allc.ours_mean.notna()].groupby(["table", "metric"], sort=False)["within"].agg(
-    within="sum", cells="size")
+    within=lambda v: int(v.fillna(False).sum()), cells="size")
 share["share"] = (share["within"] / share["cells"]).round(2)
 print(share.to_string())
 print("\nbest Cov² reading for Table 1:", dict(fit1.iloc[0][list(de_diego.NORMALISATION_OPTIONS)]),

@@ -356,3 +356,12 @@ def test_cv_k_maximises_the_held_out_objective_of_separate_fits():
             objective.append(total / 3)
         assert k_cv == int(np.argmax(np.round(objective, 12))) + 1
     assert list(got["k_table3"]) == [de_diego.paper_k("compas", eta) for eta in (0.0, 2.0)]
+
+
+def test_coverage_counts_each_table_and_all(small):
+    t1 = de_diego.compare(de_diego.table1(de_diego.representation_scores(small, [0.0], n_splits=2)))
+    cov = de_diego.coverage({"Table 1": t1})
+    assert cov.loc["Table 1", "printed"] == len(t1) == 2 * 4 * 3  # German and Communities
+    assert cov.loc["Table 1", "shown"] == 2 * 3  # η = 0 only
+    assert cov.loc["Table 1", "within"] == int(t1.within.fillna(False).sum())
+    assert cov.loc["all"].drop("share within").equals(cov.loc["Table 1"].drop("share within"))

@@ -438,6 +438,33 @@ def compare(ours, table="table1"):
     return out
 
 
+def coverage(compared):
+    """How many printed cells of each table we show, and how many are within the paper's std.
+
+    Parameters
+    ----------
+    compared : dict of str -> DataFrame
+        Table label -> its :func:`compare` result (every printed cell of the table, ours or not).
+
+    Returns
+    -------
+    DataFrame
+        One row per table and ``"all"``: ``printed`` cells, ``shown`` (with our number),
+        ``within`` (the paper's std), ``equal`` (mean, or mean and std, at the printed decimals)
+        and ``share within`` (of ``printed``).
+    """
+    rows = []
+    for label, table in compared.items():
+        rows.append({"table": label, "printed": len(table),
+                     "shown": int(table["ours_mean"].notna().sum()),
+                     "within": int(table["within"].fillna(False).astype(bool).sum()),
+                     "equal": int(table["status"].isin(["equal", "mean equal"]).sum())})
+    out = pd.DataFrame(rows).set_index("table")
+    out.loc["all"] = out.sum()
+    out["share within"] = (out["within"] / out["printed"]).round(2)
+    return out
+
+
 def side_by_side(compared, title=""):
     """:func:`compare` as a table: one row per η (and model), four columns per printed metric.
 
