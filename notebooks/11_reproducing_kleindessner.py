@@ -131,16 +131,7 @@ pd.DataFrame([{"dataset": name, "train rows": len(sp[0].X_train), "test rows": l
 
 # %%
 ledger = experiments.read_ledger("kleindessner")
-units = ledger.drop_duplicates("unit")
-print(f"ledger: {units.unit.nunique()} units, {len(ledger)} rows; computed at {units.commit.nunique()} commit(s) "
-      f"between {units.date.min()[:10]} and {units.date.max()[:10]}; "
-      f"{units.seconds.sum() / 3600:.1f} unit-hours in all")
-for commit in sorted(units.commit.unique()):
-    print(f"  commit {commit[:12]}: {(units.commit == commit).sum()} units")
-print("machine(s):", *sorted(units.machine.unique()), sep="\n  ")
-missing = units[units.metric == experiments.MISSING]
-print(f"{len(missing)} unit(s) recorded as missing" + "".join(
-    f"\n  {row.unit.removeprefix('kleindessner/')}: {row.note}" for row in missing.itertuples()))
+print(experiments.describe_ledger(ledger, "kleindessner"))
 
 # %% [markdown]
 # `experiments.summarize_ledger` turns the per-split rows into the printed cells (mean and population std over

@@ -160,12 +160,7 @@ print(de_diego.cv_k(data_a, [0.0, 1.0, 2.0], random_state=seed).set_index(["data
 # %%
 ledger = experiments.read_ledger("de_diego")
 units = ledger.drop_duplicates("unit")
-print(f"ledger: {len(units)} units, {len(ledger)} rows; computed at commit(s) "
-      f"{', '.join(c[:12] for c in sorted(units.commit.unique()))} on {units.date.min()[:10]}"
-      + ("" if units.date.min()[:10] == units.date.max()[:10] else f" to {units.date.max()[:10]}"))
-print(f"unit time: {units.seconds.sum() / 60:.0f} unit-minutes in all")
-print("machine(s):", *sorted(units.machine.unique()), sep="\n  ")
-print(f"{int((units.metric == experiments.MISSING).sum())} unit(s) recorded as missing")
+print(experiments.describe_ledger(ledger, "de_diego"))
 print(units.groupby(["table", "dataset"], sort=False).size().unstack("table", fill_value=0).to_string())
 
 # %% [markdown]

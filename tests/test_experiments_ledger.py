@@ -245,3 +245,23 @@ def test_kernel_dependent_models_are_left_out_on_another_kernel(tmp_path, monkey
     result = experiments.verify("kleindessner", path=tmp_path)
     assert result["equal"].all() and result["values"].item() == 6  # %Var, MMD², two SVMs
     assert "not compared" in result["note"].item()
+
+
+def test_describe_ledger_counts_units_commits_missing_and_the_grid(tmp_path, calls, monkeypatch):
+    counting = kleindessner.run_unit
+
+    def fails_on_split_1(key, parameters):
+        if key["split"] == 1:
+            raise ValueError("the solver did not converge")
+        return counting(key, parameters)
+
+    monkeypatch.setattr(kleindessner, "run_unit", fails_on_split_1)
+    rows = experiments.run("kleindessner", UNITS[:2], scheduler="serial", path=tmp_path)
+    text = experiments.describe_ledger(rows, "kleindessner").splitlines()
+    assert text[0].startswith(f"ledger: 2 units, {len(rows)} rows; computed at 1 commit(s) on ")
+    assert "1 unit(s) recorded as missing" in text
+    failed = experiments.unit_id("kleindessner", UNITS[1])
+    assert f"  {failed}: ValueError: the solver did not converge" in text
+    grid = len(kleindessner.units())
+    assert text[-1] == f"paper-scale grid: {grid} units, 2 held, {grid - 2} not computed yet"
+    assert experiments.describe_ledger(rows.iloc[:0]) == "the ledger is empty"

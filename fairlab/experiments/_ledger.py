@@ -440,6 +440,35 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0):
     return out
 
 
+def describe_ledger(ledger, experiment=None):
+    """The provenance of a ledger as printable lines: its size, commits, dates, unit time, machines,
+    and, given ``experiment``, how many units of the paper-scale grid it holds and which it lacks.
+
+    Missing units (:data:`MISSING`) are counted apart and listed with the first line of their error.
+    """
+    units = ledger.drop_duplicates("unit")
+    if units.empty:
+        return "the ledger is empty"
+    first, last = units["date"].min()[:10], units["date"].max()[:10]
+    lines = [f"ledger: {len(units)} units, {len(ledger)} rows; computed at "
+             f"{units['commit'].nunique()} commit(s) on {first}"
+             + ("" if first == last else f" to {last}")
+             + f"; {units['seconds'].sum() / 3600:.2f} unit-hours in all"]
+    lines += [f"  commit {commit[:12]}: {count} units"
+              for commit, count in units["commit"].value_counts(sort=False).sort_index().items()]
+    lines += ["machine(s):"] + [f"  {name}" for name in sorted(units["machine"].unique())]
+    missing = units[units["metric"] == MISSING]
+    lines.append(f"{len(missing)} unit(s) recorded as missing")
+    lines += [f"  {row.unit}: {str(row.note).splitlines()[0][:160]}"
+              for row in missing.itertuples()]
+    if experiment is not None:
+        grid = {unit_id(experiment, key) for key in _module(experiment).units()}
+        absent = len(grid - set(units["unit"]))
+        lines.append(f"paper-scale grid: {len(grid)} units, {len(grid) - absent} held, "
+                     f"{absent} not computed yet")
+    return "\n".join(lines)
+
+
 def summarize_ledger(ledger, *, ddof=0):
     """Mean and std over splits of each printed cell of a ledger (the papers' ``np.std``: ddof 0).
 
