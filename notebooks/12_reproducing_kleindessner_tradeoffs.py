@@ -39,8 +39,9 @@
 # {doc}`11_reproducing_kleindessner` (the protocol conventions of these reproductions). The maths needed: logistic
 # regression with an $L_2$ penalty.
 #
-# **Time.** About 30 minutes to read and work through; the notebook runs in {{ run_time_12 }} at its defaults
-# (paper scale, `make reproduce`: more than a day on two cores, almost all of it the reductions).
+# **Time.** About 30 minutes to read and work through; the notebook runs in {{ run_time_12 }} at its defaults,
+# which read the curves at paper scale from the results ledger (its cost is printed in
+# {numref}`Section %s <sec-tradeoff-ledger>`).
 #
 # {{ run_it }}
 # :::
@@ -84,10 +85,17 @@
 # * metrics on the test rows: error $P(\hat y \ne y)$, $\Delta_\text{DP} = |P(\hat y = 1|z=0) - P(\hat y = 1|z=1)|$,
 #   $\Delta_\text{EO} = |\text{TPR}_0 - \text{TPR}_1|$.
 #
-# The committed outputs are at a reduced scale (Adult, logistic regression, one run, 2 000 training rows, four
-# values of $\varepsilon$); the parameters restore the paper's, and `make reproduce` runs it.
+# **Scale.** The curves are read from the **results ledger** (`notebooks/results/kleindessner_tradeoffs.csv.gz`):
+# each curve of the paper's grid (data set × method × fairness notion × classifier × run, 5 000 + 5 000 rows, the
+# 11-point grids) is a work unit computed once by `make reproduce`, with its commit, date, machine and time. With
+# `use_ledger = False` the chapter computes the curves here instead, at the reduced parameters below (Adult,
+# logistic regression, one run, 2 000 training rows, four values of $\varepsilon$).
 
 # %% tags=["parameters"]
+use_ledger = True            # Figs 4 and 8 at paper scale, read from the ledger (False: computed here, below)
+live_units = [["adult", "Fair PCA", "DP", "logistic regression", 0],
+              ["adult", "Fair PCA-S", "EO", "logistic regression", 0],
+              ["bank", "Reductions", "DP", "logistic regression", 0]]  # units recomputed here against the ledger
 seed = 0                     # first run: run r draws its rows with default_rng(r * 1111) (paper: runs 0 to 9)
 datasets = ["adult"]         # data sets of Figs 4 and 8 (paper: adult, bank)
 methods = ["Fair PCA", "Fair PCA-S", "Reductions"]  # curves (paper: also Fair Kernel PCA)
@@ -109,39 +117,84 @@ progress = False             # tqdm progress bars (turn on when running interact
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from fairlab import experiments
+from fairlab.evaluation import benchmark_ratios
 from fairlab.experiments import kleindessner_tradeoffs, write_results_csv
 from fairlab.plotting import book_style, figure_legend, panel_grid, plot_runtime, plot_tradeoff
 
 book_style()
 print("λ grid of the fair curves:", list(kleindessner_tradeoffs.LAMBDAS))
+print("Figs 4 and 8:", "the paper-scale ledger" if use_ledger else
+      f"{n_runs} run(s) of {n_train} + {n_test} rows, ε in {eps}, {', '.join(classifiers)}")
 
 # %% [markdown]
 # ## The data
 #
-# One draw per data set, the training and test rows and the base rates. Adult's positive rate (income above
-# 50K) is about 24 %, its men about two thirds (the paper's App. C.2: 23.9 % and 66.8 %).
+# One draw per data set at the scale the figures use, the training and test rows and the base rates (the
+# paper's App. C.2 gives Adult's positive rate as 23.9 % and its share of men as 66.8 %).
 
 # %%
+scale = kleindessner_tradeoffs.PARAMETERS if use_ledger else {"n_train": n_train, "n_test": n_test}
+shown = kleindessner_tradeoffs.DATASETS if use_ledger else datasets
 pd.DataFrame([{"dataset": name, "d": sp.X_train.shape[1], "train rows": len(sp.y_train),
                "test rows": len(sp.y_test), "P(y=1), test": round(float(sp.y_test.mean()), 2),
                "P(z=1), test": round(float(sp.s_test.mean()), 2)}
-              for name in datasets
-              for sp in kleindessner_tradeoffs.load_splits(name, n_runs=1, n_train=n_train, n_test=n_test,
-                                                     first_run=seed)]
+              for name in shown
+              for sp in kleindessner_tradeoffs.load_splits(name, n_runs=1, n_train=scale["n_train"],
+                                                           n_test=scale["n_test"], first_run=seed)]
              ).set_index("dataset")
+
+# %% [markdown]
+# (sec-tradeoff-ledger)=
+# ## Paper scale: the ledger
+#
+# Each curve is a **work unit** of `fairlab.experiments.kleindessner_tradeoffs`: a pure function of its key (data
+# set, method, fairness notion, classifier, run) that draws the run's rows, fits the method along its whole
+# parameter grid and returns one row per point — test error, violation and training time. `make reproduce`
+# computes the units the committed ledger lacks, on a Dask cluster, resuming where an interrupted run stopped;
+# every row carries its unit's commit, date, machine and time. The figures below are drawn from the units the
+# ledger holds; the cells say which those are.
+
+# %%
+ledger = experiments.read_ledger("kleindessner_tradeoffs")
+print(experiments.describe_ledger(ledger, "kleindessner_tradeoffs"))
+held = ledger.drop_duplicates("unit")
+held = held.join(held.method.str.extract(r"^(?P<curve>.*) \((?P<notion>DP|EO)\)$"))
+print(f"\nruns held per curve (the paper: {kleindessner_tradeoffs.N_RUNS}):")
+print(held.groupby(["model", "curve", "dataset", "notion"], sort=False).size()
+      .unstack(["dataset", "notion"], fill_value=0).to_string())
+
+# %% [markdown]
+# The units a ledger lacks are the reductions around the kernel SVM first: each of their curves trains up to 50
+# reweighted kernel SVMs at each of the 11 values of $\varepsilon$, by far the costliest units of the grid. A panel
+# whose reductions' curves are not in the ledger shows the fair methods alone, and no gap to the reductions is
+# computed for it.
+#
+# A ledger is only worth reading if the code still produces it. The units in `live_units` are recomputed here and
+# compared with their ledger rows: equal means every value rounds to the stored one at 8 significant digits, the
+# training times excepted. The notebook tests compare this output, so `make test` proves these units current
+# wherever it runs.
+
+# %%
+live = [dict(zip(kleindessner_tradeoffs.UNIT_KEYS, unit)) for unit in live_units]
+verdict = experiments.equal_to_ledger(experiments.recompute("kleindessner_tradeoffs", live), ledger)
+verdict["unit"] = verdict.unit.str.replace("kleindessner_tradeoffs/", "", regex=False)
+print(verdict[["unit", "values", "in_ledger", "equal"]].to_string(index=False))
+print(f"\n{int(verdict.equal.sum())} of {len(verdict)} recomputed units equal the ledger")
 
 # %% [markdown]
 # ## Figures 4 and 8: the trade-off curves
 #
-# One call computes every curve: for each data set, run, fairness notion, classifier and method, the error and
-# the violation on the test rows at each value of $\lambda$ (fair methods) or $\varepsilon$ (reductions), and the
-# training time of each point. The fair and the standard representations are fitted **once per curve** and only
+# `kleindessner_tradeoffs.curves` computes every curve (a unit calls it for one): for each data set, run, fairness
+# notion, classifier and method, the error and the violation on the test rows at each value of $\lambda$ (fair
+# methods) or $\varepsilon$ (reductions), and the training time of each point; `curves_from_ledger` reads the
+# ledger's units back into the same table. The fair and the standard representations are fitted **once per curve** and only
 # the standard block is rescaled for each $\lambda$ (`FairTradeoff`'s fit does not depend on $\lambda$;
 # `reuse_fit=False` refits them for every point and gives the same representations, a test checks it).
 #
 # Every number below is a count of test points divided by a count (an error, a difference of rates), so it is
-# the same on every machine as long as the predictions are, and they are: the notebook tests compare this table
-# under two OpenBLAS kernels. One case needed care. For equal opportunity the representations are learned from the
+# the same on every machine as long as the predictions are, and they are: the notebook tests compare the live
+# units above, and the reduced run of `use_ledger = False`, under two OpenBLAS kernels. One case needed care. For equal opportunity the representations are learned from the
 # positive training rows only, on which some one-hot columns of Adult are constant, and among Fair PCA-S's $l$
 # directions fewer have non-zero variance on those rows than the $k$ components it returns. The remaining
 # components have zero variance there, so any choice is optimal for the fit, but not for the classifier, which
@@ -150,18 +203,21 @@ pd.DataFrame([{"dataset": name, "d": sp.X_train.shape[1], "train rows": len(sp.y
 # see its `equalize_covariance` parameter).
 
 # %%
-curves = kleindessner_tradeoffs.curves(datasets, methods=methods, fairness=fairness, classifiers=classifiers,
-                                      n_runs=n_runs, n_train=n_train, n_test=n_test, first_run=seed, eps=eps,
-                                      progress=progress)
+if use_ledger:
+    curves = kleindessner_tradeoffs.curves_from_ledger(ledger)
+else:
+    curves = kleindessner_tradeoffs.curves(datasets, methods=methods, fairness=fairness, classifiers=classifiers,
+                                           n_runs=n_runs, n_train=n_train, n_test=n_test, first_run=seed, eps=eps,
+                                           progress=progress)
 curves.groupby(["dataset", "fairness", "classifier", "method"], sort=False)[["error", "violation"]].agg(
     ["min", "max"]).round(3)
 
 # %% [markdown]
 # Each panel draws both kinds of curve, as the paper does (it plots accuracy; we plot the error, so lower is
 # better on both axes and the good corner is the bottom left). Points are averaged over the runs; the labels give
-# the two ends of each curve's parameter.
+# the two ends of each curve's parameter. One panel per data set, fairness notion and classifier.
 
-# %% mystnb={"figure": {"caption": "Our Figs. 4 and 8 of Kleindessner et al. at the chapter's default scale: test error against the fairness violation for Fair PCA and Fair PCA-S with the knob \u03bb (each point a logistic regression trained on the representation) and for fairlearn's exponentiated-gradient reduction over its bound \u03b5, one panel per data set, fairness notion and classifier. Fair PCA's curve and the reductions' lie in the same region; Fair PCA-S, with a quarter of the dimensions, pays a higher error at every violation.", "name": "fig-tradeoff-curves"}, "image": {"alt": "Panels side by side, one per fairness notion (demographic parity, equal opportunity) on Adult with logistic regression. In each, test error on the vertical axis (about 0.17 to 0.25) against the violation on the horizontal axis (0 to 0.14 for demographic parity, 0 to 0.3 for equal opportunity). The Fair PCA curve runs from a small violation at lambda 0 to a larger one at lambda 1 with the error falling slightly, and the reductions' points lie on or next to it; the Fair PCA-S curve starts far higher, at an error near 0.25, and falls towards 0.18 to 0.19 as its violation grows."}}
+# %% mystnb={"figure": {"caption": "Our Figs. 4 and 8 of Kleindessner et al.: test error against the fairness violation on the test rows, one panel per data set, fairness notion and downstream classifier, each point the mean over the runs the ledger holds (printed above). Fair PCA, Fair PCA-S and fair kernel PCA trace their curves with the knob \u03bb, fairlearn's exponentiated-gradient reduction with its bound \u03b5; a panel without the reductions' curve is one whose reductions units the ledger lacks. How close the curves are is measured in the next section.", "name": "fig-tradeoff-curves"}, "image": {"alt": "A grid of panels, one per data set (Adult, Bank), fairness notion (demographic parity, equal opportunity) and classifier (logistic regression, kernel SVM). In each, test error on the vertical axis against the violation on the horizontal axis, one line per method with its parameter's two ends labelled. In the logistic-regression panels the Fair PCA curve and the reductions' points lie in the same region and the Fair PCA-S curve lies higher; the kernel-SVM panels show the fair methods' curves."}}
 settings = list(curves.groupby(["dataset", "fairness", "classifier"], sort=False).groups)
 fig, axes = panel_grid(len(settings), panel_height=3.0)
 for ax, (name, notion, clf) in zip(axes, settings):
@@ -193,8 +249,9 @@ gaps.round(4)
 # criterion is part of the printed claim; gaps in percentage points of error):
 
 # %%
-for row in kleindessner_tradeoffs.verdicts(gaps).itertuples():
-    print(f"[{'holds' if row.holds else 'fails'}] {row.claim}\n        {row.measured}")
+for classifier in dict.fromkeys(gaps.classifier):
+    for row in kleindessner_tradeoffs.verdicts(gaps, classifier=classifier).itertuples():
+        print(f"[{'holds' if row.holds else 'fails'}] {row.claim}\n        {row.measured}")
 
 # %% [markdown]
 # ## Figure 9: running time against $n$
@@ -206,39 +263,32 @@ for row in kleindessner_tradeoffs.verdicts(gaps).itertuples():
 # ratios, not seconds). Timings never reproduce, so the cells that measure and draw them are not compared by the
 # notebook tests.
 #
-# Where the time goes: on Adult at $n = 5000$ with single-threaded BLAS, `make bench` measured the reductions'
-# 11-point curve at 12.4 s on an otherwise idle two-core machine (1.1 s per point: each point runs up to 50
-# reweighted logistic regressions). The fair PCA curve took 0.52 s when everything is refitted for every
-# $\lambda$ (the paper's pipeline; ratio 0.042), 0.22 s with fair PCA and PCA fitted once and reused (0.018), and
-# 0.19 s when, in addition, each $\lambda$'s logistic regression starts from the previous $\lambda$'s weights
-# (**0.015, 67× faster**). On the same machine under load the ratios were 0.031, 0.012 and 0.0093 (108×): the
-# reductions suffer more from a busy machine than the fair curve does. On a faster two-core machine the latest
-# `make bench` run gave 0.12 s against 5.3 s (**0.023, 44×**): the reductions gained more from the faster processor
-# than the eleven logistic regressions did, and the goal of 0.01 is missed there by more than twice. The paper's
-# 0.04 s against 4.6 s is 0.0087.
-# What remains of the fair curve is eleven logistic regressions on $2(d-1) = 196$ columns; the reductions solve
-# several hundred of them on $d = 99$ columns.
+# Where the time goes: each point of the reductions' curve runs up to 50 reweighted fits of the classifier;
+# a point of a fair curve is one fit on a representation computed once per curve. `make bench` times the two
+# curves side by side on Adult at $n = 5000$ with logistic regression; its last measurement, and the ratio the
+# paper's "0.04 seconds ... 4.6 seconds" makes:
+
+# %%
+bench = benchmark_ratios("fair PCA curve")
+print(bench[["measure", "case", "ours", "reference", "ratio", "goal", "status"]].round(4).to_string(index=False))
+print(bench.attrs["provenance"])
+paper = kleindessner_tradeoffs.reported_runtimes().query("source == '§5.2'").set_index("method")
+print(f"the paper (§5.2): {paper.loc['Fair PCA', 'seconds']} s / {paper.loc['Reductions', 'seconds']} s "
+      f"= {paper.loc['Fair PCA', 'seconds'] / paper.loc['Reductions', 'seconds']:.4f}")
+
+# %% [markdown]
 #
-# **At paper scale.** The paper's Fig. 9 settings (DP, logistic regression, both 11-point grids, 10 draws per
-# size, one BLAS thread, the same two-core machine with another single-threaded job on its second core) gave,
-# as whole-curve seconds, mean over the draws, and ratio to the reductions:
-#
-# | $n$ | Fair PCA | Fair PCA-S | reductions | Fair PCA / reductions | Fair PCA-S / reductions |
-# |---|---|---|---|---|---|
-# | 1 000 | 0.09 | 0.07 | 11.6 | 0.0078 | 0.0061 |
-# | 5 000 | 0.28 | 0.14 | 12.9 | 0.022 | 0.011 |
-# | 10 000 | 0.77 | 0.22 | 20.9 | 0.037 | 0.011 |
-# | 20 000 | 1.53 | 0.42 | 38.9 | 0.039 | 0.011 |
-# | 30 000 | 2.29 | 0.63 | 59.9 | 0.038 | 0.011 |
-# | 40 000 | 2.97 | 0.96 | 77.1 | 0.039 | 0.012 |
-#
-# The paper's two statements hold: no point of a fair curve took more than 0.5 s (at most 0.32 s, Fair PCA at
-# $n = 40\,000$), and the reductions' points took 7.0 s on average at $n = 40\,000$ (the paper: more than 32 s).
-# The ratios are smaller than the paper's because the reductions became faster on this software stack than
-# the fair pipeline did: 1.17 s per point at $n = 5000$ against the paper's 4.6 s, while a Fair PCA point
-# costs 0.026 s here against 0.04 s. Fair PCA's curve grows faster with $n$ than Fair PCA-S's because its
-# classifier sees $2(d-1) = 196$ columns, Fair PCA-S's only $2\lfloor d/4\rfloor = 48$: at large $n$ the eleven
-# logistic regressions, not the representation, are the cost.
+# **At paper scale, from the ledger.** Every unit of the ledger records the training time of its whole curve at
+# $n = 5000$, single-threaded, on the machine named in {numref}`Section %s <sec-tradeoff-ledger>`. The mean over
+# the runs and both fairness notions, and each fair curve's time as a ratio to the reductions' on the same data
+# set and classifier (these are stored numbers, so this table is the same wherever the chapter runs):
+
+# %%
+print(kleindessner_tradeoffs.curve_seconds(ledger).to_string())
+
+# %% [markdown]
+# **Fig. 9 here.** The cells below time the curves on this machine at the training sizes of the parameters
+# (`make reproduce` runs them at the paper's sizes, 1 000 to 40 000 rows, 10 draws each).
 
 # %% tags=["nbval-ignore-output"]
 runtimes = kleindessner_tradeoffs.runtimes(runtime_n_train, dataset=datasets[0], methods=runtime_methods,
@@ -265,25 +315,15 @@ ax.set_title("Fig. 9: running time vs n")
 plt.show()
 
 # %% [markdown]
-# **Reading the comparison.** At the default scale Fair PCA's curve and the reductions' lie within a fraction of
-# a percentage point of error of each other over the violations they both reach, the paper's "similar curves".
-# Fair PCA-S keeps only a quarter of the dimensions and pays for it with a higher error, as in the paper's
-# Fig. 8, where it is competitive only with the kernel SVM. For equal opportunity both Fair PCA and the
-# reductions stay at small violations over their whole parameter range ($\Delta_\text{EO}$ below 0.06), so the
-# curves there are short and the errors differ by tenths of a point. The timing is what §5.2 reports, in ratios:
-# the fair curves cost one to two hundredths of the reductions' at every size of the default figure, because a fair curve
-# costs one representation and a few ordinary fits, the reductions one cost-sensitive problem per iteration and
-# point.
-#
-# **The settings the defaults leave out**, one draw each at the paper's $n = 5000$ (run with the parameters of
-# `make reproduce`): on **Bank** with logistic regression, Fair PCA's mean gap to the reductions is $-0.15$ (DP)
-# and $-0.17$ (EO) points of error, slightly *better* at matched violation, and Fair PCA-S's $+0.55$ and
-# $+1.08$ points. On **Adult with the kernel SVM** (DP), Fair PCA's curve stays at $\Delta_\text{DP}$ between
-# 0.14 and 0.15: its guarantee is linear, and a kernel SVM recovers the group from non-linear functions of
-# the fair components. Fair kernel PCA does reach small violations (0.001 to 0.067), but at 4.2 points more
-# error than the reductions at matched violation, so on this draw it is *not* competitive with them, unlike
-# the paper's Fig. 8. The whole kernel-SVM curves took 22 s (Fair PCA), 55 s (fair kernel PCA) and 946 s
-# (reductions).
+# **Reading the comparison.** The gaps table gives, for every setting the ledger covers, how far each fair
+# method's curve lies from the reductions' at matched violation, in the same units as the error; the verdicts
+# above turn the paper's two claims into a pass or a fail with the worst setting named. The kernel-SVM rows of
+# the first table say how far each fair method moves the violation with the kernel SVM on top: the fairness of
+# Fair PCA and Fair PCA-S is linear (no linear function of the representation predicts the group better than
+# chance, §3 of the paper), and a kernel SVM can still recover the group from non-linear functions of the fair
+# components; fair kernel PCA removes non-linear information too. The timing table is §5.2's other claim, in
+# ratios: a fair curve costs one representation and a few ordinary fits, the reductions one cost-sensitive
+# problem per iteration and point.
 
 # %% [markdown]
 # ## Writing the results

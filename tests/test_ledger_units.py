@@ -116,3 +116,25 @@ def test_a_tradeoff_curve_unit_reads_back_as_the_runner_output(method):
     keys = ["dataset", "method", "fairness", "classifier", "run", "param"]
     _assert_same_table(direct.drop(columns="seconds"), back.drop(columns="seconds"), keys)
     assert len(tradeoffs.units()) == 2 * 4 * 2 * 2 * tradeoffs.N_RUNS
+
+
+def test_curve_seconds_sums_each_curve_and_divides_by_the_reductions():
+    from fairlab.experiments import kleindessner_tradeoffs as tradeoffs
+
+    small = {"n_train": 300, "n_test": 300, "lambdas": [0.0, 1.0], "eps": [0.05, 0.2]}
+    keys = [{"dataset": "adult", "method": m, "fairness": "DP", "classifier": "logistic regression",
+             "split": s} for m in ("Fair PCA", "Reductions") for s in (0, 1)]
+    rows = experiments.recompute("kleindessner_tradeoffs", keys, parameters=small)
+    table = tradeoffs.curve_seconds(rows)
+    timed = rows[rows["metric"] == "fit_seconds"]
+    whole = timed.groupby(["method", "split"])["value"].sum().groupby("method").mean()
+    fair = table.loc[("adult", "logistic regression", "Fair PCA")]
+    assert fair["curves"] == 2
+    assert fair["seconds"] == pytest.approx(round(whole["Fair PCA (DP)"], 2), abs=0.006)
+    assert fair["ratio"] == pytest.approx(whole["Fair PCA (DP)"] / whole["Reductions (DP)"],
+                                          abs=6e-5)
+    assert table.loc[("adult", "logistic regression", "Reductions"), "ratio"] == 1.0
+    no_reference = tradeoffs.curve_seconds(rows[rows["method"] == "Fair PCA (DP)"])
+    assert np.isnan(no_reference["ratio"]).all()
+    with pytest.raises(ValueError, match="no curve"):
+        tradeoffs.curve_seconds(rows.iloc[:0])

@@ -465,6 +465,34 @@ def runtime_summary(runtimes, *, reference="Reductions", ddof=0):
     return runtime_ratios(out, reference, by=("n_train",))
 
 
+def curve_seconds(ledger, *, reference=_REDUCTION):
+    """Whole-curve training seconds at paper scale, read from the ledger's ``fit_seconds`` rows.
+
+    A curve's time is the sum of its points' ``fit_seconds`` (the shared representation is spread
+    over the points, so the sum is the curve's wall time, :func:`curves`).  The mean is over the
+    runs and both fairness notions the ledger holds, per data set, classifier and method;
+    ``ratio`` divides it by ``reference``'s on the same data set and classifier (NaN where the
+    ledger holds no curve of the reference there).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``dataset, classifier, method``; columns ``curves`` (how many),
+        ``seconds`` (mean whole-curve seconds) and ``ratio``.
+    """
+    if not (ledger["metric"] == "fit_seconds").any():
+        raise ValueError("the ledger holds no curve: nothing to time.")
+    curves = curves_from_ledger(ledger)
+    whole = curves.groupby(["dataset", "classifier", "method", "fairness", "run"],
+                           sort=False)["seconds"].sum().reset_index()
+    out = whole.groupby(["dataset", "classifier", "method"], sort=False).agg(
+        curves=("seconds", "size"), seconds=("seconds", "mean")).reset_index()
+    ref = out[out["method"] == reference].set_index(["dataset", "classifier"])["seconds"]
+    key = pd.MultiIndex.from_frame(out[["dataset", "classifier"]])
+    out["ratio"] = out["seconds"].to_numpy() / ref.reindex(key).to_numpy()
+    return out.set_index(["dataset", "classifier", "method"]).round({"seconds": 2, "ratio": 4})
+
+
 def reported_runtimes():
     """The running times Kleindessner et al. state in the text of §5.2 and App. C.7.
 
