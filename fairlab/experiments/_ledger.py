@@ -442,7 +442,7 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0):
 
 def describe_ledger(ledger, experiment=None):
     """The provenance of a ledger as printable lines: its size, commits, dates, unit time, machines,
-    and, given ``experiment``, how many units of the paper-scale grid it holds and which it lacks.
+    and, given ``experiment``, how many units of the paper-scale grid it holds and lacks.
 
     Missing units (:data:`MISSING`) are counted apart and listed with the first line of their error.
     """
