@@ -490,7 +490,8 @@ def curve_seconds(ledger, *, reference=_REDUCTION):
     ref = out[out["method"] == reference].set_index(["dataset", "classifier"])["seconds"]
     key = pd.MultiIndex.from_frame(out[["dataset", "classifier"]])
     out["ratio"] = out["seconds"].to_numpy() / ref.reindex(key).to_numpy()
-    return out.set_index(["dataset", "classifier", "method"]).round({"seconds": 2, "ratio": 4})
+    out = out.set_index(["dataset", "classifier", "method"]).sort_index()
+    return out.round({"seconds": 2, "ratio": 4})
 
 
 def reported_runtimes():
