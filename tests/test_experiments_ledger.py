@@ -36,6 +36,20 @@ def calls(monkeypatch):
     return done
 
 
+@pytest.fixture
+def one_unit_failed(tmp_path, calls, monkeypatch):
+    """The rows of a run of UNITS[:2] in tmp_path whose split-1 unit raised."""
+    counting = kleindessner.run_unit
+
+    def fails_on_split_1(key, parameters):
+        if key["split"] == 1:
+            raise ValueError("the solver did not converge")
+        return counting(key, parameters)
+
+    monkeypatch.setattr(kleindessner, "run_unit", fails_on_split_1)
+    return experiments.run("kleindessner", UNITS[:2], scheduler="serial", path=tmp_path)
+
+
 def test_a_unit_returns_per_split_rows_with_the_published_keys():
     rows = experiments.recompute("kleindessner", UNITS[:1])
     assert list(rows.columns) == experiments.LEDGER_COLUMNS
@@ -212,16 +226,9 @@ def test_a_kernel_dependent_method_on_another_kernel_is_reported_not_judged(tmp_
     assert result["equal"].isna().all() and "another BLAS kernel" in result["note"].item()
 
 
-def test_a_unit_that_fails_is_recorded_as_missing_with_its_reason(tmp_path, calls, monkeypatch):
-    counting = kleindessner.run_unit
-
-    def fails_on_split_1(key, parameters):
-        if key["split"] == 1:
-            raise ValueError("the solver did not converge")
-        return counting(key, parameters)
-
-    monkeypatch.setattr(kleindessner, "run_unit", fails_on_split_1)
-    rows = experiments.run("kleindessner", UNITS[:2], scheduler="serial", path=tmp_path)
+def test_a_unit_that_fails_is_recorded_as_missing_with_its_reason(tmp_path, calls,
+                                                                   one_unit_failed):
+    rows = one_unit_failed
     missing = rows[rows["metric"] == experiments.MISSING]
     assert len(missing) == 1 and np.isnan(missing["value"].item())
     assert missing["note"].item() == "ValueError: the solver did not converge"
@@ -247,16 +254,8 @@ def test_kernel_dependent_models_are_left_out_on_another_kernel(tmp_path, monkey
     assert "not compared" in result["note"].item()
 
 
-def test_describe_ledger_counts_units_commits_missing_and_the_grid(tmp_path, calls, monkeypatch):
-    counting = kleindessner.run_unit
-
-    def fails_on_split_1(key, parameters):
-        if key["split"] == 1:
-            raise ValueError("the solver did not converge")
-        return counting(key, parameters)
-
-    monkeypatch.setattr(kleindessner, "run_unit", fails_on_split_1)
-    rows = experiments.run("kleindessner", UNITS[:2], scheduler="serial", path=tmp_path)
+def test_describe_ledger_counts_units_commits_missing_and_the_grid(one_unit_failed):
+    rows = one_unit_failed
     text = experiments.describe_ledger(rows, "kleindessner").splitlines()
     assert text[0].startswith(f"ledger: 2 units, {len(rows)} rows; computed at 1 commit(s) on ")
     assert "1 unit(s) recorded as missing" in text
