@@ -360,11 +360,8 @@ print("printed: Fair PCA-S has a larger ΔDP than Fair PCA at:",
 # ledger's: the quickest unit of every data set and method.
 
 # %%
-live = [dict(zip(kleindessner.UNIT_KEYS, unit)) for unit in live_units]
-fresh = experiments.recompute("kleindessner", live)
-stable = fresh[~fresh.model.isin(kleindessner.KERNEL_DEPENDENT_MODELS)]  # the MLP: see above
-verdict = experiments.equal_to_ledger(stable, ledger)
-verdict["unit"] = verdict.unit.str.replace("kleindessner/", "", regex=False)
+verdict = experiments.recompute_against_ledger(  # the MLP left out: see above
+    "kleindessner", live_units, ledger, leave_out_models=kleindessner.KERNEL_DEPENDENT_MODELS)
 print(verdict[["unit", "values", "in_ledger", "equal"]].to_string(index=False))
 print(f"\n{int(verdict.equal.sum())} of {len(verdict)} recomputed units equal the ledger"
       + (f"; {int((~verdict.in_ledger).sum())} not in it yet" if not verdict.in_ledger.all() else ""))

@@ -175,9 +175,7 @@ print(held.groupby(["model", "curve", "dataset", "notion"], sort=False).size()
 # wherever it runs.
 
 # %%
-live = [dict(zip(kleindessner_tradeoffs.UNIT_KEYS, unit)) for unit in live_units]
-verdict = experiments.equal_to_ledger(experiments.recompute("kleindessner_tradeoffs", live), ledger)
-verdict["unit"] = verdict.unit.str.replace("kleindessner_tradeoffs/", "", regex=False)
+verdict = experiments.recompute_against_ledger("kleindessner_tradeoffs", live_units, ledger)
 print(verdict[["unit", "values", "in_ledger", "equal"]].to_string(index=False))
 print(f"\n{int(verdict.equal.sum())} of {len(verdict)} recomputed units equal the ledger")
 

@@ -190,9 +190,7 @@ print(held.to_string())
 # output, so `make test` proves these units current wherever it runs.
 
 # %%
-live = [dict(zip(perez_suay.UNIT_KEYS, unit)) for unit in live_units]
-verdict = experiments.equal_to_ledger(experiments.recompute("perez_suay", live), ledger)
-verdict["unit"] = verdict.unit.str.replace("perez_suay/", "", regex=False)
+verdict = experiments.recompute_against_ledger("perez_suay", live_units, ledger)
 print(verdict[["unit", "values", "in_ledger", "equal"]].to_string(index=False))
 print(f"\n{int(verdict.equal.sum())} of {len(verdict)} recomputed units equal the ledger")
 

@@ -170,9 +170,7 @@ print(units.groupby(["table", "dataset"], sort=False).size().unstack("table", fi
 # verify-results` recomputes the quickest unit of every data set.
 
 # %%
-live = [dict(zip(de_diego.UNIT_KEYS, unit)) for unit in live_units]
-verdict = experiments.equal_to_ledger(experiments.recompute("de_diego", live), ledger)
-verdict["unit"] = verdict.unit.str.replace("de_diego/", "", regex=False)
+verdict = experiments.recompute_against_ledger("de_diego", live_units, ledger)
 print(verdict[["unit", "values", "in_ledger", "equal"]].to_string(index=False))
 print(f"\n{int(verdict.equal.sum())} of {len(verdict)} recomputed units equal the ledger")
 

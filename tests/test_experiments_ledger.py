@@ -264,3 +264,17 @@ def test_describe_ledger_counts_units_commits_missing_and_the_grid(one_unit_fail
     grid = len(kleindessner.units())
     assert text[-1] == f"paper-scale grid: {grid} units, 2 held, {grid - 2} not computed yet"
     assert experiments.describe_ledger(rows.iloc[:0]) == "the ledger is empty"
+
+
+def test_recompute_against_ledger_takes_key_lists_and_leaves_out_models(tmp_path):
+    ledger = experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
+    as_list = [[UNITS[0][field] for field in kleindessner.UNIT_KEYS]]
+    verdict = experiments.recompute_against_ledger("kleindessner", as_list, ledger)
+    assert verdict["unit"].tolist() == ["dataset=compas/method=PCA/k=2/split=0"]
+    assert verdict["equal"].all() and verdict["values"].item() == 8
+    planted = ledger.copy()
+    planted.loc[planted["model"] == "MLP", "value"] *= 1.01
+    assert not experiments.recompute_against_ledger("kleindessner", UNITS[:1], planted)["equal"].any()
+    kept = experiments.recompute_against_ledger("kleindessner", UNITS[:1], planted,
+                                                leave_out_models=["MLP"])
+    assert kept["equal"].all() and kept["values"].item() == 6

@@ -352,6 +352,35 @@ def recompute(experiment, units, *, parameters=None):
     return pd.concat(frames, ignore_index=True)
 
 
+def recompute_against_ledger(experiment, units, ledger, *, leave_out_models=()):
+    """Recompute ``units`` here and compare them with their ledger rows (a chapter's live check).
+
+    Parameters
+    ----------
+    experiment : str
+        One of :data:`EXPERIMENTS`.
+    units : list of dict or list of sequence
+        Unit keys, as dicts or as values in the order of the module's ``UNIT_KEYS`` (the form
+        a notebook parameter takes).
+    ledger : DataFrame
+        :func:`read_ledger`'s rows.
+    leave_out_models : sequence of str, default=()
+        Downstream models whose rows are not compared (e.g. a module's
+        ``KERNEL_DEPENDENT_MODELS``).
+
+    Returns
+    -------
+    DataFrame
+        :func:`equal_to_ledger`'s verdict, ``unit`` without the ``"<experiment>/"`` prefix.
+    """
+    keys = _module(experiment).UNIT_KEYS
+    units = [dict(u) if isinstance(u, dict) else dict(zip(keys, u, strict=True)) for u in units]
+    rows = recompute(experiment, units)
+    verdict = equal_to_ledger(rows[~rows["model"].isin(list(leave_out_models))], ledger)
+    verdict["unit"] = verdict["unit"].str.removeprefix(f"{experiment}/")
+    return verdict
+
+
 def verification_sample(ledger, *, max_unit_seconds=30.0):
     """A deterministic sample of a ledger's units: the quickest unit of each (dataset, method).
 
