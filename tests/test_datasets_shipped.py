@@ -119,7 +119,7 @@ def test_every_shipped_file_matches_its_provenance_entry():
     assert all(p.suffix == ".xz" for p in on_disk), on_disk
     # Each file has an entry, and no "shipped" entry lacks a file.
     assert on_disk == set(records)
-    assert len(records) == 11 + 60 + 220  # the data sets' files, Lee's splits and loadings
+    assert len(records) == 11 + 60 + 250  # the data sets' files, Lee's splits and loadings
     for path, (dataset, filename, frec) in records.items():
         raw = lzma.decompress((_fetch.DATA_DIR / path).read_bytes())
         assert len(raw) == frec["size"], path
@@ -142,7 +142,7 @@ def test_shipped_provenance_records_are_complete(name):
 
 
 @pytest.mark.parametrize("name, n_files, folder",
-                         [("lee2022_splits", 60, "datasets"), ("lee2022_loadings", 220, "uci")])
+                         [("lee2022_splits", 60, "datasets"), ("lee2022_loadings", 250, "uci")])
 def test_lee2022_provenance_records_are_shipped_with_their_licence(name, n_files, folder):
     lee = provenance(name)
     assert lee["shipped"] and lee["availability"] == "shipped" and lee["license"] == "MIT"
@@ -159,11 +159,15 @@ def test_lee2022_provenance_records_are_shipped_with_their_licence(name, n_files
     assert lee["commit"] == "cbd5c305ca40f380707c92f5cfd9df128e17017a"
 
 
-def test_lee2022_shipped_files_are_the_real_splits_and_the_fpca_mbfpca_loadings():
+def test_lee2022_shipped_files_are_the_real_splits_and_the_pca_fpca_mbfpca_loadings():
     splits = provenance("lee2022_splits")["files"]
     assert set(splits) == {f"{ds}/{part}_{i}.csv" for ds in ("Adult", "German", "COMPAS")
                            for part in ("train", "test") for i in range(10)}
     loadings = provenance("lee2022_loadings")["files"]
+    pca = {k for k in loadings if "PCA_V_" in k and "FPCA" not in k}
+    assert pca == {f"{ds}/PCA_V_{i}.csv" for ds in ("Adult", "German") for i in range(10)} | {
+        f"COMPAS/10_pca/PCA_V_{i}.csv" for i in range(10)}
+    loadings = {k: v for k, v in loadings.items() if k not in pca}
     settings = {k.rsplit("/", 1)[0] for k in loadings}
     assert settings == {
         *(f"{ds}/{k}_fpca_{d}" for ds in ("Adult", "German", "COMPAS") for k in (2, 10)
@@ -286,14 +290,18 @@ def test_lee2022_loadings_load_offline(offline):
     files = provenance("lee2022_loadings")["files"]
     d = {"Adult": 97, "German": 57, "COMPAS": 11}
     for key in files:
-        folder, setting, name = key.split("/")
+        folder, *_, name = key.split("/")
         split = int(name[:-4].rsplit("_", 1)[1])
-        b = load_lee2022_loadings(folder.lower(), setting, split)
-        k = int(setting.split("_")[0])
-        assert b.V.shape == (d[folder], k) and b.k == k and b.setting == setting
-        # Orthonormal loading vectors (Stiefel manifold / eigenvectors of the SDP solution).
-        np.testing.assert_allclose(b.V.T @ b.V, np.eye(k), atol=1e-8)
-        if "_fpca_" in setting:
+        settings = ["2_pca", "10_pca"] if name.startswith("PCA_V") else [key.split("/")[1]]
+        for setting in settings:
+            b = load_lee2022_loadings(folder.lower(), setting, split)
+            k = int(setting.split("_")[0])
+            assert b.V.shape == (d[folder], k) and b.k == k and b.setting == setting
+            # Orthonormal loading vectors (Stiefel manifold / eigenvectors of the SDP solution).
+            np.testing.assert_allclose(b.V.T @ b.V, np.eye(k), atol=1e-8)
+        if setting.endswith("_pca"):
+            assert b.method == "PCA"
+        elif "_fpca_" in setting:
             assert b.method == "FPCA" and b.delta == float(setting.split("_")[2])
         else:
             assert b.method == "MbF-PCA" and b.tau == 10.0 ** -int(setting.split("_")[2])
@@ -302,11 +310,41 @@ def test_lee2022_loadings_load_offline(offline):
     assert not offline.exists()
 
 
+@pytest.mark.parametrize("dataset", ["adult", "german", "compas"])
+def test_lee2022_pca_loadings_are_pca_of_the_train_split(offline, dataset):
+    """Lee et al.'s saved PCA loadings are scikit-learn's PCA components, column by column.
+
+    Their columns come in MATLAB's order with MATLAB's signs: each equals the matching
+    component of :class:`sklearn.decomposition.PCA` up to its sign (and the signs differ on
+    some German columns, which is what an MLP fed these columns sees).
+    """
+    from sklearn.decomposition import PCA
+
+    flipped = 0
+    for split in range(10):
+        X = load_lee2022_split(dataset, split).X_train
+        V = load_lee2022_loadings(dataset, "10_pca", split).V
+        ours = PCA(n_components=10, svd_solver="full").fit(X).components_.T
+        signs = np.sign(np.sum(ours * V, axis=0))
+        flipped += int((signs < 0).sum())
+        # COMPAS (d = 11) has rank 10 after centring: its tenth component has variance ~1e-31,
+        # so only the span of the last column is defined, and both lie in the null direction.
+        exact = 9 if dataset == "compas" else 10
+        np.testing.assert_allclose(V[:, :exact], (ours * signs)[:, :exact], atol=1e-6)
+        if dataset == "compas":
+            centred = X - X.mean(axis=0)
+            assert np.abs(centred @ V[:, 9]).max() < 1e-8
+        np.testing.assert_array_equal(load_lee2022_loadings(dataset, "2_pca", split).V,
+                                      V[:, :2])
+    if dataset == "german":
+        assert flipped > 0
+
+
 def test_lee2022_loadings_settings_aliases_and_errors(offline):
     # German's MbF-PCA folders are called mbfpca, the others stfpca: both spellings work.
     assert load_lee2022_loadings("german", "2_stfpca_3", 0).setting == "2_mbfpca_3"
     assert load_lee2022_loadings("adult", "2_mbfpca_6", 1).setting == "2_stfpca_6"
-    for bad in ("10_stfpca_3", "2_pca", "fpca", 2):
+    for bad in ("10_stfpca_3", "3_pca", "2_pca_1", "fpca", 2):
         with pytest.raises(ValueError, match="setting must be one of .*'2_fpca_0.0'"):
             load_lee2022_loadings("compas", bad, 0)
     with pytest.raises(ValueError, match="split must be"):

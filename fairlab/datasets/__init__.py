@@ -15,7 +15,7 @@ work offline; a copy of your own in ``data_home`` or ``$FAIRLAB_DATA/<name>/`` t
 precedence.  :func:`load_lawschool` is external (LSAC terms): it is read from ``data_home``,
 ``$FAIRLAB_DATA/lawschool/`` or the user cache, or downloaded (SHA-256 verified).
 :func:`load_lee2022_split` gives Lee et al.'s exact published splits of Adult, German credit and
-COMPAS, and :func:`load_lee2022_loadings` their saved FPCA and MbF-PCA loading matrices: both
+COMPAS, and :func:`load_lee2022_loadings` their saved PCA, FPCA and MbF-PCA loadings: both
 ship with fairlab too (MIT licence, xz-compressed, SHA-256 checked at every load), so they work
 offline; a copy under ``data_home`` or ``$FAIRLAB_DATA/fair-manifold-pca/`` takes precedence.
 :func:`provenance` gives sources,

@@ -7,9 +7,10 @@ public repository ``nick-jhlee/fair-manifold-pca`` at a pinned commit and xz-com
 * :func:`load_lee2022_split` — the ten 70/30 train/test splits of Adult, German credit and
   COMPAS (the repository's ``datasets/<Adult|German|COMPAS>/{train,test}_<i>.csv``, 60 files,
   81 MB as CSV); provenance record ``provenance("lee2022_splits")``;
-* :func:`load_lee2022_loadings` — Lee et al.'s saved FPCA and MbF-PCA loading matrices on
-  those splits (the repository's ``uci/<Dataset>/<setting>/{FPCA,STFPCA}_V_<i>.csv``, 220
-  files); provenance record ``provenance("lee2022_loadings")``.
+* :func:`load_lee2022_loadings` — Lee et al.'s saved PCA, FPCA and MbF-PCA loading matrices
+  on those splits (the repository's ``uci/<Dataset>/<setting>/{FPCA,STFPCA}_V_<i>.csv`` and
+  ``uci/<Dataset>/PCA_V_<i>.csv``, 250 files); provenance record
+  ``provenance("lee2022_loadings")``.
 
 Each file is looked for, in order, under
 
@@ -342,40 +343,54 @@ def load_lee2022_split(dataset, split, *, data_home=None, download_if_missing=Fa
     return out
 
 
-_SETTING = re.compile(r"^(?P<k>\d+)_(?P<method>fpca|stfpca|mbfpca)_(?P<param>[0-9.]+)$")
+_SETTING = re.compile(r"^(?P<k>\d+)_(?:(?P<method>fpca|stfpca|mbfpca)_(?P<param>[0-9.]+)|pca)$")
+#: The numbers of components of Lee et al.'s PCA settings: one saved d × 10 matrix per split,
+#: whose first k columns are PCA at k (MATLAB's ``pca`` orders them by decreasing variance).
+_PCA_KS = (2, 10)
+
+
+def _pca_file(folder, split):
+    """The file key of Lee et al.'s saved PCA loadings (``10_pca/`` for COMPAS) of one split."""
+    keys = [f"{folder}/PCA_V_{split}.csv", f"{folder}/10_pca/PCA_V_{split}.csv"]
+    return next(k for k in keys if k in _record(_LOADINGS)["files"])
 
 
 def _settings(folder):
-    """Lee et al.'s result folders for one data set (those recorded in provenance.json)."""
-    return sorted({k.split("/")[1] for k in _record(_LOADINGS)["files"]
-                   if k.startswith(f"{folder}/")},
-                  key=lambda s: (int(s.split("_")[0]), s))
+    """Lee et al.'s settings for one data set (those recorded in provenance.json)."""
+    folders = {k.split("/")[1] for k in _record(_LOADINGS)["files"]
+               if k.startswith(f"{folder}/") and "PCA_V_" not in k.split("/")[1]}
+    folders = folders - {"10_pca"} | {f"{k}_pca" for k in _PCA_KS}
+    return sorted(folders, key=lambda s: (int(s.split("_")[0]), s))
 
 
 def load_lee2022_loadings(dataset, setting, split, *, data_home=None, download_if_missing=False,
                           timeout=60):
-    """Lee et al. (2022)'s saved FPCA or MbF-PCA loading matrix on one of their splits.
+    """Lee et al. (2022)'s saved PCA, FPCA or MbF-PCA loading matrix on one of their splits.
 
     The d × k matrices that Lee et al.'s experiments wrote to their repository
     (``nick-jhlee/fair-manifold-pca``, folder ``uci/``, MIT License, (c) 2022 Junghyun Lee):
-    the fitted FPCA (Olfat & Aswani 2019, the SDP) and MbF-PCA (Lee et al. 2022, the
-    "STFPCA" of their code) on train split ``split`` of :func:`load_lee2022_split`.  They
-    let a re-implementation be held against the authors' own output on the same data
-    (subspace angle, %Var, MMD²), for Kleindessner et al. (2023) Tables 1-3.
+    PCA (MATLAB's ``pca``), the fitted FPCA (Olfat & Aswani 2019, the SDP) and MbF-PCA (Lee
+    et al. 2022, the "STFPCA" of their code) on train split ``split`` of
+    :func:`load_lee2022_split`.  They let a re-implementation be held against the authors'
+    own output on the same data (subspace angle, %Var, MMD²; for PCA, whose subspace
+    :class:`sklearn.decomposition.PCA` reproduces, the order and signs of the columns that a
+    downstream MLP meets), for Kleindessner et al. (2023) Tables 1-3.
 
-    All 220 files ship with fairlab (xz-compressed, 0.78 MB) and are looked up like the
+    All 250 files ship with fairlab (xz-compressed, 0.81 MB) and are looked up like the
     splits: ``data_home``, ``data_home/fair-manifold-pca``, ``$FAIRLAB_DATA/fair-manifold-pca``,
-    the shipped copy, the user cache — each as ``results/<Dataset>/<setting>/<name>_<i>.csv``
-    (or ``uci/...``, the repository's folder name; plain or ``.csv.gz``).  The SHA-256 of the
-    published bytes is checked at every load.  Lee et al.'s PCA loadings and metric tables
-    are not shipped (PCA is reproduced exactly by :class:`sklearn.decomposition.PCA`).
+    the shipped copy, the user cache — each as ``results/<path under uci/>`` (or ``uci/...``,
+    the repository's folder name; plain or ``.csv.gz``).  The SHA-256 of the published bytes
+    is checked at every load.  Lee et al.'s metric tables are not shipped.
 
     Parameters
     ----------
     dataset : {"adult", "german", "compas"}
     setting : str
-        Lee et al.'s folder name, ``"<k>_<method>_<param>"``:
+        Lee et al.'s folder name, ``"<k>_<method>_<param>"``, or ``"<k>_pca"``:
 
+        * ``"2_pca"``, ``"10_pca"`` — PCA: the first k columns of the one d × 10 matrix Lee
+          et al. saved per split (``<Dataset>/PCA_V_<i>.csv``; COMPAS's lies in ``10_pca/``),
+          in MATLAB's order (decreasing variance) and with its signs;
         * ``"<k>_fpca_<delta>"`` — FPCA with fairness tolerance δ = ``delta``: ``"2_fpca_0.0"``,
           ``"2_fpca_0.1"``, ``"10_fpca_0.0"``, ``"10_fpca_0.1"`` (every data set);
         * ``"<k>_stfpca_<t>"`` — MbF-PCA with τ = 10⁻ᵗ: ``"2_stfpca_3"``, ``"2_stfpca_6"``
@@ -396,7 +411,7 @@ def load_lee2022_loadings(dataset, setting, split, *, data_home=None, download_i
         ``V`` (d × k float array, as saved: columns are the loading vectors, so
         ``X @ V`` is the k-dimensional representation and ``V.T`` is scikit-learn's
         ``components_`` orientation), ``dataset``, ``split``, ``setting`` (the folder read),
-        ``method`` (``"FPCA"`` or ``"MbF-PCA"``), ``k``, ``delta`` (FPCA) or ``tau``
+        ``method`` (``"PCA"``, ``"FPCA"`` or ``"MbF-PCA"``), ``k``, ``delta`` (FPCA) or ``tau``
         (MbF-PCA), and ``DESCR`` (source, SHA-256, availability, MIT licence notice,
         citation).
 
@@ -422,24 +437,33 @@ def load_lee2022_loadings(dataset, setting, split, *, data_home=None, download_i
     available = _settings(folder)
     match = _SETTING.match(setting) if isinstance(setting, str) else None
     chosen = None
-    if match:
+    if match and match["method"] is None:
+        chosen = setting if setting in available else None
+    elif match:
         k, method, param = match["k"], match["method"], match["param"]
         names = [setting] if method == "fpca" else [f"{k}_stfpca_{param}", f"{k}_mbfpca_{param}"]
         chosen = next((s for s in names if s in available), None)
     if chosen is None:
         raise ValueError(
             f"setting must be one of Lee et al.'s result folders for {key}: {available} "
-            "('<k>_fpca_<delta>': FPCA; '<k>_stfpca_<t>' / '<k>_mbfpca_<t>': MbF-PCA with "
-            f"tau = 10^-t); got {setting!r}."
+            "('<k>_pca': PCA; '<k>_fpca_<delta>': FPCA; '<k>_stfpca_<t>' / '<k>_mbfpca_<t>': "
+            f"MbF-PCA with tau = 10^-t); got {setting!r}."
         )
     k, method, param = _SETTING.match(chosen).groups()
-    name = "FPCA_V" if method == "fpca" else "STFPCA_V"
-    file_key = f"{folder}/{chosen}/{name}_{split}.csv"
+    if method is None:
+        file_key = _pca_file(folder, split)
+    else:
+        name = "FPCA_V" if method == "fpca" else "STFPCA_V"
+        file_key = f"{folder}/{chosen}/{name}_{split}.csv"
     raw = _file_bytes(_LOADINGS, file_key, data_home, download_if_missing, timeout,
                       "load_lee2022_loadings")
-    V = np.loadtxt(io.BytesIO(raw), delimiter=",", ndmin=2)
+    V = np.loadtxt(io.BytesIO(raw), delimiter=",", ndmin=2)[:, :int(k)]
     out = Bunch(V=V, dataset=key, split=split, setting=chosen, k=int(k))
-    if method == "fpca":
+    if method is None:
+        out.update(method="PCA")
+        what = ("PCA (MATLAB pca, centred; Lee et al. saved the 10 leading loading vectors, "
+                f"of which these are the first {k})")
+    elif method == "fpca":
         out.update(method="FPCA", delta=float(param))
         what = (f"FPCA (Olfat & Aswani 2019, the SDP as Lee et al. ran it), fairness tolerance "
                 f"delta = {param}")

@@ -728,7 +728,7 @@ KERNEL_DEPENDENT_MODELS = ("MLP",)
 #: The "reference run" of a method: Lee et al.'s saved loading matrices, scored by our protocol.
 REFERENCE_SUFFIX = " · Lee et al.'s loadings"
 #: Method -> the folder of its saved loadings (:func:`fairlab.datasets.load_lee2022_loadings`).
-REFERENCE_SETTINGS = {"FPCA (0.1, 0.01)": "fpca_0.1", "FPCA (0, 0.01)": "fpca_0.0",
+REFERENCE_SETTINGS = {"PCA": "pca", "FPCA (0.1, 0.01)": "fpca_0.1", "FPCA (0, 0.01)": "fpca_0.0",
                       "MbF-PCA (10^-3)": "stfpca_3", "MbF-PCA (10^-6)": "stfpca_6"}
 REFERENCE_METHODS = tuple(m + REFERENCE_SUFFIX for m in REFERENCE_SETTINGS)
 #: The "as in the reference code" run of a method: fairlab's fit, handed on in the reference
@@ -765,8 +765,8 @@ def units(datasets=None, methods=None, ks=None, splits=range(10)):
     """The unit keys of Tables 1–4 and Figs. 2, 3, 7: data set × method × k × split.
 
     Default: the three real data sets with the eleven methods of Tables 1–3, Samadi et al.'s
-    of Table 4, the reference runs (:data:`REFERENCE_METHODS`: Lee et al.'s saved FPCA and
-    MbF-PCA loadings) and the runs as in the reference code (:data:`REFERENCE_CODE_RUNS`) at
+    of Table 4, the reference runs (:data:`REFERENCE_METHODS`: Lee et al.'s saved PCA, FPCA
+    and MbF-PCA loadings) and the runs as in the reference code (:data:`REFERENCE_CODE_RUNS`) at
     k = 2 and 10, and Lee et al.'s synthetic data (``"synthetic20"``,
     ``"synthetic60"``, ``"synthetic100"``) with the eight methods of Fig. 2 at k = 5 and, at
     d = 100, the seven of Fig. 7 (all but FPCA) at k = 2, 5, 10, 20, 50 — each on ten splits.
