@@ -50,7 +50,7 @@
 # then `$FAIRLAB_DATA/lawschool/`, then the user cache, and otherwise downloads the file from its
 # source and verifies its SHA-256; offline, it raises an error that says which file to put where.
 # Lee et al.'s exact train/test splits of Adult, German credit and COMPAS {cite}`lee2022fast`, and
-# the FPCA and MbF-PCA loading matrices they saved, ship as well (MIT licence, 1.5 MB), so the
+# the PCA, FPCA and MbF-PCA loading matrices they saved, ship as well (MIT licence), so the
 # reproductions of Kleindessner et al. (2023) §5.1 run offline too.
 
 # %% [markdown]
@@ -279,9 +279,9 @@ shipped[0].X.iloc[:5, :8]
 # licence; the LSAC law-school data were never released under an open licence and are used, as
 # throughout the fairness literature, for research only {cite}`lequy2022survey` — which is why
 # they are the one data set fairlab does not ship. Lee et al.'s splits and loading matrices are
-# MIT-licensed, so they ship too: 81 MB of CSV that compress to 0.8 MB, and 0.7 MB more for the
-# loadings; their 280 files are left out of the table below (`provenance("lee2022_splits")` and
-# `provenance("lee2022_loadings")` list them). CelebA (chapter {doc}`13_concept_erasure_images`) may not be redistributed
+# MIT-licensed, so they ship too, xz-compressed; their files are left out of the table below
+# (`provenance("lee2022_splits")` and `provenance("lee2022_loadings")` list them, and the
+# `DESCR` of a loaded split says how large they are). CelebA (chapter {doc}`13_concept_erasure_images`) may not be redistributed
 # either; its files are checked against the MD5 sums published with them, and their sizes are not
 # recorded.
 
@@ -345,7 +345,8 @@ print(datasets.load_lee2022_split("german", 0, data_home=data_home).DESCR)
 # `datasets.load_lee2022_loadings` gives the $d\times k$ loading matrices that Lee et al.'s own
 # runs of FPCA {cite}`olfat2019convex` (fairness tolerance $\delta$) and MbF-PCA
 # {cite}`lee2022fast` (tolerance $\tau = 10^{-t}$) saved for every split; a setting is named by
-# their folder name, e.g. `"2_fpca_0.0"` or `"2_stfpca_3"`. They are the reference that
+# their folder name, e.g. `"2_fpca_0.0"` or `"2_stfpca_3"`. Their PCA loadings (MATLAB's `pca`) are
+# `"2_pca"` and `"10_pca"`: the first $k$ columns of the one matrix they saved per split. They are the reference that
 # fairlab's re-implementations of these two baselines are held against. Below, on split 0 and $k = 2$: the share of test variance
 # they keep and the MMD² between the groups in the test embedding (Kleindessner et al.'s %Var and
 # MMD² columns; σ from the training split, as in their protocol).
@@ -355,7 +356,7 @@ load_rows = []
 for name in ("adult", "german", "compas"):
     split = datasets.load_lee2022_split(name, 0, data_home=data_home)
     sigma = lee_bandwidth(split.X_train, 2)
-    for setting in ("2_fpca_0.0", "2_fpca_0.1", "2_stfpca_3", "2_stfpca_6"):
+    for setting in ("2_pca", "2_fpca_0.0", "2_fpca_0.1", "2_stfpca_3", "2_stfpca_6"):
         saved = datasets.load_lee2022_loadings(name, setting, 0, data_home=data_home)
         load_rows.append({
             "dataset": name, "setting": saved.setting, "method": saved.method,

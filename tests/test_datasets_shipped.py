@@ -108,9 +108,9 @@ def test_package_data_is_under_6_mb():
     data = [p for p in _fetch.DATA_DIR.rglob("*") if p.is_file()]
     total = sum(p.stat().st_size for p in data) + _fetch._PROVENANCE_FILE.stat().st_size
     assert total < 6 * MB, f"package data is {total / MB:.2f} MB"
-    # Lee et al.'s files (splits and loadings) are 1.5 MB of it.
+    # Lee et al.'s files (splits and loadings) are 1.6 MB of it.
     lee = sum(p.stat().st_size for p in (_fetch.DATA_DIR / "fair-manifold-pca").rglob("*.xz"))
-    assert 1.3 * MB < lee < 1.7 * MB, f"Lee et al.'s files are {lee / MB:.2f} MB"
+    assert 1.5 * MB < lee < 1.8 * MB, f"Lee et al.'s files are {lee / MB:.2f} MB"
 
 
 def test_every_shipped_file_matches_its_provenance_entry():
