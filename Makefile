@@ -9,11 +9,12 @@ KERNEL ?= Sandybridge
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Tests that run whole notebooks under papermill have "papermill" in their names.
 NO_PAPERMILL := -k "not papermill"
-# make test / test-unit run one pytest worker per core (pytest-xdist; --dist loadscope keeps a
-# notebook's cells, and a module's tests, in one worker), each with single-threaded BLAS so the
-# workers do not oversubscribe the cores; PARALLEL= runs serially.  test-blas runs serially with
-# the BLAS's own thread count, so every notebook is also checked under multithreaded BLAS.
-PARALLEL ?= -n auto --dist loadscope
+# make test / test-unit run one pytest worker per core (pytest-xdist; --dist loadgroup with the
+# groups of tests/conftest.py keeps a notebook's cells, and a module's tests, in one worker, and
+# spreads the papermill runs over all), each with single-threaded BLAS so the workers do not
+# oversubscribe the cores; PARALLEL= runs serially.  test-blas runs serially with the BLAS's own
+# thread count, so every notebook is also checked under multithreaded BLAS.
+PARALLEL ?= -n auto --dist loadgroup
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 .PHONY: help install book student pdf test test-blas test-unit blas-info notebook bench bench-quick \
@@ -103,8 +104,9 @@ reproduce: $(STAMP)  ## every paper-scale result the ledgers lack (resumable; ho
 	mkdir -p _build/reproduce
 	$(call reproduce_chapter,12_reproducing_kleindessner_tradeoffs)
 
-# Recompute a deterministic sample of every ledger (the quickest unit of each data set and method)
-# and fail on any value that differs beyond the stored precision (8 significant digits). Units slower
+# Recompute a deterministic sample of every ledger (the quickest unit of each data set and method),
+# on a LocalCluster of one single-threaded worker per core (or FAIRLAB_SCHEDULER's cluster), and
+# fail on any value that differs beyond the stored precision (8 significant digits). Units slower
 # than MAX_UNIT_SECONDS are listed as not verified; MAX_UNIT_SECONDS=900 includes Pérez-Suay's a9a
 # units (about 8 minutes each).
 MAX_UNIT_SECONDS ?= 30

@@ -158,9 +158,10 @@ def test_runs_under_papermill_with_overridden_parameters(path, tmp_path):
         if isinstance(t, ast.Name) and t.id.endswith("seed")
     )
     out = tmp_path / path.name
+    # at the reduced sizes: nbval runs every notebook at its defaults already
     papermill.execute_notebook(
-        str(path), str(out), parameters={seed_name: 12345}, cwd=str(path.parent),
-        kernel_name="python3", progress_bar=False,
+        str(path), str(out), parameters={**RUN_SIZES.get(path.stem, {}), seed_name: 12345},
+        cwd=str(path.parent), kernel_name="python3", progress_bar=False,
     )
     executed = _load(out)
     injected = [
@@ -202,15 +203,18 @@ def _other_options(default, comment):
     return []
 
 
-# Smaller sizes for the option runs (each must be a parameter of its notebook), to keep them fast.
-OPTION_RUN_SIZES = {
+# Smaller sizes for the papermill runs (each must be a parameter of its notebook), to keep them
+# fast; the live units are the cheapest of each ledger.
+RUN_SIZES = {
     "05_fair_pca_variants": {"n_samples": 300, "fig1_per_group": 150, "n_splits": 1},
     "03_measuring_fairness": {"n_per_group": 100, "n_splits": 1, "lambdas": [0.0, 1.0]},
     "07_fair_regression_toy": {"n_train": 100, "n_test": 100, "n_mus": 3, "cv_folds": 2},
     "02_datasets": {"n_synthetic": 100},
     "11_reproducing_kleindessner": {"datasets": ["compas"],
                                     "live_units": [["compas", "Fair PCA", 10, 0]]},
-    "12_reproducing_kleindessner_tradeoffs": {"methods": ["Fair PCA", "Reductions"], "n_train": 600,
+    "12_reproducing_kleindessner_tradeoffs": {"live_units": [["adult", "Fair PCA", "EO",
+                                                              "logistic regression", 0]],
+                                              "methods": ["Fair PCA", "Reductions"], "n_train": 600,
                                               "n_test": 500, "eps": [0.2], "runtime_n_train": [300],
                                               "runtime_lambdas": [0.0, 1.0], "runtime_eps": [0.2]},
     "13_concept_erasure_images": {"n_images": 500, "n_per_group": 2},
@@ -218,9 +222,13 @@ OPTION_RUN_SIZES = {
                                   "adult_test": 300, "cmc_train": 100, "cmc_val": 100,
                                   "cmc_test": 100, "n_mus": 5, "n_alphas": 3, "n_sigmas": 3,
                                   "n_sigmas_s": 3, "n_sigmas_dr": 3, "dr_components": [1, 2]},
-    "15_reproducing_de_diego": {"datasets": ["german", "compas", "communities"], "max_rows_a": 300,
+    "15_reproducing_de_diego": {"live_units": [["german", "table1", 0.0]],
+                                "datasets": ["german", "compas", "communities"], "max_rows_a": 300,
                                 "max_rows_b": 300, "n_splits": 2, "n_folds": 2,
                                 "etas_a": [0.0, 10.0], "etas_b": [0.0, 1.0]},
+    "16_scaling_up": {"n_rows": 60_000, "n_landmarks": 100},
+    "18_auditing_a_representation": {"n_train": 400, "n_test": 400, "cv": 3, "n_bootstrap": 20,
+                                     "n_permutations": 20, "n_circle": 200},
 }
 
 OPTION_RUNS = [
@@ -244,9 +252,9 @@ def test_runs_under_papermill_with_each_documented_option(path, name, value, com
         pytest.skip(f"{name}={value!r} needs the internet, which the tests do not use")
     if "FAIRLAB_DATA" in comment and not os.environ.get("FAIRLAB_DATA"):
         pytest.skip(f"{name}={value!r} needs FAIRLAB_DATA")
-    sizes = OPTION_RUN_SIZES.get(path.stem, {})
+    sizes = RUN_SIZES.get(path.stem, {})
     declared = {n for n, _, _ in _documented_parameters(path)}
-    assert set(sizes) <= declared, f"OPTION_RUN_SIZES names unknown parameters of {path.stem}"
+    assert set(sizes) <= declared, f"RUN_SIZES names unknown parameters of {path.stem}"
     papermill.execute_notebook(
         str(path), str(tmp_path / path.name), parameters={**sizes, name: value},
         cwd=str(path.parent), kernel_name="python3", progress_bar=False,

@@ -138,7 +138,12 @@ def test_a_local_cluster_of_two_processes_gives_the_serial_rows(tmp_path):
         parallel = experiments.run("kleindessner", UNITS, scheduler=client,
                                    path=tmp_path / "p")
         assert len(client.scheduler_info()["workers"]) == 2
+        # verify and recompute run their units on the cluster too, with the serial verdict
+        verdict = experiments.verify("kleindessner", path=tmp_path / "s", scheduler=client)
+        again = experiments.recompute("kleindessner", UNITS, scheduler=client)
     _same_rows(serial, parallel)
+    assert verdict["equal"].eq(True).all() and len(verdict) == 2
+    assert experiments.equal_to_ledger(again, serial)["equal"].all()
 
 
 def test_equal_to_ledger_sees_a_change_beyond_the_stored_precision(tmp_path):
@@ -171,7 +176,7 @@ def test_verify_recomputes_a_sample_and_names_what_it_left_out(tmp_path):
     planted.loc[planted["metric"] == "mmd2", "value"] *= 1.001
     planted.to_csv(file, index=False)
     assert not experiments.verify("kleindessner", path=tmp_path)["equal"].all()
-    assert main(["--results", str(tmp_path), "verify", "kleindessner"]) == 1
+    assert main(["--results", str(tmp_path), "verify", "kleindessner", "--scheduler", "serial"]) == 1
     # a pair whose every unit is too slow is reported, not silently dropped
     slow = experiments.verify("kleindessner", path=tmp_path, max_unit_seconds=0.0)
     assert slow["equal"].isna().all() and len(slow) == 2

@@ -62,13 +62,24 @@ def _run(args):
 
 
 def _verify(args):
+    # One cluster for every ledger (its start costs seconds), closed at the end.
+    client, owned = (args.scheduler, False) if args.scheduler == "serial" else \
+        _ledger._client(args.scheduler)
+    try:
+        return _verify_each(args, client)
+    finally:
+        if owned:
+            _ledger._close(client)
+
+
+def _verify_each(args, scheduler):
     failed = False
     for experiment in args.experiment or _ledger.EXPERIMENTS:
         if _ledger.read_ledger(experiment, args.results).empty:
             print(f"{experiment}: no ledger")
             continue
         result = _ledger.verify(experiment, path=args.results,
-                                max_unit_seconds=args.max_unit_seconds)
+                                max_unit_seconds=args.max_unit_seconds, scheduler=scheduler)
         checked = result[result["equal"].notna()]
         bad = checked[~checked["equal"].astype(bool)]
         print(f"{experiment}: {len(checked)} unit(s) recomputed, {len(bad)} differ")
@@ -110,6 +121,8 @@ def main(argv=None):
     verify = commands.add_parser("verify", help="recompute a sample of the ledgers")
     verify.add_argument("experiment", nargs="*", choices=[[], *_ledger.EXPERIMENTS])
     verify.add_argument("--max-unit-seconds", type=float, default=30.0)
+    verify.add_argument("--scheduler", default=None,
+                        help="'serial', or a dask scheduler address (default as for run)")
     commands.add_parser("status", help="units, rows and unit time of each ledger")
     args = parser.parse_args(argv)
     handler = {"run": _run, "verify": _verify, "status": _status}[args.command]

@@ -295,13 +295,35 @@ def _compute(experiment, todo, params, scheduler, path, progress):
                 record(future.result(), futures[future])
         finally:
             if owned:
-                cluster = client.cluster
-                client.close()
-                if cluster is not None:
-                    cluster.close()
+                _close(client)
     finally:
         if bar is not None:
             bar.close()
+
+
+def _close(client):
+    """Close a client that :func:`_client` opened, and its LocalCluster."""
+    cluster = client.cluster
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _run_units(experiment, jobs, scheduler):
+    """The rows of each ``(key, parameters)`` job, in order, run where ``scheduler`` says."""
+    commit = git_commit()
+    calls = [(experiment, dict(key), dict(params), unit_id(experiment, key), commit)
+             for key, params in jobs]
+    if scheduler == "serial" or not calls:
+        return [_run_unit(*call) for call in calls]
+    client, owned = _client(scheduler)
+    try:
+        futures = [client.submit(_run_unit, *call, key=f"unit-{call[3]}-{time.time_ns()}",
+                                 pure=False) for call in calls]
+        return client.gather(futures)
+    finally:
+        if owned:
+            _close(client)
 
 
 def equal_to_ledger(rows, ledger):
@@ -343,12 +365,14 @@ def equal_to_ledger(rows, ledger):
                                       "max_relative_difference"])
 
 
-def recompute(experiment, units, *, parameters=None):
-    """Run ``units`` here, serially, without touching the ledger; their rows as a DataFrame."""
+def recompute(experiment, units, *, parameters=None, scheduler="serial"):
+    """Run ``units`` without touching the ledger; their rows as a DataFrame.
+
+    ``scheduler`` as in :func:`run`, except that the default runs them here, one after the other.
+    """
     module = _module(experiment)
     params = {**module.PARAMETERS, **(parameters or {})}
-    frames = [_run_unit(experiment, key, params, unit_id(experiment, key), git_commit())
-              for key in units]
+    frames = _run_units(experiment, [(key, params) for key in units], scheduler)
     return pd.concat(frames, ignore_index=True)
 
 
@@ -405,8 +429,11 @@ def _blas_kernels(machine_text):
     return machine_text.partition("BLAS:")[2].strip()
 
 
-def verify(experiment, *, path=None, max_unit_seconds=30.0):
+def verify(experiment, *, path=None, max_unit_seconds=30.0, scheduler="serial"):
     """Recompute :func:`verification_sample` of the ledger and compare each unit with it.
+
+    The units run where ``scheduler`` says (as in :func:`run`; default here, one after the
+    other); the verdict does not depend on it.
 
     Returns
     -------
@@ -428,12 +455,14 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0):
     mixed = ledger["parameters"].nunique() > 1
     module = _module(experiment)
     here = _blas_kernels(machine())
-    results = []
+    jobs = []
     for uid in sample:
         params = json.loads(ledger.loc[ledger["unit"] == uid, "parameters"].iloc[0]) \
             if mixed else parameters
         extra = {k: v for k, v in params.items() if k in module.PARAMETERS}
-        rows = recompute(experiment, [_key_from_id(experiment, uid)], parameters=extra)
+        jobs.append((_key_from_id(experiment, uid), {**module.PARAMETERS, **extra}))
+    results = []
+    for uid, rows in zip(sample, _run_units(experiment, jobs, scheduler), strict=True):
         if (rows["metric"] == MISSING).any():  # the unit could not run here
             note = rows["note"].iloc[0]
             absent = note.startswith("FileNotFoundError")  # external data not on this machine
