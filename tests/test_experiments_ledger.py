@@ -176,7 +176,8 @@ def test_verify_recomputes_a_sample_and_names_what_it_left_out(tmp_path):
     planted.loc[planted["metric"] == "mmd2", "value"] *= 1.001
     planted.to_csv(file, index=False)
     assert not experiments.verify("kleindessner", path=tmp_path)["equal"].all()
-    assert main(["--results", str(tmp_path), "verify", "kleindessner", "--scheduler", "serial"]) == 1
+    command = ["--results", str(tmp_path), "verify", "kleindessner", "--scheduler", "serial"]
+    assert main(command) == 1
     # a pair whose every unit is too slow is reported, not silently dropped
     slow = experiments.verify("kleindessner", path=tmp_path, max_unit_seconds=0.0)
     assert slow["equal"].isna().all() and len(slow) == 2
