@@ -9,12 +9,12 @@ KERNEL ?= Sandybridge
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Tests that run whole notebooks under papermill have "papermill" in their names.
 NO_PAPERMILL := -k "not papermill"
-# make test / test-unit run one pytest worker per core (pytest-xdist; --dist loadgroup with the
-# groups of tests/conftest.py keeps a notebook's cells, and a module's tests, in one worker, and
-# spreads the papermill runs over all), each with single-threaded BLAS so the workers do not
-# oversubscribe the cores; PARALLEL= runs serially.  test-blas runs serially with the BLAS's own
-# thread count, so every notebook is also checked under multithreaded BLAS.
-PARALLEL ?= -n auto --dist loadgroup
+# make test / test-unit run one pytest worker per core (pytest-xdist; --dist loadscope keeps a
+# notebook's cells, and a module's or a class's tests, in one worker: the papermill runs are one
+# class per notebook, so they spread over the workers), each with single-threaded BLAS so the
+# workers do not oversubscribe the cores; PARALLEL= runs serially.  test-blas runs serially with
+# the BLAS's own thread count, so every notebook is also checked under multithreaded BLAS.
+PARALLEL ?= -n auto --dist loadscope
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 .PHONY: help install book student pdf test test-blas test-unit blas-info notebook bench bench-quick \

@@ -146,8 +146,8 @@ class TestNotebook:
             assert not re.search(r"^\s*(def|class)\s", _source(cell), re.M), _source(cell)[:80]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_runs_under_papermill_with_overridden_parameters(path, tmp_path):
+def _run_with_a_new_seed(path, tmp_path):
+    """The notebook runs under papermill with its seed overridden, which papermill injects."""
     papermill = pytest.importorskip("papermill")
     first = _source(_code_cells(_load(path))[0])
     seed_name = next(
@@ -244,9 +244,8 @@ def test_the_documented_options_are_found():
     assert ("05_fair_pca_variants", "tradeoff_dataset", "german") in found
 
 
-@pytest.mark.parametrize("path, name, value, comment", OPTION_RUNS)
-def test_runs_under_papermill_with_each_documented_option(path, name, value, comment, tmp_path):
-    """Every non-default value a parameters cell documents runs to the end (not compared)."""
+def _run_with_option(path, name, value, comment, tmp_path):
+    """The notebook runs to the end with ``name = value`` (not compared)."""
     papermill = pytest.importorskip("papermill")
     if "internet" in comment:
         pytest.skip(f"{name}={value!r} needs the internet, which the tests do not use")
@@ -259,3 +258,34 @@ def test_runs_under_papermill_with_each_documented_option(path, name, value, com
         str(path), str(tmp_path / path.name), parameters={**sizes, name: value},
         cwd=str(path.parent), kernel_name="python3", progress_bar=False,
     )
+
+
+def _papermill_runs(path):
+    """The papermill runs of one notebook, as a test class.
+
+    One class per notebook because pytest-xdist's ``--dist loadscope`` (``make test``) schedules
+    each class as a unit of its own: the runs, minutes of work together, spread over the workers
+    instead of all falling to the worker that gets this module.
+    """
+    options = [run.values[1:] for run in OPTION_RUNS if run.values[0] == path]
+
+    class PapermillRuns:
+        def test_runs_under_papermill_with_overridden_parameters(self, tmp_path):
+            _run_with_a_new_seed(path, tmp_path)
+
+    if options:
+        @pytest.mark.parametrize("name, value, comment", options,
+                                 ids=[f"{name}={value}" for name, value, _ in options])
+        def test_runs_under_papermill_with_each_documented_option(self, name, value, comment,
+                                                                  tmp_path):
+            """Every non-default value a parameters cell documents runs to the end."""
+            _run_with_option(path, name, value, comment, tmp_path)
+
+        PapermillRuns.test_runs_under_papermill_with_each_documented_option = (
+            test_runs_under_papermill_with_each_documented_option)
+    PapermillRuns.__name__ = PapermillRuns.__qualname__ = f"TestPapermill_{path.stem}"
+    return PapermillRuns
+
+
+for _path in NOTEBOOKS:
+    globals()[f"TestPapermill_{_path.stem}"] = _papermill_runs(_path)
