@@ -160,7 +160,7 @@ def _run_with_a_new_seed(path, tmp_path):
     out = tmp_path / path.name
     # at the reduced sizes: nbval runs every notebook at its defaults already
     papermill.execute_notebook(
-        str(path), str(out), parameters={**RUN_SIZES.get(path.stem, {}), seed_name: 12345},
+        str(path), str(out), parameters={**_sizes(path), seed_name: 12345},
         cwd=str(path.parent), kernel_name="python3", progress_bar=False,
     )
     executed = _load(out)
@@ -231,6 +231,15 @@ RUN_SIZES = {
                                      "n_permutations": 20, "n_circle": 200},
 }
 
+
+def _sizes(path):
+    """The reduced sizes of ``path``'s papermill runs, each checked to be one of its parameters."""
+    sizes = RUN_SIZES.get(path.stem, {})
+    declared = {n for n, _, _ in _documented_parameters(path)}
+    assert set(sizes) <= declared, f"RUN_SIZES names unknown parameters of {path.stem}"
+    return sizes
+
+
 OPTION_RUNS = [
     pytest.param(path, name, value, comment, id=f"{path.stem}-{name}={value}")
     for path in NOTEBOOKS
@@ -251,11 +260,8 @@ def _run_with_option(path, name, value, comment, tmp_path):
         pytest.skip(f"{name}={value!r} needs the internet, which the tests do not use")
     if "FAIRLAB_DATA" in comment and not os.environ.get("FAIRLAB_DATA"):
         pytest.skip(f"{name}={value!r} needs FAIRLAB_DATA")
-    sizes = RUN_SIZES.get(path.stem, {})
-    declared = {n for n, _, _ in _documented_parameters(path)}
-    assert set(sizes) <= declared, f"RUN_SIZES names unknown parameters of {path.stem}"
     papermill.execute_notebook(
-        str(path), str(tmp_path / path.name), parameters={**sizes, name: value},
+        str(path), str(tmp_path / path.name), parameters={**_sizes(path), name: value},
         cwd=str(path.parent), kernel_name="python3", progress_bar=False,
     )
 
