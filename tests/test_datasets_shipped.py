@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.decomposition import PCA
 
 from fairlab.datasets import (
     ChecksumError,
@@ -318,8 +319,6 @@ def test_lee2022_pca_loadings_are_pca_of_the_train_split(offline, dataset):
     component of :class:`sklearn.decomposition.PCA` up to its sign (and the signs differ on
     some German columns, which is what an MLP fed these columns sees).
     """
-    from sklearn.decomposition import PCA
-
     flipped = 0
     for split in range(10):
         X = load_lee2022_split(dataset, split).X_train
