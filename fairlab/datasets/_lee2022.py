@@ -356,11 +356,11 @@ def _pca_file(folder, split):
 
 
 def _settings(folder):
-    """Lee et al.'s settings for one data set (those recorded in provenance.json)."""
-    folders = {k.split("/")[1] for k in _record(_LOADINGS)["files"]
-               if k.startswith(f"{folder}/") and "PCA_V_" not in k.split("/")[1]}
-    folders = folders - {"10_pca"} | {f"{k}_pca" for k in _PCA_KS}
-    return sorted(folders, key=lambda s: (int(s.split("_")[0]), s))
+    """Lee et al.'s settings for one data set: its FPCA and MbF-PCA folders and PCA at each k."""
+    fitted = {key.split("/")[1] for key in _record(_LOADINGS)["files"]
+              if key.startswith(f"{folder}/") and not key.rsplit("/", 1)[1].startswith("PCA_V_")}
+    pca = {f"{k}_pca" for k in _PCA_KS}
+    return sorted(fitted | pca, key=lambda s: (int(s.split("_")[0]), s))
 
 
 def load_lee2022_loadings(dataset, setting, split, *, data_home=None, download_if_missing=False,

@@ -288,8 +288,7 @@ def _compute(experiment, todo, params, scheduler, path, progress):
 
         client, owned = _client(scheduler)
         try:
-            futures = {client.submit(_run_unit, experiment, key, params, uid, commit,
-                                     key=f"unit-{uid}-{time.time_ns()}", pure=False): uid
+            futures = {_submit(client, (experiment, key, params, uid, commit)): uid
                        for uid, key in todo}
             for future in as_completed(futures):
                 record(future.result(), futures[future])
@@ -299,6 +298,12 @@ def _compute(experiment, todo, params, scheduler, path, progress):
     finally:
         if bar is not None:
             bar.close()
+
+
+def _submit(client, call):
+    """One :func:`_run_unit` call on the cluster (a fresh task key: never a cached result)."""
+    uid = call[3]
+    return client.submit(_run_unit, *call, key=f"unit-{uid}-{time.time_ns()}", pure=False)
 
 
 def _close(client):
@@ -318,9 +323,7 @@ def _run_units(experiment, jobs, scheduler):
         return [_run_unit(*call) for call in calls]
     client, owned = _client(scheduler)
     try:
-        futures = [client.submit(_run_unit, *call, key=f"unit-{call[3]}-{time.time_ns()}",
-                                 pure=False) for call in calls]
-        return client.gather(futures)
+        return client.gather([_submit(client, call) for call in calls])
     finally:
         if owned:
             _close(client)
