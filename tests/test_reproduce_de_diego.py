@@ -304,8 +304,23 @@ def test_the_reading_bound_and_the_spread_hypotheses(small):
     assert bound.loc["table1", "literal"] == int(literal.within.fillna(False).sum())
     assert (bound["literal"] <= bound["best single"]).all()
     assert (bound["best single"] <= bound["some reading"]).all()
-    assert bound.loc["all", "printed"] == sum(
-        len(published.table("dediego2025", t)) for t in ("table1", "table4", "table5"))
+    tables = ["table1", "table4", "table5"]
+    totals = ["all: one reading", "all: one per experiment", "all: one per table"]
+    assert list(bound.index) == tables + totals
+    assert (bound.loc[totals, "printed"] == sum(
+        len(published.table("dediego2025", t)) for t in tables)).all()
+    assert bound.loc["all: one per table", "best single"] == bound.loc[tables, "best single"].sum()
+    # fewer readings allowed, fewer cells reached; and no total beats choosing per cell
+    assert (bound.loc[totals, "best single"].diff().dropna() >= 0).all()
+    assert (bound.loc[totals, "best single"] <= bound.loc[totals, "some reading"]).all()
+    # one reading for everything, by hand: the literal one is a reading, so it is a lower bound
+    literal_b = de_diego.downstream_summary(sc_b, de_diego.DEFAULT_NORMALISATION)
+    literal_b = literal_b[literal_b.eta.isin([0.0, 1.0, 2.0])]
+    literal_all = int(literal.within.fillna(False).sum()) + sum(
+        int(de_diego.compare(literal_b, t).within.fillna(False).sum())
+        for t in ("table4", "table5"))
+    assert bound.loc["all: one reading", "literal"] == literal_all
+    assert bound.loc["all: one reading", "best single"] >= literal_all
     spreads = de_diego.spread_hypotheses(sc_a, sc_b).set_index("spread")
     pub = published.table("dediego2025", "table1")
     pub = pub[pub.metric.str.startswith("cov2") & (pub["mean"] > 0.005)]
