@@ -622,6 +622,23 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         state = self._prepare(X, y, sensitive_features)
         return self._set_state(state, self._path_coefs(state, np.array([float(self.mu)]))[0])
 
+    def _ridge_grid(self, X, y, alphas):
+        """Kernel ridge regressions (no S) at each λ of ``alphas``, from one kernel matrix.
+
+        Each returned clone equals ``clone(self).set_params(alpha=λ).fit(X, y)`` to the last
+        bit; K is computed and centred once instead of once per λ (a validation grid over λ,
+        as Pérez-Suay et al.'s).  Warns once that no sensitive features were given.
+        """
+        self._validate_params()
+        state = self._prepare(X, y, None)
+        centred = state.centred_kernel()
+        fits = []
+        for lam in alphas:
+            model = clone(self).set_params(alpha=float(lam))
+            coef = model._path_coefs(state, np.array([0.0]), centred_kernel=centred.copy())[0]
+            fits.append(model._set_state(state, coef))
+        return fits
+
     def _prepare(self, X, y, sensitive_features):
         reject_dask(self, X, y, sensitive_features,
                     alternative="A kernel method needs the n×n Gram matrix of all rows; "
@@ -649,8 +666,11 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
             feature_names_in=getattr(self, "feature_names_in_", None),
         )
 
-    def _path_coefs(self, state, mus):
+    def _path_coefs(self, state, mus, centred_kernel=None):
         """Λ(μ) for every μ: one Cholesky factorisation of K̃ + λI (see the class Notes).
+
+        ``centred_kernel``: K̃ already formed (it is overwritten); by default K̃ is formed from
+        ``state``, which consumes its K.
 
         With K̃_S = ΨΨᵀ of rank r ≪ n (:func:`_low_rank_sensitive_factor`), A = K̃ + λI = LLᵀ and
         the identity K̃A⁻¹ = I − λA⁻¹, Woodbury's formula on the rank-r term tΨ(K̃Ψ)ᵀ gives
@@ -669,7 +689,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
                                              state.sensitive_gamma, n // 4)
             if Psi is None:
                 return self._dense_path(state, mus)
-        A = state.centred_kernel()
+        A = state.centred_kernel() if centred_kernel is None else centred_kernel
         A.flat[:: n + 1] += lam
         # A is C-ordered and symmetric: its transpose is the same matrix in Fortran order,
         # which LAPACK factorises in place.  A kernel not known to be PSD keeps a copy for LU.

@@ -98,6 +98,7 @@ __all__ = [
     "equalized_odds_difference",
     "explained_variance",
     "hsic",
+    "hsic_rbf_widths",
     "ks_distance",
     "lee_bandwidth",
     "leakage",  # noqa: F822 (loaded on first use by the module __getattr__ below)
@@ -633,9 +634,63 @@ def _centred_gram(X, kernel, gamma, name):
     if kernel == "linear":
         Xc = X - X.mean(axis=0)
         return Xc @ Xc.T
-    K = np.exp(-_rbf_gamma(X, gamma, name) * cdist(X, X, "sqeuclidean"))
+    return _centred_rbf(cdist(X, X, "sqeuclidean"), _rbf_gamma(X, gamma, name))
+
+
+def _centred_rbf(sq_dist, gamma):
+    """H K H for K = exp(−γ·D), D the matrix of squared distances (shared by several γ)."""
+    K = np.exp(-gamma * sq_dist)
     rows = K.mean(axis=0)
     return K - rows[None, :] - rows[:, None] + rows.mean()
+
+
+def _hsic_linear_second(Kc, Y):
+    """(1/n²) tr(K̃ · ỸỸᵀ) = (1/n²) tr(Ỹᵀ K̃ Ỹ) for a centred K̃: no second n×n matrix."""
+    Yc = Y - Y.mean(axis=0)
+    return max(float(np.einsum("ij,ij->", Yc, Kc @ Yc)) / Kc.shape[0] ** 2, 0.0)
+
+
+def hsic_rbf_widths(X, Y, gammas, *, sensitive_type="auto"):
+    """:func:`hsic` with the RBF kernel on X and the linear one on Y, for several widths at once.
+
+    ``[hsic(X, Y, kernel="rbf", gamma=g, sensitive_type=sensitive_type) for g in gammas]``,
+    the same numbers, with the squared distances of X computed once instead of once per γ — the
+    search of a kernel width that maximises the dependence on S (Pérez-Suay et al. §4.4).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples,) or (n_samples, p)
+    Y : array-like of shape (n_samples,) or (n_samples, q)
+        Encoded as in :func:`hsic`.
+    gammas : sequence of float > 0
+        The widths γ of exp(−γ‖x − x'‖²).
+    sensitive_type : {"auto", "categorical", "continuous"}, default="auto"
+
+    Returns
+    -------
+    ndarray of shape (len(gammas),)
+
+    Examples
+    --------
+    >>> from fairlab.metrics import hsic, hsic_rbf_widths
+    >>> X, s = [[0.0], [1.0], [3.0], [4.0]], [0, 0, 1, 1]
+    >>> widths = hsic_rbf_widths(X, s, [0.1, 1.0])
+    >>> float(widths[1]) == hsic(X, s, kernel="rbf", gamma=1.0)
+    True
+    """
+    X = _as_matrix(X, "X")
+    Y = _sensitive_matrix(Y, "Y", sensitive_type)
+    _check_length(X.shape[0], Y.shape[0], "Y")
+    if X.shape[0] < 2:
+        raise ValueError(
+            f"hsic_rbf_widths needs at least 2 samples (a dependence between X and Y is measured "
+            f"over pairs of rows); got {X.shape[0]}.")
+    gammas = np.asarray(gammas, dtype=float)
+    if gammas.ndim != 1 or gammas.size == 0 or not np.all(np.isfinite(gammas) & (gammas > 0)):
+        raise ValueError(f"gammas must be a non-empty 1-D sequence of positive numbers; "
+                         f"got {gammas!r}.")
+    sq_dist = cdist(X, X, "sqeuclidean")
+    return np.array([_hsic_linear_second(_centred_rbf(sq_dist, g), Y) for g in gammas])
 
 
 def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None,
@@ -706,9 +761,7 @@ def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None,
         return _cov2(X, Y)
     Kc = _centred_gram(X, kernel, gamma, "gamma")
     if kernel_y == "linear":
-        Yc = Y - Y.mean(axis=0)
-        # tr(HKH · YYᵀ) = tr(Ỹᵀ K̃ Ỹ): no second n×n matrix
-        return max(float(np.einsum("ij,ij->", Yc, Kc @ Yc)) / n**2, 0.0)
+        return _hsic_linear_second(Kc, Y)
     Lc = _centred_gram(Y, kernel_y, gamma_y, "gamma_y")
     # tr(K H L H) = Σ_ij (HKH)_ij L_ij; with both centred the sum is the same
     return max(float(np.einsum("ij,ij->", Kc, Lc)) / n**2, 0.0)

@@ -6,7 +6,7 @@ from sklearn.decomposition import PCA
 
 import fairlab
 from fairlab import baselines
-from fairlab.metrics import hsic
+from fairlab.metrics import hsic, hsic_rbf_widths
 
 FAIRLAB = ["FairPCA", "FairKernelPCA", "FairPLS", "KernelFairPLS", "NaiveFairPLS",
            "FairLinearRegression", "FairKernelRegression", "FairDR", "KernelFairDR"]
@@ -92,6 +92,12 @@ def test_tradeoff_blocks_of_different_width_are_refused():
         knob.transform(X)
     assert fairlab.FairTradeoff(fairlab.FairPCA(2), PCA(2)).fit(
         X, sensitive_features=s).transform(X).shape == (40, 4)
+
+
+@pytest.mark.parametrize("gammas", [[], [1.0, 0.0], [[1.0]], [np.inf], [-1.0]])
+def test_hsic_rbf_widths_names_its_argument(gammas):
+    with pytest.raises(ValueError, match="gammas must be a non-empty 1-D sequence of positive"):
+        hsic_rbf_widths([[0.0], [1.0]], [0, 1], gammas)
 
 
 def test_hsic_of_one_sample_is_refused():

@@ -815,3 +815,22 @@ def test_kfdr_poly_kernel_at_the_bound():
     with pytest.raises(ValueError, match="too large"):
         KernelFairDR(n_components=9, kernel="poly", gamma=0.5, ridge=0.0).fit(
             X, sensitive_features=s)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e3])
+def test_ridge_grid_equals_one_fit_per_alpha(offset):
+    """The λ grid from one kernel matrix gives each fit's coefficients to the last bit, also
+    for data far from the origin and with tied rows."""
+    rng = np.random.default_rng(3)
+    X = np.round(rng.normal(size=(60, 4)), 1) + offset
+    X[::3] = X[1::3]
+    y = rng.normal(size=60)
+    alphas = np.logspace(-4, 3, 7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnconstrainedFallbackWarning)
+        grid = FairKernelRegression(gamma=0.3)._ridge_grid(X, y, alphas)
+        for lam, model in zip(alphas, grid):
+            one = FairKernelRegression(alpha=lam, gamma=0.3).fit(X, y)
+            assert model.alpha == lam
+            np.testing.assert_array_equal(model.dual_coef_, one.dual_coef_)
+            np.testing.assert_array_equal(model.predict(X[:7] + 0.05), one.predict(X[:7] + 0.05))

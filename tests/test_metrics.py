@@ -134,6 +134,31 @@ def test_hsic_rbf_against_brute_force():
     assert m.hsic(X, Y, kernel="rbf") == pytest.approx(m.hsic(X, Y, kernel="rbf", gamma=gamma))
 
 
+@pytest.mark.parametrize("case", ["offset", "ties", "groups", "wide"])
+def test_hsic_rbf_widths_equals_hsic_width_by_width(case):
+    """One distance matrix for every width: the same numbers as hsic, bit for bit, on data far
+    from the origin, with tied rows, group labels and one feature column per row."""
+    rng = np.random.default_rng(7)
+    X, S = rng.normal(size=(40, 3)) * [1e-3, 1.0, 1e3], rng.normal(size=(40, 2))
+    if case == "offset":
+        X = X + 1e4
+    elif case == "ties":
+        X, S = np.round(X[:, :1]), (rng.random((40, 1)) < 0.1).astype(float)
+        X[::2] = X[1::2]
+    elif case == "groups":
+        S = np.repeat(["a", "b", "c", "c"], 10)
+    else:
+        X = rng.integers(0, 2, size=(40, 60)).astype(float)
+    gammas = np.logspace(-9, 3, 9)
+    widths = m.hsic_rbf_widths(X, S, gammas)
+    assert widths.shape == (9,)
+    assert list(widths) == [m.hsic(X, S, kernel="rbf", gamma=g) for g in gammas]
+    sq = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    Y = S if S.dtype.kind == "f" else pd.get_dummies(S).to_numpy(float) / np.sqrt(2)
+    brute = [_brute_hsic(np.exp(-g * sq), Y @ Y.T) for g in gammas]
+    assert widths == pytest.approx(brute, rel=1e-9, abs=1e-15)
+
+
 def test_hsic_median_heuristic_on_binary_attribute():
     # balanced binary s: more than half of the pairs coincide → median over distinct pairs (= 1)
     s = np.repeat([0, 1, 1], 20)

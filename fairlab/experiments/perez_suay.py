@@ -265,8 +265,8 @@ def _tune_kernel(X, y, X_val, y_val, alphas, sigmas):
     for i, sigma in enumerate(sigmas):
         with warnings.catch_warnings():  # μ = 0: kernel ridge on purpose (no K_S to build)
             warnings.simplefilter("ignore", UnconstrainedFallbackWarning)
-            fits = [FairKernelRegression(alpha=float(a), gamma=1.0 / (2.0 * sigma**2)).fit(X, y)
-                    for a in alphas]
+            # one kernel matrix for the whole λ column (each fit as FairKernelRegression.fit's)
+            fits = FairKernelRegression(gamma=1.0 / (2.0 * sigma**2))._ridge_grid(X, y, alphas)
         f_val = _stack(fits, "dual_coef_").predict(X_val)  # one validation kernel per σ
         acc[i] = [1.0 - _mse(f_val[:, j], y_val) for j in range(len(alphas))]
         models[i] = fits
@@ -486,8 +486,8 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
                 "repetition": split.get("repetition", 0)}
         sigma = np.nan
         if {"KPCA", "KFDR"} & set(methods):
-            dep = [metrics.hsic(X, S["train"], kernel="rbf", gamma=1.0 / (2.0 * s**2),
-                                sensitive_type="continuous") for s in sigmas]
+            dep = metrics.hsic_rbf_widths(X, S["train"], 1.0 / (2.0 * sigmas**2),
+                                          sensitive_type="continuous")
             sigma = float(sigmas[int(np.argmax(dep))])
         gamma = 1.0 / (2.0 * sigma**2)
         q = fair_components or S["train"].shape[1]
