@@ -179,3 +179,27 @@ def test_verdicts_leave_out_claims_without_their_methods():
     only_fair = kt.verdicts(gaps[gaps.method == "Fair PCA"])
     assert len(only_fair) == 1 and only_fair["holds"].iloc[0]
     assert kt.verdicts(gaps[gaps.method == "Fair PCA-S"]).empty
+
+
+@pytest.mark.parametrize("gap_s, gap_k, holds", [
+    ((0.004, 0.0099), (-0.02, 0.001), [True, True]),
+    ((0.004, 0.0101), (0.03, -0.001), [False, False]),
+])
+def test_kernel_svm_verdicts_ask_whether_the_fair_methods_compete(gap_s, gap_k, holds):
+    rows = []
+    for fairness, gs, gk in zip(("DP", "EO"), gap_s, gap_k):
+        base = {"dataset": "adult", "fairness": fairness, "classifier": "kernel SVM", "lo": 0.0,
+                "hi": 0.1, "area": 0.0, "error_range": 0.05}
+        rows += [{**base, "method": "Fair PCA", "mean_gap": 0.2, "mean_abs_gap": 0.2},
+                 {**base, "method": "Fair PCA-S", "mean_gap": gs, "mean_abs_gap": abs(gs)},
+                 {**base, "method": "Fair Kernel PCA", "mean_gap": gk, "mean_abs_gap": abs(gk)}]
+    got = kt.verdicts(pd.DataFrame(rows), classifier="kernel SVM")
+    # the logistic-regression claims are not the kernel SVM's: Fair PCA is not judged here
+    assert got["claim"].str.startswith(("Fair PCA-S can compete", "Fair Kernel PCA can compete")
+                                       ).all()
+    assert got["holds"].tolist() == holds
+    worst_s, worst_k = max(gap_s), max(gap_k)
+    assert got["measured"].tolist() == [
+        f"largest mean gap {100 * worst_s:+.2f} pt (adult {'DP' if gap_s[0] == worst_s else 'EO'})",
+        f"largest mean gap {100 * worst_k:+.2f} pt (adult {'DP' if gap_k[0] == worst_k else 'EO'})"]
+    assert kt.verdicts(pd.DataFrame(rows), classifier="linear SVM").empty
