@@ -37,7 +37,8 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_info, threadpool_limits
 
-SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_kernel_learning", "bench_pls", "bench_tradeoff")
+SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_kernel_learning", "bench_pls", "bench_tradeoff",
+           "bench_cluster")
 REGRESSION_FACTOR = 2.0
 RESULTS = Path(__file__).resolve().parent / "results" / "goals.csv"
 FAR_OFF = "missed > 2×"
