@@ -132,7 +132,7 @@ def paper_scale_time():
         for method, sub in units.groupby("method", sort=False):
             rows.append({"experiment": f"  {method}", "units": len(sub),
                          "unit hours": round(sub["seconds"].sum() / 3600, 3)})
-    return pd.DataFrame(rows).fillna("")
+    return pd.DataFrame(rows).astype(object).fillna("")
 
 
 def main(argv=None):
