@@ -678,13 +678,7 @@ def hsic_rbf_widths(X, Y, gammas, *, sensitive_type="auto"):
     >>> float(widths[1]) == hsic(X, s, kernel="rbf", gamma=1.0)
     True
     """
-    X = _as_matrix(X, "X")
-    Y = _sensitive_matrix(Y, "Y", sensitive_type)
-    _check_length(X.shape[0], Y.shape[0], "Y")
-    if X.shape[0] < 2:
-        raise ValueError(
-            f"hsic_rbf_widths needs at least 2 samples (a dependence between X and Y is measured "
-            f"over pairs of rows); got {X.shape[0]}.")
+    X, Y = _hsic_inputs(X, Y, sensitive_type, "hsic_rbf_widths")
     gammas = np.asarray(gammas, dtype=float)
     if gammas.ndim != 1 or gammas.size == 0 or not np.all(np.isfinite(gammas) & (gammas > 0)):
         raise ValueError(f"gammas must be a non-empty 1-D sequence of positive numbers; "
@@ -746,13 +740,7 @@ def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None,
     >>> hsic([1, 2, 3, 4], ["a", "a", "b", "b"]) == hsic([1, 2, 3, 4], [0.0, 0.0, 1.0, 1.0])
     True
     """
-    X = _as_matrix(X, "X")
-    Y = _sensitive_matrix(Y, "Y", sensitive_type)
-    _check_length(X.shape[0], Y.shape[0], "Y")
-    if X.shape[0] < 2:
-        raise ValueError(
-            f"hsic needs at least 2 samples (a dependence between X and Y is measured over "
-            f"pairs of rows); got {X.shape[0]}.")
+    X, Y = _hsic_inputs(X, Y, sensitive_type, "hsic")
     for k, name in ((kernel, "kernel"), (kernel_y, "kernel_y")):
         if k not in ("linear", "rbf"):
             raise ValueError(f"{name}={k!r} is not supported; choose 'linear' or 'rbf'.")
@@ -765,6 +753,18 @@ def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None,
     Lc = _centred_gram(Y, kernel_y, gamma_y, "gamma_y")
     # tr(K H L H) = Σ_ij (HKH)_ij L_ij; with both centred the sum is the same
     return max(float(np.einsum("ij,ij->", Kc, Lc)) / n**2, 0.0)
+
+
+def _hsic_inputs(X, Y, sensitive_type, caller):
+    """X as a matrix and Y encoded (as :func:`hsic` reads them), of equal length, ≥ 2 rows."""
+    X = _as_matrix(X, "X")
+    Y = _sensitive_matrix(Y, "Y", sensitive_type)
+    _check_length(X.shape[0], Y.shape[0], "Y")
+    if X.shape[0] < 2:
+        raise ValueError(
+            f"{caller} needs at least 2 samples (a dependence between X and Y is measured over "
+            f"pairs of rows); got {X.shape[0]}.")
+    return X, Y
 
 
 def _cov2(T, S):
