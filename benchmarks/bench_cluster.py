@@ -3,7 +3,7 @@
 A reproduction is a grid of independent work units (:mod:`fairlab.experiments`), so its wall time
 should fall with the number of workers.  Here the same units — Kleindessner et al.'s Table 1–3
 units of Adult at k = 2, on Lee et al.'s splits (shipped), each fitting a representation and
-scoring it with four classifiers, about a second each — are recomputed
+scoring it with a kernel SVM, a linear SVM and an MLP, about a second each — are recomputed
 (:func:`fairlab.experiments.recompute`, which leaves the ledger alone) on a ``LocalCluster`` of one
 single-threaded worker process and on one of two, and their wall times compared.
 
