@@ -166,8 +166,9 @@ def test_verify_recomputes_a_sample_and_names_what_it_left_out(tmp_path):
     experiments.run("kleindessner", UNITS, scheduler="serial", path=tmp_path)
     ledger = experiments.read_ledger("kleindessner", tmp_path)
     sample = experiments.verification_sample(ledger)
-    assert len(sample) == 2  # one unit per (data set, method)
-    assert {u.split("/")[2] for u in sample} == {"method=PCA", "method=Fair PCA"}
+    assert len(sample) == 2  # one unit per (data set, method), whole
+    assert {u.split("/")[2] for u, _ in sample} == {"method=PCA", "method=Fair PCA"}
+    assert {part for _, part in sample} == {None}
     result = experiments.verify("kleindessner", path=tmp_path)
     assert result["equal"].eq(True).all() and len(result) == 2
     # a planted change in the stored ledger is found
@@ -242,7 +243,7 @@ def test_a_unit_that_fails_is_recorded_as_missing_with_its_reason(tmp_path, call
     summary = experiments.summarize_ledger(rows)
     assert experiments.MISSING not in set(summary["metric"])
     assert (summary["n_splits"] == 1).all()  # the cell rests on the split that finished
-    assert experiments.verification_sample(rows) == [rows["unit"].iloc[0]]
+    assert experiments.verification_sample(rows) == [(rows["unit"].iloc[0], None)]
     experiments.run("kleindessner", UNITS[:2], scheduler="serial", path=tmp_path)
     assert len(calls) == 1  # recorded once; --redo retries it
 
@@ -285,3 +286,21 @@ def test_recompute_against_ledger_takes_key_lists_and_leaves_out_models(tmp_path
     kept = experiments.recompute_against_ledger("kleindessner", UNITS[:1], planted,
                                                 leave_out_models=["MLP"])
     assert kept["equal"].all() and kept["values"].item() == 6
+
+
+def test_the_committed_ledgers_sample_every_data_set_and_method():
+    """`make verify-results` reruns, for every (data set, method) pair of each committed ledger,
+    a unit whole (quick) or the parts of one (the experiment names them)."""
+    for name in experiments.EXPERIMENTS:
+        ledger = experiments.read_ledger(name)
+        if ledger.empty:
+            continue
+        sample = experiments.verification_sample(ledger)
+        whole = ledger[ledger["unit"].isin({uid for uid, part in sample if part is None})]
+        assert whole.drop_duplicates("unit")["seconds"].le(_ledger.MAX_UNIT_SECONDS).all()
+        in_parts = ledger[ledger["unit"].isin({uid for uid, part in sample if part is not None})]
+        assert in_parts.empty or hasattr(getattr(experiments, name), "verification_parts")
+        pairs = set(zip(ledger["dataset"], ledger["method"], strict=True))
+        sampled = set(zip(whole["dataset"], whole["method"], strict=True)) | set(
+            zip(in_parts["dataset"], in_parts["method"], strict=True))
+        assert sampled == pairs, name

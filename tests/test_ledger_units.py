@@ -6,7 +6,9 @@ import pandas as pd
 import pytest
 
 from fairlab import experiments
-from fairlab.experiments import de_diego, perez_suay
+from fairlab.experiments import _ledger, de_diego, perez_suay
+
+_ROW = [c for c in _ledger.ROW_KEYS if c != "unit"]
 
 
 def _assert_same_table(direct, back, keys):
@@ -44,6 +46,48 @@ def test_a_perez_suay_reduction_unit_reads_back_as_the_runner_output(monkeypatch
         n_components=perez_suay.PARAMETERS["n_components"])
     keys = ["dataset", "sensitive", "variant", "method", "repetition", "n_components"]
     _assert_same_table(direct.drop(columns="seconds"), back.drop(columns="seconds"), keys)
+
+
+@pytest.mark.parametrize("table", ["fig4", "fig6"])
+def test_the_parts_of_a_perez_suay_unit_are_exactly_its_rows(table, monkeypatch):
+    monkeypatch.setitem(perez_suay.SIZES, "adult", (200, 200, 300))  # a small a9a repetition
+    key = {"dataset": "adult", "table": table, "split": 2}
+    whole = perez_suay.run_unit(key, perez_suay.PARAMETERS)
+    whole = whole[whole["metric"] != "fit_seconds"]
+    labels = set()
+    for part in perez_suay.verification_parts(key):
+        rows = perez_suay.run_unit(key, perez_suay.PARAMETERS, part)
+        rows = rows[rows["metric"] != "fit_seconds"]
+        assert set(rows["model"]) == set(part["sensitive"])
+        if table == "fig4":
+            assert set(rows["eta"]) <= set(perez_suay.GRIDS["mu"][part["mu_index"]]) | {0.0}
+        same = rows.merge(whole, on=_ROW, how="left", suffixes=("", "_whole"),
+                          validate="one_to_one")
+        # at the ledger's precision: a path's predictions for 3 values of μ are a product with
+        # fewer columns than for 25, whose rounding may differ in the 14th digit
+        np.testing.assert_array_equal(same["value"].map(_ledger._round),
+                                      same["value_whole"].map(_ledger._round))
+        labels |= set(rows["method"])
+    assert labels == set(whole["method"])  # every method of the unit is in a part
+
+
+def test_verify_reruns_the_parts_of_a_slow_unit_and_finds_a_change(tmp_path):
+    key = {"dataset": "cmc", "table": "fig5", "split": 0}
+    ledger = experiments.run("perez_suay", [key], scheduler="serial", path=tmp_path)
+    sample = experiments.verification_sample(ledger, max_unit_seconds=0.0)
+    assert [part for _, part in sample] == perez_suay.verification_parts(key)
+    result = experiments.verify("perez_suay", path=tmp_path, max_unit_seconds=0.0)
+    assert result["equal"].eq(True).all() and len(result) == 2  # no pair left out
+    assert result["unit"].str.contains("[sensitive=wife_education; variants=with S;",
+                                       regex=False).any()
+    file = experiments.ledger_path("perez_suay", tmp_path)
+    planted = ledger.copy()
+    middle = perez_suay.GRIDS["mu"][len(perez_suay.GRIDS["mu"]) // 2]
+    planted.loc[(planted["method"] == "FKR\\S") & (planted["model"] == "wife_education")
+                & (planted["eta"] == middle) & (planted["metric"] == "hsic"), "value"] *= 1.001
+    planted.to_csv(file, index=False)
+    result = experiments.verify("perez_suay", path=tmp_path, max_unit_seconds=0.0)
+    assert result["equal"].tolist() == [True, False]  # the part "without S" differs
 
 
 def test_perez_suay_grid_and_bad_figure():

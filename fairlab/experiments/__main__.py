@@ -9,6 +9,7 @@ each ledger's units, rows and summed unit time.
 import argparse
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 
@@ -73,16 +74,30 @@ def _verify(args):
 
 
 def _verify_each(args, scheduler):
+    experiments = args.experiment or _ledger.EXPERIMENTS
+    held = [e for e in experiments if not _ledger.read_ledger(e, args.results).empty]
+
+    def verify(experiment):
+        return _ledger.verify(experiment, path=args.results,
+                              max_unit_seconds=args.max_unit_seconds, scheduler=scheduler)
+
+    if scheduler == "serial":
+        results = dict(zip(held, map(verify, held), strict=True))
+    else:  # every ledger's units on the cluster at once, the slowest first (one queue)
+        with ThreadPoolExecutor(max_workers=max(len(held), 1)) as pool:
+            results = dict(zip(held, pool.map(verify, held), strict=True))
     failed = False
-    for experiment in args.experiment or _ledger.EXPERIMENTS:
-        if _ledger.read_ledger(experiment, args.results).empty:
+    for experiment in experiments:
+        if experiment not in results:
             print(f"{experiment}: no ledger")
             continue
-        result = _ledger.verify(experiment, path=args.results,
-                                max_unit_seconds=args.max_unit_seconds, scheduler=scheduler)
+        result = results[experiment]
         checked = result[result["equal"].notna()]
         bad = checked[~checked["equal"].astype(bool)]
-        print(f"{experiment}: {len(checked)} unit(s) recomputed, {len(bad)} differ")
+        parts = checked["unit"].str.contains(" [", regex=False).sum()
+        print(f"{experiment}: {len(checked)} unit(s) recomputed"
+              + (f" ({parts} of them parts of a unit)" if parts else "")
+              + f", {len(bad)} differ")
         for row in bad.itertuples():
             print(f"  differs: {row.unit} (largest relative difference "
                   f"{row.max_relative_difference:.2e})")
@@ -120,7 +135,9 @@ def main(argv=None):
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     verify = commands.add_parser("verify", help="recompute a sample of the ledgers")
     verify.add_argument("experiment", nargs="*", choices=[[], *_ledger.EXPERIMENTS])
-    verify.add_argument("--max-unit-seconds", type=float, default=30.0)
+    verify.add_argument("--max-unit-seconds", type=float,
+                        default=_ledger.MAX_UNIT_SECONDS,
+                        help="rerun a slower unit's parts, if its experiment names any")
     verify.add_argument("--scheduler", default=None,
                         help="'serial', or a dask scheduler address (default as for run)")
     commands.add_parser("status", help="units, rows and unit time of each ledger")

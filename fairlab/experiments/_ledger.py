@@ -9,7 +9,10 @@ experiment module of :mod:`fairlab.experiments` declares
 * ``UNIT_KEYS`` — the names of a unit's key fields, in order;
 * ``PARAMETERS`` — the paper-scale parameters, passed to every unit;
 * ``units(**selection)`` — the paper-scale grid as a list of key dicts (narrowed by ``selection``);
-* ``run_unit(key, parameters)`` — the unit's rows, with the columns :data:`RESULT_COLUMNS`.
+* ``run_unit(key, parameters)`` — the unit's rows, with the columns :data:`RESULT_COLUMNS`;
+* optionally ``verification_parts(key)`` — parts of a unit (dicts) that :func:`verify` reruns
+  when the whole unit is too slow; ``run_unit(key, parameters, part)`` returns exactly the unit's
+  rows of that part.
 
 :func:`run` computes the units that the **ledger** does not hold yet — one tidy CSV per experiment,
 ``notebooks/results/<experiment>.csv.gz``, with :data:`LEDGER_COLUMNS`: the result columns plus
@@ -58,6 +61,9 @@ ROW_KEYS = ["unit", "table", "dataset", "method", "k", "eta", "model", "metric",
 #: The experiments that are grids of units, in the order of the book's chapters.
 EXPERIMENTS = ("kleindessner", "kleindessner_tradeoffs", "perez_suay", "de_diego")
 _NUMERIC = ("k", "eta", "split", "value", "seconds")
+#: :func:`verify` reruns a sampled unit whole when the ledger says it took at most this long (s),
+#: and otherwise the parts its experiment names (``verification_parts``).
+MAX_UNIT_SECONDS = 60.0
 
 
 def _module(experiment):
@@ -136,14 +142,16 @@ def _cache_file(experiment, uid, path):
     return _cache_dir(experiment, path) / f"{safe}.csv"
 
 
-def _run_unit(experiment, key, parameters, uid, commit):
-    """Run one unit with single-threaded BLAS and stamp its rows with their provenance."""
+def _run_unit(experiment, key, parameters, uid, commit, part=None):
+    """Run one unit (or its ``part``) with single-threaded BLAS and stamp its rows with their
+    provenance."""
     module = _module(experiment)
     start = time.perf_counter()
     note = ""
     try:
         with threadpool_limits(limits=1):
-            rows = module.run_unit(dict(key), dict(parameters))
+            rows = module.run_unit(dict(key), dict(parameters),
+                                   *(() if part is None else (dict(part),)))
     except Exception as err:  # recorded, never filled in: the unit is missing, with its reason
         note = f"{type(err).__name__}: {err}"[:500]
         rows = pd.DataFrame([{"paper": module.PAPER, "table": "", "eta": np.nan, "model": "",
@@ -300,10 +308,11 @@ def _compute(experiment, todo, params, scheduler, path, progress):
             bar.close()
 
 
-def _submit(client, call):
+def _submit(client, call, priority=0):
     """One :func:`_run_unit` call on the cluster (a fresh task key: never a cached result)."""
     uid = call[3]
-    return client.submit(_run_unit, *call, key=f"unit-{uid}-{time.time_ns()}", pure=False)
+    return client.submit(_run_unit, *call, key=f"unit-{uid}-{time.time_ns()}", pure=False,
+                         priority=priority)
 
 
 def _close(client):
@@ -314,16 +323,19 @@ def _close(client):
         cluster.close()
 
 
-def _run_units(experiment, jobs, scheduler):
-    """The rows of each ``(key, parameters)`` job, in order, run where ``scheduler`` says."""
+def _run_units(experiment, jobs, scheduler, priorities=None):
+    """The rows of each ``(key, parameters)`` or ``(key, parameters, part)`` job, in order, run
+    where ``scheduler`` says; on a cluster, jobs of higher ``priorities`` start first."""
     commit = git_commit()
-    calls = [(experiment, dict(key), dict(params), unit_id(experiment, key), commit)
-             for key, params in jobs]
+    calls = [(experiment, dict(key), dict(params), unit_id(experiment, key), commit, *part)
+             for key, params, *part in jobs]
     if scheduler == "serial" or not calls:
         return [_run_unit(*call) for call in calls]
     client, owned = _client(scheduler)
+    priorities = [0] * len(calls) if priorities is None else priorities
     try:
-        return client.gather([_submit(client, call) for call in calls])
+        return client.gather([_submit(client, call, priority)
+                              for call, priority in zip(calls, priorities, strict=True)])
     finally:
         if owned:
             _close(client)
@@ -408,18 +420,36 @@ def recompute_against_ledger(experiment, units, ledger, *, leave_out_models=()):
     return verdict
 
 
-def verification_sample(ledger, *, max_unit_seconds=30.0):
+def verification_sample(ledger, *, max_unit_seconds=MAX_UNIT_SECONDS):
     """A deterministic sample of a ledger's units: the quickest unit of each (dataset, method).
 
-    Units that took longer than ``max_unit_seconds`` are left out (their pair is then not
-    verified; :func:`verify` says which), and so are missing units.  Returns unit ids, sorted.
+    Where that unit took longer than ``max_unit_seconds``, the parts of it that its experiment
+    names (``verification_parts``) are rerun instead; an experiment that names none leaves the
+    pair out (:func:`verify` says which).  Missing units are left out.
+
+    Returns
+    -------
+    list of (str, dict or None)
+        ``(unit id, part)`` sorted by unit id, ``part`` None for the whole unit.
     """
     ledger = ledger[ledger["metric"] != MISSING]
     per_unit = ledger.drop_duplicates("unit")[["unit", "dataset", "method", "seconds"]]
     chosen = (per_unit.sort_values(["seconds", "unit"], kind="stable")
               .drop_duplicates(["dataset", "method"]))
-    chosen = chosen[chosen["seconds"] <= max_unit_seconds]
-    return sorted(chosen["unit"])
+    fast = chosen["seconds"] <= max_unit_seconds
+    sample = [(uid, None) for uid in set(chosen.loc[fast, "unit"])]
+    for uid in set(chosen.loc[~fast, "unit"]):
+        experiment = uid.split("/", 1)[0]
+        parts = getattr(_module(experiment), "verification_parts", None)
+        if parts is not None:
+            sample += [(uid, part) for part in parts(_key_from_id(experiment, uid))]
+    return sorted(sample, key=lambda job: job[0])
+
+
+def _part_text(part):
+    """A part as text, e.g. ``"sensitive=sex; variants=with S"``."""
+    return "; ".join(f"{name}={','.join(map(str, np.atleast_1d(value)))}"
+                     for name, value in part.items())
 
 
 def _key_from_id(experiment, uid):
@@ -432,7 +462,7 @@ def _blas_kernels(machine_text):
     return machine_text.partition("BLAS:")[2].strip()
 
 
-def verify(experiment, *, path=None, max_unit_seconds=30.0, scheduler="serial"):
+def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, scheduler="serial"):
     """Recompute :func:`verification_sample` of the ledger and compare each unit with it.
 
     The units run where ``scheduler`` says (as in :func:`run`; default here, one after the
@@ -441,9 +471,10 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0, scheduler="serial"):
     Returns
     -------
     DataFrame
-        ``unit, values, in_ledger, equal, max_relative_difference, note`` per recomputed unit,
-        plus one row with ``equal = NaN`` for each (dataset, method) pair left out (too slow),
-        whose ``unit`` names the pair.  Recomputed under another BLAS kernel than the ledger's,
+        ``unit, values, in_ledger, equal, max_relative_difference, note`` per recomputed unit
+        (or part of a unit, named after the unit id in brackets), plus one row with
+        ``equal = NaN`` for each (dataset, method) pair left out (too slow), whose ``unit``
+        names the pair.  Recomputed under another BLAS kernel than the ledger's,
         a unit of a method the experiment lists in ``KERNEL_DEPENDENT`` is not judged
         (``equal = NaN``, with a note) when it differs, and the rows of the downstream models in
         ``KERNEL_DEPENDENT_MODELS`` are not compared.  A unit that cannot run here is not
@@ -458,24 +489,32 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0, scheduler="serial"):
     mixed = ledger["parameters"].nunique() > 1
     module = _module(experiment)
     here = _blas_kernels(machine())
-    jobs = []
-    for uid in sample:
+    seconds = ledger.drop_duplicates("unit").set_index("unit")["seconds"]
+    jobs, expected = [], []
+    for uid, part in sample:
         params = json.loads(ledger.loc[ledger["unit"] == uid, "parameters"].iloc[0]) \
             if mixed else parameters
         extra = {k: v for k, v in params.items() if k in module.PARAMETERS}
-        jobs.append((_key_from_id(experiment, uid), {**module.PARAMETERS, **extra}))
-    results = []
-    for uid, rows in zip(sample, _run_units(experiment, jobs, scheduler), strict=True):
+        jobs.append((_key_from_id(experiment, uid), {**module.PARAMETERS, **extra},
+                     *(() if part is None else (part,))))
+        n_parts = sum(u == uid for u, _ in sample)
+        expected.append(int(seconds[uid] / n_parts))  # the slowest start first
+    results, covered = [], set()
+    for (uid, part), rows in zip(sample, _run_units(experiment, jobs, scheduler, expected),
+                                 strict=True):
+        label = uid if part is None else f"{uid} [{_part_text(part)}]"
+        held = ledger[ledger["unit"] == uid]
         if (rows["metric"] == MISSING).any():  # the unit could not run here
+            covered |= set(held["dataset"] + " / " + held["method"])
             note = rows["note"].iloc[0]
             absent = note.startswith("FileNotFoundError")  # external data not on this machine
             results.append(pd.DataFrame([{
-                "unit": uid, "values": 0, "in_ledger": True,
+                "unit": label, "values": 0, "in_ledger": True,
                 "equal": math.nan if absent else False, "max_relative_difference": math.nan,
                 "note": ("its data are not on this machine: " if absent else "failed here: ")
                 + note.splitlines()[0][:200]}]))
             continue
-        stored = ledger.loc[ledger["unit"] == uid].iloc[0]
+        stored = held.iloc[0]
         other_kernel = _blas_kernels(stored["machine"]) != here
         dependent = rows["model"].isin(getattr(module, "KERNEL_DEPENDENT_MODELS", ()))
         verdict = equal_to_ledger(rows[~dependent] if other_kernel else rows, ledger)
@@ -487,11 +526,11 @@ def verify(experiment, *, path=None, max_unit_seconds=30.0, scheduler="serial"):
             # a method whose result follows the BLAS kernel's rounding, checked on another kernel
             verdict["equal"] = math.nan
             verdict["note"] = "another BLAS kernel than the ledger's; this method depends on it"
+        verdict["unit"] = label
         results.append(verdict)
+        covered |= set(rows["dataset"] + " / " + rows["method"])
     out = pd.concat(results, ignore_index=True) if results else equal_to_ledger(
         ledger.iloc[:0], ledger)
-    covered = set(ledger.loc[ledger["unit"].isin(sample), "dataset"] + " / " +
-                  ledger.loc[ledger["unit"].isin(sample), "method"])
     pairs = set(ledger["dataset"] + " / " + ledger["method"])
     skipped = pd.DataFrame({"unit": sorted(pairs - covered), "values": 0, "in_ledger": True,
                             "equal": math.nan, "max_relative_difference": math.nan,

@@ -954,11 +954,30 @@ def parse_key(fields):
     return {"dataset": fields["dataset"], "table": fields["table"], "split": int(fields["split"])}
 
 
-def run_unit(key, parameters):
+def verification_parts(key):
+    """The parts of unit ``key`` that :func:`fairlab.experiments.verify` reruns when the whole
+    unit is too slow: the first sensitive choice, each variant with every method, and three of
+    the 25 values of μ (the ends and the middle of the path).
+
+    Each part's rows are the unit's rows of that part (:func:`run_unit`'s ``part``) at the
+    ledger's precision: the validation searches are those of the whole unit, and a path's
+    solution at one μ does not depend on the other values of μ (its predictions, one product
+    for all μ, may round differently in the 14th digit).
+    """
+    first = next(iter(SENSITIVE[key["dataset"]]))
+    mus = {"mu_index": [0, len(GRIDS["mu"]) // 2, len(GRIDS["mu"]) - 1]}
+    return [{"sensitive": [first], "variants": [variant],
+             **(mus if FIGURES[(key["dataset"], key["table"])] == "regression" else {})}
+            for variant in VARIANTS]
+
+
+def run_unit(key, parameters, part=None):
     """One repetition of one figure at paper scale, as ledger rows.
 
     Repetition ``key["split"]`` of :func:`load_splits` (the paper's sizes), every sensitive
-    choice of the data set, both variants.  The ledger's columns hold a figure's point as:
+    choice of the data set, both variants; ``part`` (a dict of :func:`verification_parts`)
+    narrows it to the ``sensitive`` choices, ``variants`` and (Figs. 4–5) the positions
+    ``mu_index`` in ``GRIDS["mu"]`` it names.  The ledger's columns hold a figure's point as:
     ``method`` the legend label (``"FKR"``, ``"FKR\\S"``, …), ``model`` the sensitive choice
     (the panel), ``eta`` the paper's μ (0 for LR and KRR; NaN in Fig. 6), ``k`` the number of
     components n_p (Fig. 6; NaN in Figs. 4–5), ``metric`` one of the runner's columns (error,
@@ -968,13 +987,18 @@ def run_unit(key, parameters):
     runner = FIGURES[(key["dataset"], key["table"])]
     split = load_splits(key["dataset"], n_repetitions=key["split"] + 1,
                         random_state=parameters["random_state"])[key["split"]]
-    sensitive = list(SENSITIVE[key["dataset"]])
+    part = part or {}
+    sensitive = part.get("sensitive", list(SENSITIVE[key["dataset"]]))
+    variants = part.get("variants", VARIANTS)
     encoding = parameters["sensitive_encoding"]
     if runner == "regression":
-        results = regression([split], sensitive, sensitive_encoding=encoding)
+        grids = {"mu": GRIDS["mu"][part["mu_index"]]} if "mu_index" in part else None
+        results = regression([split], sensitive, variants=variants, grids=grids,
+                             sensitive_encoding=encoding)
         coord = "mu"
     else:
-        results = dimensionality_reduction([split], sensitive, sensitive_encoding=encoding,
+        results = dimensionality_reduction([split], sensitive, variants=variants,
+                                           sensitive_encoding=encoding,
                                            n_components=parameters["n_components"])
         coord = "n_components"
     results = results.rename(columns={"seconds": "fit_seconds"})
