@@ -141,6 +141,12 @@ def test_a_local_cluster_of_two_processes_gives_the_serial_rows(tmp_path):
         # verify and recompute run their units on the cluster too, with the serial verdict
         verdict = experiments.verify("kleindessner", path=tmp_path / "s", scheduler=client)
         again = experiments.recompute("kleindessner", UNITS, scheduler=client)
+        # the command line verifies several ledgers on one cluster at once
+        experiments.run("perez_suay", [{"dataset": "cmc", "table": "fig5", "split": 0}],
+                        scheduler="serial", path=tmp_path / "s")
+        command = ["--results", str(tmp_path / "s"), "verify", "kleindessner", "perez_suay",
+                   "--scheduler", cluster.scheduler_address]
+        assert main(command) == 0
     _same_rows(serial, parallel)
     assert verdict["equal"].eq(True).all() and len(verdict) == 2
     assert experiments.equal_to_ledger(again, serial)["equal"].all()
