@@ -187,7 +187,9 @@ print(held.to_string())
 # A ledger is only worth reading if the code still produces it. The units in `live_units` (CMC's, which take
 # seconds; an a9a unit takes minutes) are recomputed here and compared with their ledger rows: equal means every
 # value rounds to the stored one at 8 significant digits, the fit times excepted. The notebook tests compare this
-# output, so `make test` proves these units current wherever it runs.
+# output, so `make test` proves these units current wherever it runs. `make verify-results` checks the a9a figures
+# too, by parts: of the quickest a9a unit of each figure it reruns the first panel, each variant with every
+# method, at three values of μ, and compares those rows with the ledger's.
 
 # %%
 verdict = experiments.recompute_against_ledger("perez_suay", live_units, ledger)
