@@ -11,8 +11,8 @@ experiment module of :mod:`fairlab.experiments` declares
 * ``units(**selection)`` — the paper-scale grid as a list of key dicts (narrowed by ``selection``);
 * ``run_unit(key, parameters)`` — the unit's rows, with the columns :data:`RESULT_COLUMNS`;
 * optionally ``verification_parts(key)`` — parts of a unit (dicts) that :func:`verify` reruns
-  when the whole unit is too slow; ``run_unit(key, parameters, part)`` returns exactly the unit's
-  rows of that part.
+  when the whole unit is too slow; ``run_unit(key, parameters, part)`` returns the unit's rows of
+  that part, equal to the whole unit's at the stored precision.
 
 :func:`run` computes the units that the **ledger** does not hold yet — one tidy CSV per experiment,
 ``notebooks/results/<experiment>.csv.gz``, with :data:`LEDGER_COLUMNS`: the result columns plus
