@@ -36,6 +36,7 @@ import json
 import math
 import os
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -490,6 +491,7 @@ def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, schedule
     module = _module(experiment)
     here = _blas_kernels(machine())
     seconds = ledger.drop_duplicates("unit").set_index("unit")["seconds"]
+    n_parts = Counter(uid for uid, _ in sample)
     jobs, expected = [], []
     for uid, part in sample:
         params = json.loads(ledger.loc[ledger["unit"] == uid, "parameters"].iloc[0]) \
@@ -497,8 +499,7 @@ def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, schedule
         extra = {k: v for k, v in params.items() if k in module.PARAMETERS}
         jobs.append((_key_from_id(experiment, uid), {**module.PARAMETERS, **extra},
                      *(() if part is None else (part,))))
-        n_parts = sum(u == uid for u, _ in sample)
-        expected.append(int(seconds[uid] / n_parts))  # the slowest start first
+        expected.append(int(seconds[uid] / n_parts[uid]))  # the slowest start first
     results, covered = [], set()
     for (uid, part), rows in zip(sample, _run_units(experiment, jobs, scheduler, expected),
                                  strict=True):
