@@ -315,7 +315,9 @@ print(f"\nin all {len(beyond)} of {int(own(compared).ours_mean.notna().sum())} c
 #   package's tests check it on German Credit and COMPAS); at τ = 10⁻⁶ and $k = 10$ the penalty ρ doubles until the
 #   path is pinned wherever its start led it. Lee et al.'s code starts from the best of eleven random orthonormal
 #   matrices (`init="auxiliary"`), drawn by MATLAB's generator, which cannot be replayed; NumPy's draws lead to
-#   another optimum again.
+#   another optimum again. Where ρ reaches $10^9$–$10^{10}$ the path even follows the rounding: summing the MMD²
+#   terms in another order moves the $k = 10$ solutions (the `MbFPCA` docstring's Notes give the spread measured),
+#   so these cells hold one local solution among several.
 
 # %%
 from fairlab import metrics
