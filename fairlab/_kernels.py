@@ -103,6 +103,12 @@ def resolve_gamma(X, gamma):
     raise ValueError(f"gamma must be None, 'scale', 'auto' or a positive number; got {gamma!r}.")
 
 
+def kernel_matrix_is_new(kernel):
+    """Whether :func:`kernel_matrix` returns an array no one else holds, which its caller may
+    overwrite: every kernel but ``"precomputed"``, whose matrix is the user's own."""
+    return not (isinstance(kernel, str) and kernel == "precomputed")
+
+
 def kernel_matrix(X, Y=None, *, kernel="rbf", gamma=None, degree=POLY_DEGREE, coef0=POLY_COEF0):
     """Gram matrix k(X, Y) with an already resolved numeric ``gamma`` (ignored by linear/cosine).
 

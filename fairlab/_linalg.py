@@ -523,15 +523,27 @@ def center_symmetric_gram_inplace(K, column_means=None):
     return K
 
 
-def center_cross_gram(K_new, fit_column_means, fit_mean):
+def center_cross_gram(K_new, fit_column_means, fit_mean, *, overwrite=False):
     """Centre a cross Gram matrix k(X_new, X_fit) with the statistics of the training Gram K_fit.
 
     k̃(x, x_j) = k(x, x_j) − (1/n)Σ_l k(x, x_l) − (1/n)Σ_l k(x_l, x_j) + (1/n²)Σ_lm k(x_l, x_m),
     i.e. ⟨φ(x) − φ̄, φ(x_j) − φ̄⟩ with φ̄ the training mean in feature space (scikit-learn's
     ``KernelCenterer``).  ``fit_column_means = K_fit.mean(axis=0)``, ``fit_mean = K_fit.mean()``;
     on the training rows this returns :func:`center_gram` of K_fit.
+
+    ``overwrite=True`` centres a float64 ``K_new`` in place — for a kernel matrix the caller
+    has just computed (:func:`~fairlab._kernels.kernel_matrix_is_new`), never one a user
+    passed: the same three operations in the same order on every entry, so the result is
+    bitwise that of the copy, without its three temporaries.  Other dtypes are not overwritten
+    (the copy's arithmetic is float64).
     """
-    return K_new - K_new.mean(axis=1)[:, None] - fit_column_means[None, :] + fit_mean
+    row_means = K_new.mean(axis=1)[:, None]
+    if not (overwrite and K_new.dtype == np.float64):
+        return K_new - row_means - fit_column_means[None, :] + fit_mean
+    K_new -= row_means
+    K_new -= fit_column_means[None, :]
+    K_new += fit_mean
+    return K_new
 
 
 def subspace_sine(U, V):

@@ -53,7 +53,12 @@ from ._hsic import (
     _low_rank_sensitive_factor,
     _sensitive_factor,
 )
-from ._kernels import entry_rounding_unit, resolve_gamma, warn_if_indefinite
+from ._kernels import (
+    entry_rounding_unit,
+    kernel_matrix_is_new,
+    resolve_gamma,
+    warn_if_indefinite,
+)
 from ._linalg import (
     center_cross_gram,
     center_gram,
@@ -760,4 +765,5 @@ class KernelFairDR(_FDRBase):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         K = _gram(X.astype(np.float64, copy=False), self.X_fit_, self.kernel, self.gamma_)
-        return center_cross_gram(K, self._col_means, self._all_mean) @ self.dual_coef_
+        return center_cross_gram(K, self._col_means, self._all_mean,
+                                 overwrite=kernel_matrix_is_new(self.kernel)) @ self.dual_coef_

@@ -55,7 +55,7 @@ from ._hsic import (
     _gram,
     _low_rank_sensitive_factor,
 )
-from ._kernels import is_psd_kernel, resolve_gamma
+from ._kernels import is_psd_kernel, kernel_matrix_is_new, resolve_gamma
 from ._linalg import (
     center_cross_gram,
     center_gram,
@@ -633,9 +633,11 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         state = self._prepare(X, y, None)
         centred = state.centred_kernel()
         fits = []
-        for lam in alphas:
+        for i, lam in enumerate(alphas):
             model = clone(self).set_params(alpha=float(lam))
-            coef = model._path_coefs(state, np.array([0.0]), centred_kernel=centred.copy())[0]
+            # the factorisation overwrites K̃: a copy for every λ but the last
+            work = centred.copy() if i < len(alphas) - 1 else centred
+            coef = model._path_coefs(state, np.array([0.0]), centred_kernel=work)[0]
             fits.append(model._set_state(state, coef))
         return fits
 
@@ -754,7 +756,8 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
 
     def _centred_test_kernel(self, X):
         K = _gram(X, self.X_fit_, self.kernel, self.gamma_)
-        return center_cross_gram(K, self._col_means, self._all_mean)
+        return center_cross_gram(K, self._col_means, self._all_mean,
+                                 overwrite=kernel_matrix_is_new(self.kernel))
 
     def predict(self, X):
         """Predict f(x) = k̃(x)ᵀΛ + ȳ with the test kernel centred by the training statistics.

@@ -81,6 +81,7 @@ from ._kernels import (
     KERNELS,
     entry_rounding_unit,
     kernel_matrix,
+    kernel_matrix_is_new,
     resolve_gamma,
     warn_if_indefinite,
 )
@@ -833,7 +834,8 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             return self.fair_pca_.transform(K_nl @ self._nystroem_map) * self._nystroem_signs
         K = self._get_kernel(X, self.X_fit_) if self.kernel != "precomputed" else X
         if self.center:
-            K = center_cross_gram(K, self._k_fit_rows, self._k_fit_all)
+            K = center_cross_gram(K, self._k_fit_rows, self._k_fit_all,
+                                  overwrite=kernel_matrix_is_new(self.kernel))
         return K @ self.dual_coef_
 
     @property

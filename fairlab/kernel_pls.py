@@ -29,6 +29,7 @@ from ._kernels import (
     KERNELS,
     check_kernel,
     kernel_matrix,
+    kernel_matrix_is_new,
     resolve_gamma,
     warn_if_indefinite,
 )
@@ -288,7 +289,8 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             raise ValueError(
                 f"kernel='precomputed' needs K(X_new, X_train) with {self.X_fit_.shape[0]} "
                 f"columns; got {Kt.shape[1]}.")
-        return center_cross_gram(Kt, self._K_col_means, self._K_mean) @ self.dual_rotations_
+        return center_cross_gram(Kt, self._K_col_means, self._K_mean,
+                                 overwrite=kernel_matrix_is_new(self.kernel)) @ self.dual_rotations_
 
     def predict(self, X):
         """Targets predicted by the regression of Y on the scores."""

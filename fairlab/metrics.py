@@ -638,10 +638,18 @@ def _centred_gram(X, kernel, gamma, name):
 
 
 def _centred_rbf(sq_dist, gamma):
-    """H K H for K = exp(−γ·D), D the matrix of squared distances (shared by several γ)."""
-    K = np.exp(-gamma * sq_dist)
+    """H K H for K = exp(−γ·D), D the matrix of squared distances (shared by several γ).
+
+    K − 1mᵀ − m1ᵀ + m̄ (m the column means) evaluated in place in one new array, entry by
+    entry in that order: the numbers of the expression with its temporaries, bit for bit.
+    """
+    K = np.multiply(sq_dist, -gamma)
+    np.exp(K, out=K)
     rows = K.mean(axis=0)
-    return K - rows[None, :] - rows[:, None] + rows.mean()
+    K -= rows[None, :]
+    K -= rows[:, None]
+    K += rows.mean()
+    return K
 
 
 def _hsic_linear_second(Kc, Y):

@@ -13,8 +13,10 @@ import pandas as pd
 import pytest
 from scipy import linalg
 
+from fairlab._kernels import kernel_matrix_is_new
 from fairlab._linalg import (
     GramSum,
+    center_cross_gram,
     centred_gram_factor,
     complement_basis,
     constraint_basis,
@@ -239,3 +241,29 @@ def test_gram_sum_of_row_blocks_equals_the_whole():
     np.testing.assert_allclose(sums.lower()[lower], (A.T @ A)[lower], rtol=1e-12)
     np.testing.assert_array_equal(np.triu(sums.lower(), 1), 0.0)
     assert np.all(GramSum(4).lower() == 0.0)
+
+
+# ------------------------------------------------------------------ centring without copies
+@pytest.mark.parametrize("offset", [0.0, 1e6])
+def test_cross_gram_centred_in_place_is_bitwise_the_copy(offset):
+    # the in-place route must not change a single bit of any kernel method's transform
+    rng = np.random.default_rng(0)
+    K_fit = rng.normal(offset, 3.0, size=(40, 40))
+    K_new = rng.normal(offset, 3.0, size=(17, 40))
+    means, mean = K_fit.mean(axis=0), float(K_fit.mean())
+    expected = center_cross_gram(K_new, means, mean)
+    work = K_new.copy()
+    out = center_cross_gram(work, means, mean, overwrite=True)
+    assert out is work
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(expected, K_new - K_new.mean(axis=1)[:, None] - means + mean)
+
+
+def test_cross_gram_overwrite_leaves_other_dtypes_and_user_matrices_alone():
+    K32 = np.arange(12, dtype=np.float32).reshape(3, 4)
+    before = K32.copy()
+    out = center_cross_gram(K32, np.ones(4), 1.0, overwrite=True)
+    assert out is not K32 and out.dtype == np.float64
+    np.testing.assert_array_equal(K32, before)
+    assert not kernel_matrix_is_new("precomputed")
+    assert kernel_matrix_is_new("rbf") and kernel_matrix_is_new(lambda a, b: a @ b.T)

@@ -524,3 +524,17 @@ def test_fair_pls_hard_constraint_is_zero_cov2_for_group_labels():
 def test_bad_sensitive_input_is_refused(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_centred_rbf_in_place_is_bitwise_the_expression():
+    # the widths search centres every K in place; the numbers must be those of HKH's formula
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(30, 4)) + 1e3
+    sq = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    before = sq.copy()
+    for gamma in (1e-6, 0.3, 50.0):
+        K = np.exp(-gamma * sq)
+        rows = K.mean(axis=0)
+        expected = K - rows[None, :] - rows[:, None] + rows.mean()
+        np.testing.assert_array_equal(m._centred_rbf(sq, gamma), expected)
+    np.testing.assert_array_equal(sq, before)  # the shared distances are left untouched
