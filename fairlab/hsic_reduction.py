@@ -171,7 +171,7 @@ def _fdr_directions(C, G, n_components, ridge, Q=None, solver="dense"):
     ``ridge == 0``: the ε → 0 limit — top eigenvectors of A compressed to null(Gᵀ), with
     ``Q`` the orthonormal basis of range(G) from :func:`_fdr_constraint`.  ``solver`` is
     that of the symmetric eigenproblems (:func:`~fairlab._linalg.top_eigh`); the generalized
-    one of ``ridge > 0`` is solved by two SVDs (``"svd"``).
+    one of ``ridge > 0`` by singular vectors (``"svd"``; :func:`_top_right_singular_vectors`).
     Returns unit-norm columns V (p × k) with deterministic signs, and the solver used.
     """
     diagonal = C.ndim == 1
@@ -405,7 +405,7 @@ class FairDR(_FDRBase):
         HSIC(X̃v, S̃) = ‖S̃ᵀX̃v‖²/n², the denominator (0 to rounding with ``ridge=0``).
     solver_ : {"dense", "arpack", "svd"}
         How the directions were computed: ``"svd"`` for ``ridge > 0`` (the generalized
-        eigenproblem by two SVDs, no choice); otherwise the symmetric eigenproblem on d or
+        eigenproblem by singular vectors, no choice); otherwise the symmetric eigenproblem on d or
         fewer dimensions, by the rule of every fairlab estimator
         (:func:`fairlab._linalg.choose_eigen_solver`: ARPACK when the size p > 500 and
         k < p/20, the dense LAPACK solver otherwise).
