@@ -632,12 +632,18 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         self._validate_params()
         state = self._prepare(X, y, None)
         centred = state.centred_kernel()
+        # The factorisation overwrites K̃: every λ but the last factorises a copy, made into
+        # one reused buffer (a fresh n × n array per λ cost more in page faults than the copy).
+        work = np.empty_like(centred) if len(alphas) > 1 else None
         fits = []
         for i, lam in enumerate(alphas):
             model = clone(self).set_params(alpha=float(lam))
-            # the factorisation overwrites K̃: a copy for every λ but the last
-            work = centred.copy() if i < len(alphas) - 1 else centred
-            coef = model._path_coefs(state, np.array([0.0]), centred_kernel=work)[0]
+            if i < len(alphas) - 1:
+                np.copyto(work, centred)
+                shifted = work
+            else:
+                shifted = centred
+            coef = model._path_coefs(state, np.array([0.0]), centred_kernel=shifted)[0]
             fits.append(model._set_state(state, coef))
         return fits
 
