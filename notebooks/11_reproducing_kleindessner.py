@@ -317,7 +317,10 @@ print(f"\nin all {len(beyond)} of {int(own(compared).ours_mean.notna().sum())} c
 #   matrices (`init="auxiliary"`), drawn by MATLAB's generator, which cannot be replayed; NumPy's draws lead to
 #   another optimum again. Where ρ reaches $10^9$–$10^{10}$ the path even follows the rounding: summing the MMD²
 #   terms in another order moves the $k = 10$ solutions (the `MbFPCA` docstring's Notes give the spread measured),
-#   so these cells hold one local solution among several.
+#   so these cells hold one local solution among several. Another OpenBLAS kernel moves them too: at $k = 2$ in the
+#   last digits, at $k = 10$ to another solution (`kleindessner.KERNEL_DEPENDENT` gives the measurement). The ledger's
+#   `machine` column names the kernel its rows were computed with; recomputed under another, these units are
+#   reported by `make verify-results` as not judged.
 
 # %%
 from fairlab import metrics

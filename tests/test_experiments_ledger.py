@@ -239,6 +239,13 @@ def test_a_kernel_dependent_method_on_another_kernel_is_reported_not_judged(tmp_
     assert result["equal"].isna().all() and "another BLAS kernel" in result["note"].item()
 
 
+def test_the_kernel_dependent_labels_name_real_methods_and_models():
+    # verify() matches the labels by string: a misspelt one would silently judge the method
+    assert set(kleindessner.KERNEL_DEPENDENT) <= set(kleindessner.METHODS)
+    assert "MbF-PCA (10^-6)" in kleindessner.KERNEL_DEPENDENT
+    assert set(kleindessner.KERNEL_DEPENDENT_MODELS) <= set(kleindessner.MODELS.values())
+
+
 def test_a_unit_that_fails_is_recorded_as_missing_with_its_reason(tmp_path, calls,
                                                                    one_unit_failed):
     rows = one_unit_failed
