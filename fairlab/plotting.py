@@ -183,6 +183,26 @@ def _two_decimals(match):
     return f"{float(match.group()):.2f}".rstrip("0").rstrip(".")
 
 
+# an element id that matplotlib makes by hashing the element's unrounded geometry (``p``: a clip
+# path, ``m``: a marker, ``h``: a hatch), e.g. ``id="p562c9cb758"``
+_HASHED_ID = re.compile(r'\bid="([a-z][0-9a-f]{10})"')
+
+
+def _renumber_hashed_ids(svg):
+    """Name each hashed element id by its order of appearance (``p562c9cb758`` → ``p1``).
+
+    matplotlib hashes a clip rectangle's bounds at full precision, so a last-bit difference in an
+    axes' position (constrained layout after data that differ in their last bits) renames the clip
+    path, although every drawn coordinate is the same at 0.01 pt.
+    """
+    names = {}
+    for old in _HASHED_ID.findall(svg):
+        names.setdefault(old, f"{old[0]}{len(names) + 1}")
+    if not names:
+        return svg
+    return re.sub(r"\b(" + "|".join(names) + r")\b", lambda m: names[m.group()], svg)
+
+
 #: Marks (points, cells, paths) above which a plotted collection is embedded in the SVG as an
 #: image at 150 dpi, the text and axes staying vector: a dense scatter or contour as vectors is
 #: megabytes of markup for no visible gain.
@@ -197,7 +217,9 @@ def figure_svg(fig):
     (``svg.hashsalt``) instead of random ones, and every coordinate and length in its markup
     is rounded to 0.01 pt (0.013 px, far below what a screen shows).  The rounding makes the
     text independent of the last bits of the plotted numbers, which differ with the BLAS kernel
-    and thread count; text content (labels, tick values) is left as drawn.
+    and thread count; text content (labels, tick values) is left as drawn.  The ids matplotlib
+    hashes from unrounded geometry (clip paths, markers) are renamed by order of appearance, so
+    they do not carry those last bits either.
 
     Collections of more than :data:`DENSE_MARKS` marks are embedded as images (the notebook
     tests mask embedded image data, as they leave PNG figures uncompared).
@@ -217,8 +239,9 @@ def figure_svg(fig):
     with plt.rc_context({"svg.hashsalt": "fairlab", "svg.fonttype": "none",
                          "savefig.dpi": 150}):
         fig.savefig(buffer, format="svg", metadata={"Date": None})
-    return _ATTRIBUTE.sub(
+    svg = _ATTRIBUTE.sub(
         lambda m: '="' + _LONG_DECIMAL.sub(_two_decimals, m.group(1)) + '"', buffer.getvalue())
+    return _renumber_hashed_ids(svg)
 
 
 def axis_label(name, unit=None):

@@ -249,6 +249,28 @@ def test_figure_svg_is_the_same_on_every_run_and_for_last_bit_differences():
 
 
 @pytest.mark.usefixtures("_restore_rc")
+def test_figure_svg_ids_do_not_carry_the_last_bits_of_the_layout():
+    # constrained layout after data that differ in their last bits moves an axes by ~1e-15;
+    # matplotlib hashes the clip rectangle's unrounded bounds into the clip path's id
+    def draw(left):
+        fig = plt.figure(layout=None)
+        ax = fig.add_axes([left, 0.1, 0.8, 0.8])
+        ax.plot([0, 1], [0, 1], marker="o")
+        ax.grid(True)
+        svg = fp.figure_svg(fig)
+        plt.close(fig)
+        return svg
+
+    svg = draw(0.1)
+    assert draw(0.1 + 1e-15) == svg
+    ids = re.findall(r'\bid="([a-z]\d+)"', svg)
+    assert ids and len(set(ids)) == len(ids)  # renamed, still distinct
+    for name in ids:  # every reference points at a defined element
+        assert f"#{name}" in svg
+    assert re.search(r'#[a-z][0-9a-f]{10}\b', svg) is None  # no hashed reference left behind
+
+
+@pytest.mark.usefixtures("_restore_rc")
 @pytest.mark.parametrize("n_panels, ncols, rows", [(1, 2, 1), (2, 2, 1), (3, 2, 2), (5, 3, 2)])
 def test_panel_grid_wraps_into_rows_that_fit_the_column(sweep_results, n_panels, ncols, rows):
     fp.book_style()
