@@ -244,3 +244,46 @@ def test_gaps_table(curves):
     assert (gaps.error_range > 0).all()
     with pytest.raises(ValueError, match="reference"):
         kleindessner_tradeoffs.gaps(curves[curves.method != "Reductions"])
+
+
+def _collinear_instance(seed, n=60, d=12):
+    """Uncentred, badly scaled columns with a null space of dimension 4 > d − (d − 1): a one-hot
+    block summing to one with a category no row has, a constant column, a collinear column."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * rng.uniform(0.1, 100, d) + rng.uniform(-1e3, 1e3, d)
+    X[:, 6:10] = np.eye(4)[rng.integers(0, 3, n)]  # column 9: a category absent from the rows
+    X[:, 10] = 5.0
+    X[:, 11] = X[:, 0] - 2 * X[:, 1]
+    return X
+
+
+def _span(components):
+    return components.T @ components
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_standard_pca_keeps_the_same_null_directions_whatever_the_rounding(seed):
+    # permuting the rows changes the rounding of XᵀX as another BLAS kernel does; the span of
+    # the kept directions must not follow it
+    X = _collinear_instance(seed)
+    perm = np.random.default_rng(100 + seed).permutation(len(X))
+    a = kleindessner_tradeoffs._StandardPCA(11, svd_solver="covariance_eigh").fit(X)
+    b = kleindessner_tradeoffs._StandardPCA(11, svd_solver="covariance_eigh").fit(X[perm])
+    assert np.abs(_span(a.components_) - _span(b.components_)).max() < 1e-10
+    np.testing.assert_allclose(a.components_ @ a.components_.T, np.eye(11), atol=1e-10)
+    # the 8 directions of positive variance are PCA's; the other 3 carry no variance
+    rank = 8
+    Xc = X - X.mean(axis=0)
+    top = np.linalg.eigh(Xc.T @ Xc)[1][:, ::-1][:, :rank]
+    np.testing.assert_allclose(_span(a.components_[:rank]), top @ top.T, atol=1e-10)
+    assert np.abs(Xc @ a.components_[rank:].T).max() < 1e-9 * np.abs(Xc).max()
+
+
+def test_canonical_basis_depends_on_the_span_only():
+    rng = np.random.default_rng(0)
+    V = np.linalg.qr(rng.normal(size=(9, 4)))[0]
+    R = np.linalg.qr(rng.normal(size=(4, 4)))[0]
+    B = kleindessner_tradeoffs._canonical_basis(V)
+    np.testing.assert_allclose(kleindessner_tradeoffs._canonical_basis(V @ R), B, atol=1e-12)
+    np.testing.assert_allclose(B.T @ B, np.eye(4), atol=1e-12)
+    np.testing.assert_allclose(B @ B.T, V @ V.T, atol=1e-12)
