@@ -61,7 +61,8 @@ Rounding: P is generally *not* a projection (its eigenvalues are spread in (0, 1
 near ties); like Olfat & Aswani's code, fairlab returns the top-k eigenvectors of P without
 deflation or rescaling.  ``sdp_eigenvalues_`` shows the spectrum; where the k-th and
 (k+1)-th eigenvalues tie, the rounded subspace is arbitrary (German credit, k = 2: the top
-eigenvalue is triple).
+eigenvalue is triple), and which one LAPACK returns follows the BLAS kernel's rounding, as do
+the last digits of SCS's solution (measured in ``fairlab.experiments.kleindessner``).
 
 Cost: PSD cones of size q, q and 2q (twice); SCS costs O(d³) per iteration, now spent almost
 entirely in the eigendecompositions of its cone projections.  Measured on Lee et al.'s Adult

@@ -477,7 +477,8 @@ def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, schedule
         ``equal = NaN`` for each (dataset, method) pair left out (too slow), whose ``unit``
         names the pair.  Recomputed under another BLAS kernel than the ledger's,
         a unit of a method the experiment lists in ``KERNEL_DEPENDENT`` is not judged
-        (``equal = NaN``, with a note) when it differs, and the rows of the downstream models in
+        (``equal = NaN``, with a note that gives the largest relative difference) when it
+        differs, and the rows of the downstream models in
         ``KERNEL_DEPENDENT_MODELS`` are not compared.  A unit that cannot run here is not
         equal, unless its external data are absent (``FileNotFoundError``: ``equal = NaN``,
         with a note).
@@ -526,7 +527,9 @@ def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, schedule
                 and other_kernel and not verdict["equal"].all()):
             # a method whose result follows the BLAS kernel's rounding, checked on another kernel
             verdict["equal"] = math.nan
-            verdict["note"] = "another BLAS kernel than the ledger's; this method depends on it"
+            verdict["note"] = ("another BLAS kernel than the ledger's; this method depends on it "
+                               "(largest relative difference "
+                               f"{verdict['max_relative_difference'].max():.1e})")
         verdict["unit"] = label
         results.append(verdict)
         covered |= set(rows["dataset"] + " / " + rows["method"])
