@@ -76,7 +76,11 @@
 # * fair methods: Fair PCA with $k = d - 1$, Fair PCA-S with $k = \lfloor d/4\rfloor$, $l = \lfloor d/2\rfloor$,
 #   fair kernel PCA (RBF, $k = d - 1$), each paired with standard (kernel) PCA of the same $k$ in the knob, for
 #   $\lambda = (i/10)^3$, $i = 0, \dots, 10$ (the reference code multiplies the standard block by $\lambda^3$);
-#   for equal opportunity the representations are learned from the training rows with $y = 1$;
+#   for equal opportunity the representations are learned from the training rows with $y = 1$. On Adult those rows
+#   have fewer directions of positive variance than $k$ (categories that no positive row has), so standard PCA must
+#   keep some directions of zero variance: the reference code keeps whichever LAPACK returns, which change with the
+#   BLAS kernel; `fairlab` keeps canonical ones (the coordinate axes projected onto that null space, in column
+#   order), so the curves do not depend on the kernel;
 # * reductions: fairlearn's `ExponentiatedGradient` around the same classifier with `DemographicParity` or
 #   `TruePositiveRateParity` and `difference_bound` $\varepsilon \in \{0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05,
 #   0.07, 0.1, 0.15, 0.2\}$;
