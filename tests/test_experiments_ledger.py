@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from fairlab import experiments
-from fairlab.experiments import _ledger, kleindessner
+from fairlab.experiments import _ledger, kleindessner, kleindessner_tradeoffs
 from fairlab.experiments.__main__ import main
 
 # Four quick units: COMPAS (d = 11), two closed-form methods, k = 2, two of Lee et al.'s splits.
@@ -322,3 +322,18 @@ def test_the_committed_ledgers_sample_every_data_set_and_method():
         sampled = set(zip(whole["dataset"], whole["method"], strict=True)) | set(
             zip(in_parts["dataset"], in_parts["method"], strict=True))
         assert sampled == pairs, name
+
+
+def test_a_unit_of_kernel_dependent_models_only_is_reported_not_dropped(tmp_path, monkeypatch):
+    ledger = experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
+    every_model = tuple(ledger["model"].unique())  # NaN (the embedding's metrics) included
+    monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT_MODELS", every_model)
+    monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    result = experiments.verify("kleindessner", path=tmp_path)
+    assert len(result) == 1 and result["equal"].isna().all()
+    assert result["values"].item() == 0 and "not compared" in result["note"].item()
+
+
+def test_the_trade_off_curves_kernel_dependent_models_are_its_classifiers():
+    assert set(kleindessner_tradeoffs.KERNEL_DEPENDENT_MODELS) <= set(
+        kleindessner_tradeoffs.CLASSIFIERS)

@@ -479,7 +479,8 @@ def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, schedule
         a unit of a method the experiment lists in ``KERNEL_DEPENDENT`` is not judged
         (``equal = NaN``, with a note that gives the largest relative difference) when it
         differs, and the rows of the downstream models in
-        ``KERNEL_DEPENDENT_MODELS`` are not compared.  A unit that cannot run here is not
+        ``KERNEL_DEPENDENT_MODELS`` are not compared (a unit that has no other rows:
+        ``equal = NaN``, with a note).  A unit that cannot run here is not
         equal, unless its external data are absent (``FileNotFoundError``: ``equal = NaN``,
         with a note).
     """
@@ -520,6 +521,9 @@ def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, schedule
         other_kernel = _blas_kernels(stored["machine"]) != here
         dependent = rows["model"].isin(getattr(module, "KERNEL_DEPENDENT_MODELS", ()))
         verdict = equal_to_ledger(rows[~dependent] if other_kernel else rows, ledger)
+        if verdict.empty:  # every row is a kernel-dependent model's: reported, not dropped
+            verdict = pd.DataFrame([{"unit": uid, "values": 0, "in_ledger": True,
+                                     "equal": math.nan, "max_relative_difference": math.nan}])
         if other_kernel and dependent.any():
             verdict["note"] = ("another BLAS kernel than the ledger's: kernel-dependent models "
                                "not compared")
