@@ -24,7 +24,7 @@ from sklearn.decomposition import PCA
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fairlab import FairPCA, UnconstrainedFallbackWarning
-from fairlab.baselines._manifold import normal_basis, project, rbfgs, retract
+from fairlab.baselines._manifold import dense_is_cheap, normal_basis, project, rbfgs, retract
 from fairlab.baselines.fpca import FPCA
 from fairlab.baselines.mbfpca import MbFPCA, _MMDPenalty
 from fairlab.baselines.samadi import SamadiFairPCA, _best_in_plane
@@ -350,6 +350,16 @@ def test_stiefel_projection_retraction_and_normal_basis():
     assert np.allclose(N.T @ N, np.eye(6), atol=1e-13)
     dense = np.array([project(V, e.reshape(7, 3)).ravel() for e in np.eye(21)])
     assert np.allclose(np.eye(21) - N @ N.T, dense, atol=1e-13)
+
+
+def test_the_inverse_hessian_is_dense_where_its_transport_is_cheap():
+    # Lee et al.'s data sets (d = 57, 97, k = 2, 10) and the sizes of ROPTLIB's published times
+    # (d = 100, 400 at k = 5) keep the dense H; d = 100 at k = 20 (Fig. 7), whose rank-420
+    # transport made it 60 times slower, and dk > 2000 (memory) take the limited-memory one
+    for d, k in [(57, 2), (57, 10), (97, 2), (97, 10), (100, 5), (100, 10), (400, 5)]:
+        assert dense_is_cheap(d, k), (d, k)
+    for d, k in [(100, 20), (100, 50), (800, 5), (2001, 1)]:
+        assert not dense_is_cheap(d, k), (d, k)
 
 
 @pytest.mark.parametrize("limited_memory", [False, True], ids=["dense", "limited-memory"])

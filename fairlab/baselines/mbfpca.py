@@ -36,10 +36,12 @@ Riemannian gradient grad f = G − V sym(VᵀG) (G the Euclidean gradient), QR r
 R_V(ξ) = qf(V + ξ), a dense dk×dk inverse-Hessian approximation carried to the new tangent
 space by orthogonal projection (P H P, a rank-k(k+1) update), Armijo backtracking; it stops,
 as ROPTLIB with ``Stop_Criterion = 1``, when the *absolute* norm of the Riemannian gradient is
-below ε, or after 300 iterations.  Above dk = 2000 entries a limited-memory version (10 pairs)
-replaces the dense matrix.  The dense version matters: with the limited-memory one the penalty
-path left Lee et al.'s on 2 of 3 German splits, with the dense one it reproduced their stored
-loadings on all three.
+below ε, or after 300 iterations.  Above dk = 2000 entries, or where the transport's
+(dk)²k(k+1) multiply-adds exceed 2·10⁸ per iteration (d = 100 at k = 20: 60 times slower than
+the limited-memory version, to the same solution), a limited-memory version (10 pairs) replaces
+the dense matrix (``_manifold.dense_is_cheap``).  The dense version matters: with the
+limited-memory one the penalty path left Lee et al.'s on 2 of 3 German splits, with the dense
+one it reproduced their stored loadings on all three.
 
 Cost.  One cost-and-gradient evaluation needs the n×n kernel matrix of the projected rows:
 O(n²k) time, built in cache-sized blocks with each off-diagonal block once (half the
