@@ -501,7 +501,9 @@ plt.show()
 # ## Figure 7: running time against $k$ ($d = 100$)
 #
 # The paper: the time of the closed-form methods grows only moderately with $k$, MbF-PCA's drastically (about
-# 290 s at $k = 50$), and INLP's *decreases* — it runs $d - k$ rounds.
+# 290 s at $k = 50$), and INLP's *decreases* — it runs $d - k$ rounds. Ours need not follow ROPTLIB's here: where
+# the dense inverse-Hessian approximation of the Riemannian BFGS would be costly to carry from one iterate to the
+# next (large $dk$, or large $k$), `MbFPCA` keeps a limited memory instead, to the same solution (its Notes).
 
 # %% mystnb={"figure": {"caption": "Our Fig. 7 of Kleindessner et al., from the ledger: mean fit time of each method against the target dimension $k$ at $d = 100$ (log scale) on the machine the ledger names; the cell prints the ratios to Fair PCA.", "name": "fig-kleindessner-runtime-k"}, "image": {"alt": "Line plot of fit time in seconds on a log scale against the target dimension k, one line per method."}}
 fig7 = (synth[synth.table == "fig7"].groupby(["k", "method"], sort=False, as_index=False)["value"].mean()
