@@ -337,3 +337,21 @@ def test_a_unit_of_kernel_dependent_models_only_is_reported_not_dropped(tmp_path
 def test_the_trade_off_curves_kernel_dependent_models_are_its_classifiers():
     assert set(kleindessner_tradeoffs.KERNEL_DEPENDENT_MODELS) <= set(
         kleindessner_tradeoffs.CLASSIFIERS)
+
+
+def test_units_of_times_only_are_sampled_last_and_reported(tmp_path):
+    # Fig. 7's units hold fit times only (k = 2 here), Figs. 2 and 3's hold values too (k = 5)
+    times_only = {"dataset": "synthetic100", "method": "PCA", "k": 2, "split": 0}
+    valued = {"dataset": "synthetic100", "method": "PCA", "k": 5, "split": 0}
+    ledger = experiments.run("kleindessner", [times_only, valued], scheduler="serial",
+                             path=tmp_path)
+    assert set(ledger.loc[ledger["unit"].str.contains("k=2/"), "metric"]) == {"fit_seconds"}
+    ledger.loc[ledger["unit"].str.contains("k=2/"), "seconds"] = 0.0  # the quicker unit
+    sample = experiments.verification_sample(ledger)
+    assert [uid for uid, _ in sample] == [experiments.unit_id("kleindessner", valued)]
+    # a pair whose units are all times only is still sampled, and says why nothing is compared
+    file = experiments.ledger_path("kleindessner", tmp_path)
+    ledger[ledger["unit"].str.contains("k=2/")].to_csv(file, index=False)
+    result = experiments.verify("kleindessner", path=tmp_path)
+    assert len(result) == 1 and result["equal"].isna().all()
+    assert result["note"].item() == "wall-clock times only: nothing to compare"

@@ -421,12 +421,22 @@ def recompute_against_ledger(experiment, units, ledger, *, leave_out_models=()):
     return verdict
 
 
+def _is_timing(rows):
+    """Whether each row's metric is a wall-clock time of its experiment (``TIMINGS``)."""
+    experiment = rows["unit"].str.split("/", n=1).str[0]
+    return pd.Series([metric in getattr(_module(name), "TIMINGS", ())
+                      for name, metric in zip(experiment, rows["metric"], strict=True)],
+                     index=rows.index, dtype=bool)
+
+
 def verification_sample(ledger, *, max_unit_seconds=MAX_UNIT_SECONDS):
     """A deterministic sample of a ledger's units: the quickest unit of each (dataset, method).
 
-    Where that unit took longer than ``max_unit_seconds``, the parts of it that its experiment
-    names (``verification_parts``) are rerun instead; an experiment that names none leaves the
-    pair out (:func:`verify` says which).  Missing units are left out.
+    Units that hold values other than wall-clock times come first (a unit of times only, such as
+    a runtime figure's, has nothing to compare).  Where the chosen unit took longer than
+    ``max_unit_seconds``, the parts of it that its experiment names (``verification_parts``) are
+    rerun instead; an experiment that names none leaves the pair out (:func:`verify` says
+    which).  Missing units are left out.
 
     Returns
     -------
@@ -434,8 +444,10 @@ def verification_sample(ledger, *, max_unit_seconds=MAX_UNIT_SECONDS):
         ``(unit id, part)`` sorted by unit id, ``part`` None for the whole unit.
     """
     ledger = ledger[ledger["metric"] != MISSING]
+    valued = set(ledger.loc[~_is_timing(ledger), "unit"])
     per_unit = ledger.drop_duplicates("unit")[["unit", "dataset", "method", "seconds"]]
-    chosen = (per_unit.sort_values(["seconds", "unit"], kind="stable")
+    per_unit = per_unit.assign(times_only=~per_unit["unit"].isin(valued))
+    chosen = (per_unit.sort_values(["times_only", "seconds", "unit"], kind="stable")
               .drop_duplicates(["dataset", "method"]))
     fast = chosen["seconds"] <= max_unit_seconds
     sample = [(uid, None) for uid in set(chosen.loc[fast, "unit"])]
@@ -521,9 +533,10 @@ def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, schedule
         other_kernel = _blas_kernels(stored["machine"]) != here
         dependent = rows["model"].isin(getattr(module, "KERNEL_DEPENDENT_MODELS", ()))
         verdict = equal_to_ledger(rows[~dependent] if other_kernel else rows, ledger)
-        if verdict.empty:  # every row is a kernel-dependent model's: reported, not dropped
+        if verdict.empty:  # only times, or only kernel-dependent models: reported, not dropped
             verdict = pd.DataFrame([{"unit": uid, "values": 0, "in_ledger": True,
-                                     "equal": math.nan, "max_relative_difference": math.nan}])
+                                     "equal": math.nan, "max_relative_difference": math.nan,
+                                     "note": "wall-clock times only: nothing to compare"}])
         if other_kernel and dependent.any():
             verdict["note"] = ("another BLAS kernel than the ledger's: kernel-dependent models "
                                "not compared")
