@@ -342,6 +342,14 @@ def _run_units(experiment, jobs, scheduler, priorities=None):
             _close(client)
 
 
+def _is_timing(rows):
+    """Whether each row's metric is a wall-clock time of its experiment (``TIMINGS``)."""
+    experiment = rows["unit"].str.split("/", n=1).str[0]
+    return pd.Series([metric in getattr(_module(name), "TIMINGS", ())
+                      for name, metric in zip(experiment, rows["metric"], strict=True)],
+                     index=rows.index, dtype=bool)
+
+
 def equal_to_ledger(rows, ledger):
     """Per unit, whether freshly computed ``rows`` equal the ledger's values.
 
@@ -357,10 +365,7 @@ def equal_to_ledger(rows, ledger):
     """
     keys = ROW_KEYS
     held = set(ledger["unit"])
-    timings = {f"{name}/": set(getattr(_module(name), "TIMINGS", ()))
-               for name in {uid.split("/", 1)[0] for uid in rows["unit"]}}
-    rows = rows[np.array([row.metric not in timings[row.unit.split("/", 1)[0] + "/"]
-                          for row in rows.itertuples()], dtype=bool)]
+    rows = rows[~_is_timing(rows)]
     both = rows.merge(ledger[keys + ["value"]], on=keys, how="left",
                       suffixes=("", "_ledger"), validate="one_to_one")
     out = []
@@ -419,14 +424,6 @@ def recompute_against_ledger(experiment, units, ledger, *, leave_out_models=()):
     verdict = equal_to_ledger(rows[~rows["model"].isin(list(leave_out_models))], ledger)
     verdict["unit"] = verdict["unit"].str.removeprefix(f"{experiment}/")
     return verdict
-
-
-def _is_timing(rows):
-    """Whether each row's metric is a wall-clock time of its experiment (``TIMINGS``)."""
-    experiment = rows["unit"].str.split("/", n=1).str[0]
-    return pd.Series([metric in getattr(_module(name), "TIMINGS", ())
-                      for name, metric in zip(experiment, rows["metric"], strict=True)],
-                     index=rows.index, dtype=bool)
 
 
 def verification_sample(ledger, *, max_unit_seconds=MAX_UNIT_SECONDS):
