@@ -21,9 +21,11 @@ import numpy as np
 import pytest
 from scipy import linalg
 from sklearn.decomposition import PCA
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fairlab import FairPCA, UnconstrainedFallbackWarning
+from fairlab.baselines import _fpca_ipm
 from fairlab.baselines._manifold import dense_is_cheap, normal_basis, project, rbfgs, retract
 from fairlab.baselines.fpca import FPCA
 from fairlab.baselines.mbfpca import MbFPCA, _MMDPenalty
@@ -73,7 +75,6 @@ def two_gaussians(seed, n=(60, 40), d=6, shift=1.5):
 # ---------------------------------------------------------------------------------------------
 # FPCA (Olfat & Aswani 2019) — the SDP as Lee et al. ran it
 # ---------------------------------------------------------------------------------------------
-@needs_cvxpy
 @needs_lee
 @pytest.mark.parametrize(
     "dataset, k, delta, max_deg",
@@ -94,7 +95,6 @@ def test_fpca_reproduces_lee_loadings(dataset, k, delta, max_deg):
     assert max_angle_deg(est.components_.T, ref) < max_deg
 
 
-@needs_cvxpy
 @needs_lee
 def test_fpca_german_k2_tied_eigenvalues_contain_lee_subspace():
     # German k = 2: the top eigenvalue of the SDP optimum is triple (0.244 × 3), so top-k
@@ -114,8 +114,8 @@ def test_fpca_german_k2_tied_eigenvalues_contain_lee_subspace():
     assert np.allclose(linalg.eigvalsh(ref.T @ est.sdp_solution_ @ ref), w[0], rtol=1e-4)
 
 
-@needs_cvxpy
-@pytest.mark.parametrize("solver", ["clarabel", "scs"])
+@pytest.mark.parametrize("solver", ["ipm", pytest.param("clarabel", marks=needs_cvxpy),
+                                    pytest.param("scs", marks=needs_cvxpy)])
 def test_fpca_without_covariance_term_is_mean_constrained_pca(solver):
     # μ = 0, δ = 0: max ⟨C, P⟩ over the Fantope with Pf = 0 is attained at the projection on the
     # top-k eigenvectors of C restricted to f^⊥ (Ky Fan) — Kleindessner et al.'s fair PCA.
@@ -185,39 +185,106 @@ def fpca_objective(X, z, P, mu, scale):
 
 
 def _fpca_instances():
+    """Adversarial FPCA instances: offsets, scales, unbalanced and tiny groups, d > n, collinear
+    and constant columns, tied variances; k at the bound of δ = 0 and k = 1 with δ > 0."""
     rng = np.random.default_rng(5)
     for name, (n0, n1, d), offset, factor, scale in [
         ("offset", (60, 40, 6), 1e4, 1.0, False),
         ("tiny_scale", (30, 30, 7), 0.0, 1e-4, True),
         ("huge_scale", (30, 30, 7), 0.0, 1e4, True),
         ("unbalanced", (5, 100, 6), 3.0, 1.0, False),
+        ("d_above_n", (4, 5, 12), 2.0, 1.0, False),
+        ("collinear", (40, 25, 6), -7.0, 1.0, True),
+        ("ties", (30, 30, 6), 0.0, 1.0, False),
     ]:
         X0 = rng.normal(size=(n0, d)) * rng.uniform(0.5, 3.0, d)
         X1 = rng.normal(size=(n1, d)) @ rng.normal(size=(d, d)) / 2 + 1.0
+        if name == "collinear":  # a duplicated, a linearly dependent and a constant column
+            X0[:, 1], X1[:, 1] = X0[:, 0], X1[:, 0]
+            X0[:, 2], X1[:, 2] = X0[:, 3] - 2 * X0[:, 4], X1[:, 3] - 2 * X1[:, 4]
+            X0[:, 5], X1[:, 5] = 4.0, 4.0
+        if name == "ties":  # both groups isotropic with the same spread: every variance ties
+            X0 = rng.choice([-1.0, 1.0], size=(n0, d))
+            X1 = rng.choice([-1.0, 1.0], size=(n1, d)) + 0.3
         X = (np.vstack([X0, X1]) + offset) * factor
         z = np.r_[np.zeros(n0), np.ones(n1)]
-        for delta, k in [(0.0, d - 1), (0.1, 1)]:  # k at the bound of δ = 0
+        for delta, k in [(0.0, d - 1), (0.1, 1), (0.3, d // 2)]:  # k at the bound of δ = 0
             yield f"{name}_delta{delta}_k{k}", X, z, k, delta, scale
 
 
 @needs_cvxpy
+@pytest.mark.parametrize("solver", ["ipm", "scs"])
 @pytest.mark.parametrize("name, X, z, k, delta, scale", list(_fpca_instances()),
                          ids=[i[0] for i in _fpca_instances()])
-def test_fpca_eigenbasis_formulation_reaches_the_original_optimum(name, X, z, k, delta, scale):
-    # The default (eigenbasis, unit-scaled objective, SCS at 1e-9) against the original
-    # formulation solved tightly: the same optimum, checked on the returned P from the definition.
+def test_fpca_reaches_the_optimum_of_the_original_formulation(name, X, z, k, delta, scale, solver):
+    # The eigenbasis formulation, solved by the interior-point method (default) or by SCS at
+    # 1e-9, against the original formulation solved tightly by SCS: the same optimum, checked on
+    # the returned P from the definition, and P feasible.
     tight = {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 100000}
-    new = FPCA(k, delta=delta, scale=scale).fit(X, sensitive_features=z)
-    old = FPCA(k, delta=delta, scale=scale, formulation="original",
+    new = FPCA(k, delta=delta, scale=scale, solver=solver).fit(X, sensitive_features=z)
+    old = FPCA(k, delta=delta, scale=scale, solver="scs", formulation="original",
                solver_options=tight).fit(X, sensitive_features=z)
     assert new.solver_status_ == old.solver_status_ == "optimal"
     P = new.sdp_solution_
     w = linalg.eigvalsh(P)
-    assert w[0] >= -1e-7 and w[-1] <= 1 + 1e-7 and np.trace(P) == pytest.approx(k, rel=1e-7)
+    tolerance = 1e-12 if solver == "ipm" else 1e-7  # interior-point iterates are feasible
+    assert w[0] >= -tolerance and w[-1] <= 1 + tolerance
+    assert np.trace(P) == pytest.approx(k, rel=1e-7)
+    Xs = X - X.mean(axis=0)
+    if scale:
+        Xs = Xs / np.where(Xs.std(axis=0) > 0, Xs.std(axis=0), 1.0)
+    f = Xs[z == 1].mean(axis=0) - Xs[z == 0].mean(axis=0)
+    assert f @ P @ f <= delta**2 + 1e-7 * (f @ f)
     value = fpca_objective(X, z, P, 0.01, scale)
     assert value == pytest.approx(new.sdp_objective_, rel=1e-6)
     reference = fpca_objective(X, z, old.sdp_solution_, 0.01, scale)
-    assert value == pytest.approx(reference, rel=1e-6)  # measured ≤ 3e-8
+    assert value == pytest.approx(reference, rel=1e-6, abs=1e-12)  # measured ≤ 3e-8
+    if solver == "ipm":
+        assert value <= reference + 1e-7 * abs(reference)  # no worse than SCS's solution
+
+
+def test_ipm_schur_complement_equals_its_definition():
+    # M_ij = ⟨Fᵢ, S⁻¹FⱼZ⟩ assembled from the Kronecker formula against the operator itself,
+    # column by column, on a random interior point of a δ > 0 program (every block present).
+    rng = np.random.default_rng(11)
+    q = 5
+    A = rng.normal(size=(q, q))
+    program = _fpca_ipm._Program(A @ A.T, rng.uniform(0, 2, q), rng.uniform(0, 2, q), 2, 0.3,
+                                 rng.normal(size=q), 0.2)
+    S = program.blocks(program.start())
+    Z = []
+    for s in S:
+        B = rng.normal(size=s.shape)
+        Z.append(B @ B.T + np.eye(len(s)))
+    S_inv = [linalg.inv(s) for s in S]
+    n = program.m + 2
+    M = program.schur(S_inv, Z, np.empty((n, n)))
+    for j in range(n):
+        e = np.zeros(n)
+        e[j] = 1.0
+        F = program.blocks(e, linear_only=True)
+        column = program.adjoint([0.5 * (P @ Fj @ R + (P @ Fj @ R).T)
+                                  for P, Fj, R in zip(S_inv, F, Z)])
+        assert np.allclose(M[:, j], column, rtol=1e-12, atol=1e-12)
+    basis = program.basis
+    v = rng.normal(size=basis.dim)
+    assert np.allclose(basis.svec(basis.smat(v)), v)
+    assert basis.smat(v).flat[::q + 1] @ np.ones(q) == pytest.approx(v @ program.trace[:-2])
+
+
+def test_ipm_is_refused_where_it_does_not_apply():
+    X, z = two_gaussians(8, d=4)
+    with pytest.raises(ValueError, match="formulation='original'.*solver='scs'"):
+        FPCA(2, formulation="original").fit(X, sensitive_features=z)
+    with pytest.raises(ValueError, match=r"solver_options of solver='ipm' are \['max_iter', 'tol'\]"):
+        FPCA(2, solver_options={"eps_abs": 1e-6}).fit(X, sensitive_features=z)
+    wide = np.hstack([X] * 40)[:, :151]
+    with pytest.raises(ValueError, match="n_features > 150 use solver='scs'"):
+        FPCA(2).fit(wide, sensitive_features=z)
+    with pytest.warns(ConvergenceWarning, match="only approximately optimal"):
+        FPCA(2, solver_options={"max_iter": 7}).fit(X, sensitive_features=z)  # converges in 9
+    with pytest.raises(RuntimeError, match="interior-point method stopped after 2 iterations"):
+        FPCA(2, solver_options={"max_iter": 2}).fit(X, sensitive_features=z)
 
 
 @needs_cvxpy
@@ -243,13 +310,13 @@ def test_fpca_full_dimension_is_closed_form_or_infeasible():
 @needs_cvxpy
 @needs_lee
 @pytest.mark.parametrize("k, delta", [(2, 0.0), (10, 0.0), (2, 0.1), (10, 0.1)])
-def test_fpca_eigenbasis_formulation_on_lee_compas(k, delta):
+def test_fpca_on_lee_compas_reaches_the_original_optimum(k, delta):
     # Lee et al.'s COMPAS split (d = 11); German and Adult are compared in the benchmark.
     split = load_lee2022_split("compas", 0)
     X, z = split.X_train[1:], split.s_train[1:]
     tight = {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 100000}
     new = FPCA(k, delta=delta, scale=True).fit(X, sensitive_features=z)
-    old = FPCA(k, delta=delta, scale=True, formulation="original",
+    old = FPCA(k, delta=delta, scale=True, solver="scs", formulation="original",
                solver_options=tight).fit(X, sensitive_features=z)
     value = fpca_objective(X, z, new.sdp_solution_, 0.01, True)
     assert value == pytest.approx(new.sdp_objective_, rel=1e-6)
@@ -604,6 +671,7 @@ def test_missing_cvxpy_gives_install_hint(make, monkeypatch):
     with pytest.warns(UnconstrainedFallbackWarning):  # the PCA fallback needs no cvxpy
         make().fit(X)
     SamadiFairPCA(2).fit(X, sensitive_features=z)  # the eigenvalue solver needs no cvxpy
+    FPCA(2).fit(X, sensitive_features=z)  # nor does the interior-point method
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
@@ -671,8 +739,6 @@ def test_sklearn_estimator_checks(estimator, check):
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_sensitive_features_route_through_a_pipeline(cls):
-    if cls is not MbFPCA and not HAS_CVXPY:
-        pytest.skip("cvxpy is not installed")
     from sklearn import config_context
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler

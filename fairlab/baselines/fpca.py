@@ -74,15 +74,18 @@ about 3000 SCS iterations (German credit, k = 10).  Practical up to d ≈ 100–
 
 # SPDX-License-Identifier: BSD-3-Clause
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
 from sklearn.base import _fit_context
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._linalg import flip_signs
 from .._validation import check_n_components
+from . import _fpca_ipm
 from ._common import LinearProjection, validate_fit_input
 from ._sdp import (
     CVXPY_SOLVERS,
@@ -97,6 +100,8 @@ from ._sdp import (
 
 __all__ = ["FPCA"]
 
+_IPM_OPTIONS = {"tol": 1e-9, "max_iter": 100}  # relative gap and dual residual
+_IPM_MAX_FEATURES = 150  # the Schur complement of order d(d+1)/2 takes 1 GiB at d = 150
 _SCS_EPS = 1e-9  # SCS's linear convergence makes 1e-9 cheap; 1e-6 left 2e-6 relative error
 _SCS_MAX_ITERS = 100000
 _SCS_SCALE = 1e-2  # SCS's initial primal-dual scale for the unit-scaled objective
@@ -129,18 +134,23 @@ class FPCA(LinearProjection):
         Olfat & Aswani's code does (constant columns are left unscaled); ``transform`` then
         applies the same scaling.  Lee et al.'s real-data splits are already standardised, so
         there it only matters through rounding; their synthetic data are not.
-    solver : {"scs", "clarabel"}, default="scs"
-        cvxpy back end.  SCS (first order) is the default because the interior-point solver
-        Clarabel failed on German credit, d = 57 (see Notes).
+    solver : {"ipm", "scs", "clarabel"}, default="ipm"
+        ``"ipm"``: fairlab's primal–dual interior-point method for this program
+        (``fairlab.baselines._fpca_ipm``; no cvxpy needed; n_features ≤ 150, its Schur
+        complement of order d(d+1)/2 being dense).  ``"scs"`` (first order) and
+        ``"clarabel"`` (interior point, general conic) through cvxpy, for comparison and for
+        larger d (see Notes).
     solver_options : dict or None, default=None
-        Extra keyword arguments of ``cvxpy.Problem.solve``.  SCS defaults:
+        ``"ipm"``: ``tol`` (relative duality gap and dual residual, default 1e-9) and
+        ``max_iter`` (default 100).  Otherwise extra keyword arguments of
+        ``cvxpy.Problem.solve``; SCS defaults:
         ``eps_abs=eps_rel=1e-9, max_iters=100000, scale=1e-2`` (``formulation="original"``:
         ``eps_abs=eps_rel=1e-6, max_iters=20000``).
     formulation : {"eigenbasis", "original"}, default="eigenbasis"
         ``"eigenbasis"``: the SDP in the eigenbasis of the covariance difference with a
         unit-scaled objective (module docstring) — the same optimum, fewer nonzeros and fewer
         SCS iterations.  ``"original"``: the SDP as before, with dense square-root factors,
-        for comparison.
+        for comparison (cvxpy solvers only).
 
     Attributes
     ----------
@@ -159,7 +169,10 @@ class FPCA(LinearProjection):
     sdp_objective_ : float
         Optimal value of the SDP.
     solver_status_ : str
-        cvxpy status (``"optimal"``, or ``"optimal_inaccurate"`` with a ConvergenceWarning).
+        ``"optimal"``, or ``"optimal_inaccurate"`` with a ConvergenceWarning.
+    n_iter_ : int or None
+        Interior-point iterations (``solver="ipm"``); None for the cvxpy solvers and where no
+        solver ran (k = d − 1 with δ = 0, k = d, no sensitive features).
     explained_variance_ : ndarray of shape (n_components,)
         Variance (divisor n − 1) of the transformed training rows along each component.
     n_components_ : int
@@ -208,12 +221,12 @@ class FPCA(LinearProjection):
         "delta": [Interval(Real, 0, None, closed="left")],
         "mu": [Interval(Real, 0, None, closed="left")],
         "scale": ["boolean"],
-        "solver": [StrOptions(set(CVXPY_SOLVERS))],
+        "solver": [StrOptions({"ipm", *CVXPY_SOLVERS})],
         "solver_options": [dict, None],
         "formulation": [StrOptions({"eigenbasis", "original"})],
     }
 
-    def __init__(self, n_components=2, *, delta=0.0, mu=0.01, scale=False, solver="scs",
+    def __init__(self, n_components=2, *, delta=0.0, mu=0.01, scale=False, solver="ipm",
                  solver_options=None, formulation="eigenbasis"):
         self.n_components = n_components
         self.delta = delta
@@ -265,7 +278,10 @@ class FPCA(LinearProjection):
                         "difference" if self.delta == 0 else "n_features"),
         )
         z = two_groups(self, groups)
-        cp = import_cvxpy(self, self.solver)
+        if self.solver == "ipm":
+            self._check_ipm_options(d)
+        else:
+            cp = import_cvxpy(self, self.solver)
         X1, X0 = Xs[z], Xs[~z]
         f = X1.mean(axis=0) - X0.mean(axis=0)
         S = population_cov(X1) - population_cov(X0)
@@ -288,13 +304,71 @@ class FPCA(LinearProjection):
                        for sign, c in zip((1.0, -1.0), shifts)]
         Cq = U.T @ C @ U
         Cq = 0.5 * (Cq + Cq.T)
-        q = U.shape[1]
+        fq = U.T @ f if self.delta > 0 else None
+        if self.solver == "ipm":
+            Qv, status, n_iter = self._solve_ipm(Cq, factors, fq, k)
+            objective = -np.sum(Cq * Qv) + float(self.mu) * sum(
+                linalg.eigvalsh(Qv @ (R[:, None] ** 2 * Qv), subset_by_index=[len(R) - 1] * 2,
+                                check_finite=False)[0] for R in factors)
+        else:
+            Qv, objective, status = self._solve_cvxpy(cp, Cq, factors, fq, k)
+            n_iter = None
+        # Rounding: top-k eigenvectors of P = UQUᵀ, computed in Q's coordinates so that for
+        # δ = 0 the components are exactly orthogonal to f.
+        w, E = linalg.eigh(Qv, check_finite=False)
+        V = flip_signs(U @ E[:, ::-1][:, :k])
+        self._set_result(V, Xs, P=U @ Qv @ U.T, objective=float(objective), status=status,
+                         n_iter=n_iter)
+        return self
+
+    def _check_ipm_options(self, d):
+        if self.formulation != "eigenbasis":
+            raise ValueError(
+                f"formulation={self.formulation!r} is the cvxpy formulation kept for comparison; "
+                "use it with solver='scs' or 'clarabel' (solver='ipm' solves the eigenbasis one)."
+            )
+        unknown = set(self.solver_options or {}) - set(_IPM_OPTIONS)
+        if unknown:
+            raise ValueError(f"solver_options of solver='ipm' are {sorted(_IPM_OPTIONS)}; got "
+                             f"{sorted(unknown)}.")
+        if d > _IPM_MAX_FEATURES:
+            gib = 8 * (d * (d + 1) // 2) ** 2 / 2**30
+            raise ValueError(
+                f"solver='ipm' factors a dense Schur complement of order d(d+1)/2 ({gib:.1f} GiB "
+                f"for n_features = {d}); for n_features > {_IPM_MAX_FEATURES} use solver='scs'."
+            )
+
+    def _solve_ipm(self, Cq, factors, fq, k):
+        """The interior-point method of ``_fpca_ipm`` on the unit-scaled objective."""
+        q = Cq.shape[0]
+        unit = float(linalg.eigvalsh(Cq, subset_by_index=[q - 1, q - 1],
+                                     check_finite=False)[0]) or 1.0
+        options = {**_IPM_OPTIONS, **(self.solver_options or {})}
+        result = _fpca_ipm.solve(Cq / unit, *factors, k, float(self.mu) / unit, g=fq,
+                                 delta=float(self.delta), **options)
+        if result.status == "failed":
+            raise RuntimeError(
+                f"FPCA: the interior-point method stopped after {result.n_iter} iterations at a "
+                f"relative duality gap of {result.relative_gap:.2g} and dual residual "
+                f"{result.relative_residual:.2g}; try solver='scs', or rescale X."
+            )
+        if result.status == "optimal_inaccurate":
+            warnings.warn(
+                f"FPCA: the interior-point method stopped at a relative duality gap of "
+                f"{result.relative_gap:.2g} (dual residual {result.relative_residual:.2g}), "
+                f"above tol = {options['tol']:g}; the solution is only approximately optimal.",
+                ConvergenceWarning, stacklevel=3,
+            )
+        return 0.5 * (result.Q + result.Q.T), result.status, result.n_iter
+
+    def _solve_cvxpy(self, cp, Cq, factors, fq, k):
+        """The same program handed to SCS or Clarabel through cvxpy."""
+        q = Cq.shape[0]
         Iq = np.eye(q)
         Q = cp.Variable((q, q), symmetric=True)
         t = cp.Variable(2, nonneg=True)
         constraints = [Q >> 0, Iq - Q >> 0, cp.trace(Q) == k]
-        if self.delta > 0:
-            fq = U.T @ f
+        if fq is not None:
             constraints.append(fq @ Q @ fq <= float(self.delta) ** 2)
         for i, R in enumerate(factors):  # RᵀR = Uᵀ(±S + c±I)U: R diagonal in the eigenbasis
             B = cp.multiply(R[:, None], Q) if R.ndim == 1 else R @ Q
@@ -310,14 +384,7 @@ class FPCA(LinearProjection):
             unit, scs = 1.0, {}
         problem = cp.Problem(cp.Minimize(objective / unit), constraints)
         status = solve(problem, self.solver, self.solver_options, self, **scs)
-        Qv = 0.5 * (Q.value + Q.value.T)
-        # Rounding: top-k eigenvectors of P = UQUᵀ, computed in Q's coordinates so that for
-        # δ = 0 the components are exactly orthogonal to f.
-        w, E = linalg.eigh(Qv, check_finite=False)
-        V = flip_signs(U @ E[:, ::-1][:, :k])
-        self._set_result(V, Xs, P=U @ Qv @ U.T, objective=float(problem.value) * unit,
-                         status=status)
-        return self
+        return 0.5 * (Q.value + Q.value.T), float(problem.value) * unit, status
 
     def _fit_whole_space(self, U, Xs, C, S, f, shifts):
         """k = q: the Fantope {0 ⪯ Q ⪯ I, tr Q = q} is the single point Q = I (closed form).
@@ -343,7 +410,8 @@ class FPCA(LinearProjection):
         self._set_result(V, Xs, P=U @ U.T, objective=objective, status="optimal")
         return self
 
-    def _set_result(self, V, Xs, *, P, objective, status):
+    def _set_result(self, V, Xs, *, P, objective, status, n_iter=None):
+        self.n_iter_ = n_iter
         self.components_ = np.ascontiguousarray(V.T)
         self.n_components_ = V.shape[1]
         self.sdp_solution_ = P

@@ -1,0 +1,295 @@
+r"""A primal–dual interior-point method for FPCA's semidefinite program.
+
+In the eigenbasis of the covariance difference (the ``fpca`` module docstring) the program is
+
+.. math::
+
+    \min_{Q,\,t}\; -\langle C, Q\rangle + \mu\,(t_+ + t_-)\quad\text{s.t.}\quad
+    Q \succeq 0,\; I - Q \succeq 0,\; \operatorname{tr} Q = k,\;
+    \delta^2 - g^\top Q g \ge 0,\;
+    \begin{bmatrix} t_\pm I & Q D_\pm \\ D_\pm Q & I \end{bmatrix} \succeq 0,
+
+with D± diagonal (the last constraint is t± ≥ λ_max(Q D±² Q)).  In the variables
+y = (svec Q, t₊, t₋) it reads min cᵀy s.t. S(y) = F₀ + Σᵢ yᵢFᵢ ⪰ 0 (block diagonal: q, q,
+2q, 2q and, for δ > 0, 1 × 1) and aᵀy = k.  Algorithm (``solve``)::
+
+    y = a strictly feasible point (Q = αĝĝᵀ + β(I − ĝĝᵀ), t± large);  Z = μ₀ S(y)⁻¹
+    repeat:
+        M_ij = ⟨Fᵢ, S⁻¹ Fⱼ Z⟩                           # HKM Schur complement, m × m
+        predictor: Newton step on S Z = 0;  σ = (gap after the step / gap)³
+        corrector: Newton step on S Z = σ μ I − ΔS_aff ΔZ_aff   (Mehrotra)
+        step 0.95 of the way to the boundary of S ⪰ 0, Z ⪰ 0
+    until ⟨S, Z⟩ and the dual residual are below ``tol`` (relative)
+
+Every iterate is primal feasible (S is computed from y), so the optimum is approached from
+inside and the returned Q satisfies the constraints exactly.
+
+Why it is fast.  SCS needs thousands of iterations on this program, whose solution is highly
+degenerate (the top eigenvalue of QD±²Q is multiple, of multiplicity 8 or more on German
+credit); an interior-point method needs 20–25, each dominated by the Cholesky factorisation
+of M (m = q(q+1)/2: 4 753 on Adult, 0.9 s on one core).  A general conic solver (Clarabel)
+instead factors a KKT matrix that carries the dense scaling of every 2q-sized cone; here M
+is assembled directly: for Fᵢ = Eᵢ, the symmetric basis matrices, each cone contributes
+terms tr(Eᵢ P Eⱼ R) (block 1: P = S₁⁻¹, R = Z₁; each 2q cone four terms from its q × q
+blocks), and
+
+    tr(Eᵢ P Eⱼ R) = cᵢcⱼ (P_bc R_da + P_bd R_ca + P_ac R_db + P_ad R_cb),  i = (a, b), j = (c, d),
+
+which ``_SymmetricBasis.congruence`` sums over all terms at once with batched matrix
+products (O(m q² r) for r terms).  Memory: 8m² bytes (180 MB at d = 97).
+"""
+
+# SPDX-License-Identifier: BSD-3-Clause
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import linalg
+
+__all__ = ["FpcaSdpSolution", "solve"]
+
+_STEP = 0.95  # fraction of the way to the boundary of the cones
+_INITIAL_MU = 0.1  # Z₀ = μ₀ S₀⁻¹: a start on the central path (measured: fewest iterations)
+_ROWS_PER_CHUNK = 256  # rows of M assembled at once (bounds the temporaries)
+
+
+@dataclass
+class FpcaSdpSolution:
+    """Result of :func:`solve`: the solution Q, t±, iterations, and how it ended."""
+
+    Q: np.ndarray
+    t: np.ndarray
+    n_iter: int
+    status: str  # "optimal", "optimal_inaccurate" or "failed"
+    relative_gap: float
+    relative_residual: float
+
+
+class _SymmetricBasis:
+    """The orthonormal basis Eᵢ of symmetric q × q matrices, i = (a ≤ b), and svec/smat."""
+
+    def __init__(self, q):
+        self.q = q
+        self.rows, self.cols = np.triu_indices(q)
+        self.dim = self.rows.size
+        diagonal = self.rows == self.cols
+        self.weight = np.where(diagonal, 1.0, np.sqrt(2.0))  # svec(X)ᵢ = ⟨Eᵢ, X⟩
+        self.half = np.where(diagonal, 0.5, np.sqrt(0.5))  # Eᵢ = cᵢ(e_a e_bᵀ + e_b e_aᵀ)
+
+    def svec(self, X):
+        """⟨Eᵢ, X⟩ for all i (X need not be symmetric: its symmetric part counts)."""
+        return 0.5 * (X[self.rows, self.cols] + X[self.cols, self.rows]) * self.weight
+
+    def smat(self, v):
+        X = np.zeros((self.q, self.q))
+        X[self.rows, self.cols] = v / self.weight
+        return X + np.triu(X, 1).T
+
+    def congruence(self, terms, out, rank_one=None):
+        """out[i, j] = Σ_r tr(Eᵢ P_r Eⱼ R_r) (+ ρ vᵢvⱼ for ``rank_one`` = (ρ, v)).
+
+        Row block i of the sum is, for each i = (a, b), the q × q matrix
+        Σ_r (P_r[a] ⊗ R_rᵀ[b] + P_r[b] ⊗ R_rᵀ[a]), read at (c, d) and (d, c).
+        """
+        q, a_all, b_all = self.q, self.rows, self.cols
+        at, ta = a_all * q + b_all, b_all * q + a_all
+        P = np.stack([p for p, _ in terms])
+        RT = np.stack([r.T for _, r in terms])
+        for start in range(0, self.dim, _ROWS_PER_CHUNK):
+            rows = slice(start, start + _ROWS_PER_CHUNK)
+            a, b = a_all[rows], b_all[rows]
+            left = np.concatenate([P[:, a, :], P[:, b, :]]).transpose(1, 2, 0)
+            right = np.concatenate([RT[:, b, :], RT[:, a, :]]).transpose(1, 0, 2)
+            block = np.matmul(left, right).reshape(a.size, q * q)
+            chunk = out[rows]
+            np.add(block[:, at], block[:, ta], out=chunk)
+            chunk *= self.half[rows, None] * self.half[None, :]
+            if rank_one is not None:
+                rho, v = rank_one
+                chunk += (rho * v[rows])[:, None] * v[None, :]
+        return out
+
+
+def _symmetric(X):
+    return 0.5 * (X + X.T)
+
+
+def _step_to_boundary(X, dX):
+    """The largest α with X + α dX ⪰ 0 (inf if dX ⪰ 0), X ≻ 0."""
+    L = linalg.cholesky(X, lower=True, check_finite=False)
+    W = linalg.solve_triangular(L, dX, lower=True, check_finite=False)
+    W = linalg.solve_triangular(L, W.T, lower=True, check_finite=False)
+    lowest = linalg.eigvalsh(_symmetric(W), subset_by_index=[0, 0], check_finite=False)[0]
+    return np.inf if lowest >= 0 else -1.0 / lowest
+
+
+class _Program:
+    """The blocks S(y), the linear map 𝒜, its adjoint and the Schur complement."""
+
+    def __init__(self, C, d_plus, d_minus, k, mu, g, delta):
+        q = C.shape[0]
+        self.q, self.k, self.basis = q, k, _SymmetricBasis(q)
+        self.d = (np.asarray(d_plus, float), np.asarray(d_minus, float))
+        self.g = None if g is None or not np.any(g) else np.asarray(g, float)
+        self.delta2 = float(delta) ** 2
+        m = self.basis.dim
+        self.c = np.concatenate([-self.basis.svec(C), [mu, mu]])
+        self.trace = np.concatenate([self.basis.svec(np.eye(q)), [0.0, 0.0]])
+        if self.g is not None:
+            self.g_svec = self.basis.svec(np.outer(self.g, self.g))
+        self.m = m
+
+    def blocks(self, y, *, linear_only=False):
+        """S(y) = F₀ + 𝒜(y), or 𝒜(y) alone."""
+        q, eye = self.q, np.eye(self.q)
+        Q = self.basis.smat(y[:self.m])
+        out = [Q, -Q] if linear_only else [Q, eye - Q]
+        corner = np.zeros((q, q)) if linear_only else eye
+        for d, t in zip(self.d, y[self.m:]):
+            B = d[:, None] * Q
+            out.append(np.block([[t * eye, B.T], [B, corner]]))
+        if self.g is not None:
+            value = -(self.g @ Q @ self.g)
+            out.append(np.array([[value if linear_only else self.delta2 + value]]))
+        return out
+
+    def adjoint(self, Z):
+        """𝒜*(Z)ᵢ = Σ_blocks ⟨Fᵢ, Z⟩."""
+        q = self.q
+        X = Z[0] - Z[1]
+        t = []
+        for d, Zb in zip(self.d, Z[2:4]):
+            Z12 = Zb[:q, q:]
+            X = X + Z12 * d[None, :] + d[:, None] * Z12.T
+            t.append(np.trace(Zb[:q, :q]))
+        out = np.concatenate([self.basis.svec(X), t])
+        if self.g is not None:
+            out[:self.m] -= Z[4][0, 0] * self.g_svec
+        return out
+
+    def schur(self, S_inv, Z, out):
+        """M_ij = ⟨Fᵢ, S⁻¹ Fⱼ Z⟩ (HKM), the Q part by :meth:`_SymmetricBasis.congruence`."""
+        q, m = self.q, self.m
+        terms = [(S_inv[0], Z[0]), (S_inv[1], Z[1])]
+        for d, P, R in zip(self.d, S_inv[2:4], Z[2:4]):
+            # Fᵢ = [[0, EᵢD], [DEᵢ, 0]]: tr(FᵢPFⱼR) in the q × q blocks of P and R
+            terms += [(d[:, None] * P[q:, :q], d[:, None] * R[q:, :q]),
+                      (d[:, None] * P[q:, q:] * d[None, :], R[:q, :q]),
+                      (P[:q, :q], d[:, None] * R[q:, q:] * d[None, :]),
+                      (P[:q, q:] * d[None, :], R[:q, q:] * d[None, :])]
+        rank_one = None
+        if self.g is not None:
+            rank_one = (S_inv[4][0, 0] * Z[4][0, 0], self.g_svec)
+        self.basis.congruence(terms, out[:m, :m], rank_one)
+        for j in (m, m + 1):  # the columns of t±, from the operator itself
+            e = np.zeros(m + 2)
+            e[j] = 1.0
+            column = self.adjoint([_symmetric(P @ F @ R)
+                                   for P, F, R in zip(S_inv, self.blocks(e, linear_only=True), Z)])
+            out[:, j] = column
+            out[j, :] = column
+        return out
+
+    def start(self):
+        """A strictly feasible y: tr Q = k, 0 ≺ Q ≺ I, gᵀQg ≤ δ²/2, t± = 2λ_max(QD±²Q) + 1."""
+        q, k = self.q, self.k
+        if self.g is None:
+            Q = np.eye(q) * (k / q)
+        else:
+            u = self.g / np.linalg.norm(self.g)
+            alpha = min(0.5 * self.delta2 / (self.g @ self.g), 0.5 * k / q)
+            beta = (k - alpha) / (q - 1)
+            Q = alpha * np.outer(u, u) + beta * (np.eye(q) - np.outer(u, u))
+        t = [2.0 * linalg.eigvalsh(Q @ (d[:, None] ** 2 * Q), subset_by_index=[q - 1, q - 1])[0]
+             + 1.0 for d in self.d]
+        return np.concatenate([self.basis.svec(Q), t])
+
+
+def solve(C, d_plus, d_minus, k, mu, *, g=None, delta=0.0, tol=1e-9, max_iter=100):
+    """Solve FPCA's SDP (module docstring) by the HKM primal–dual path-following method.
+
+    Parameters
+    ----------
+    C : ndarray of shape (q, q)
+        Symmetric objective matrix (best of order one: scale it by its largest eigenvalue).
+    d_plus, d_minus : ndarray of shape (q,)
+        The diagonal square-root factors D± of the covariance terms.
+    k : int, 1 <= k < q
+    mu : float >= 0
+    g, delta : ndarray of shape (q,) or None, float
+        The mean constraint gᵀQg ≤ δ² (omitted if g is None or zero).
+    tol : float
+        Relative duality gap ⟨S, Z⟩ / (1 + |cᵀy|) and relative dual residual at which to stop.
+    max_iter : int
+
+    Returns
+    -------
+    FpcaSdpSolution
+        ``status`` is "optimal" at ``tol``, "optimal_inaccurate" if the method stalled or ran
+        out of iterations within 1e-6, "failed" otherwise.
+    """
+    program = _Program(C, d_plus, d_minus, k, mu, g, delta)
+    m = program.m
+    y = program.start()
+    S = program.blocks(y)
+    Z = [_INITIAL_MU * linalg.inv(s) for s in S]
+    nu = 0.0
+    order = sum(s.shape[0] for s in S)
+    c, a = program.c, program.trace
+    c_norm = 1.0 + np.linalg.norm(c)
+    M = np.empty((m + 2, m + 2))
+    gap = residual = np.inf
+    status = "failed"
+    for n_iter in range(max_iter + 1):
+        complementarity = sum(np.sum(s * z) for s, z in zip(S, Z))
+        dual_residual = c - program.adjoint(Z) - nu * a
+        gap = complementarity / (1.0 + abs(c @ y))
+        residual = np.linalg.norm(dual_residual) / c_norm
+        if gap <= tol and residual <= tol:
+            status = "optimal"
+            break
+        if n_iter == max_iter:
+            break
+        S_inv = [_symmetric(linalg.inv(s, check_finite=False)) for s in S]
+        program.schur(S_inv, Z, M)
+        factor = linalg.cho_factor(M, lower=True, overwrite_a=True, check_finite=False)
+        M_inv_a = linalg.cho_solve(factor, a, check_finite=False)
+        trace_residual = program.k - a @ y
+        mu_now = complementarity / order
+
+        def direction(sigma, second_order=None):
+            # Newton step for S Z = σμI: ΔZ = σμS⁻¹ − Z − sym(S⁻¹ΔS Z) [− sym(S⁻¹ΔS_aff ΔZ_aff)]
+            target = [sigma * mu_now * p - z for p, z in zip(S_inv, Z)]
+            if second_order is not None:
+                target = [t - _symmetric(p @ ds @ dz)
+                          for t, p, ds, dz in zip(target, S_inv, *second_order)]
+            rhs = program.adjoint(target) - dual_residual
+            M_inv_rhs = linalg.cho_solve(factor, rhs, check_finite=False)
+            d_nu = (trace_residual - a @ M_inv_rhs) / (a @ M_inv_a)
+            dy = M_inv_rhs + d_nu * M_inv_a  # M Δy − aΔν = rhs, aᵀΔy = k − aᵀy
+            dS = program.blocks(dy, linear_only=True)
+            dZ = [t - _symmetric(p @ ds @ z) for t, p, ds, z in zip(target, S_inv, dS, Z)]
+            return dy, d_nu, dS, dZ
+
+        def steps(dS, dZ):
+            primal = min(_step_to_boundary(s, ds) for s, ds in zip(S, dS))
+            dual = min(_step_to_boundary(z, dz) for z, dz in zip(Z, dZ))
+            return primal, dual
+
+        dy, d_nu, dS, dZ = direction(0.0)
+        primal, dual = (min(1.0, s) for s in steps(dS, dZ))
+        predicted = sum(np.sum((s + primal * ds) * (z + dual * dz))
+                        for s, ds, z, dz in zip(S, dS, Z, dZ))
+        sigma = (predicted / complementarity) ** 3
+        dy, d_nu, dS, dZ = direction(sigma, (dS, dZ))
+        primal, dual = (min(1.0, _STEP * s) for s in steps(dS, dZ))
+        if max(primal, dual) < 1e-10:
+            break  # stalled at the limit of double precision
+        y = y + primal * dy
+        S = program.blocks(y)
+        Z = [z + dual * dz for z, dz in zip(Z, dZ)]
+        nu += dual * d_nu
+    if status != "optimal" and gap <= 1e-6 and residual <= 1e-6:
+        status = "optimal_inaccurate"
+    return FpcaSdpSolution(Q=program.basis.smat(y[:m]), t=y[m:], n_iter=n_iter,
+                           status=status, relative_gap=gap, relative_residual=residual)
