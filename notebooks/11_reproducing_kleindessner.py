@@ -376,8 +376,8 @@ print("printed: Fair PCA-S has a larger ΔDP than Fair PCA at:",
 # other score, do not. `make verify-results` recomputes a larger sample, the MLP included where the kernel is the
 # ledger's: the quickest unit of every data set and method. Under another kernel than the ledger's it reports the
 # units of INLP, MbF-PCA (10⁻⁶) and FPCA that differ as not judged, with the size of the difference: their
-# solvers follow the kernel's rounding (for FPCA, SCS's first-order iterations in the last digits, and ties among
-# the SDP solution's eigenvalues; `kleindessner.KERNEL_DEPENDENT` gives the measurements).
+# solvers follow the kernel's rounding (for FPCA, the interior-point method's factorisations in the last digits, and
+# ties among the SDP solution's eigenvalues; `kleindessner.KERNEL_DEPENDENT` gives the measurements).
 
 # %%
 verdict = experiments.recompute_against_ledger(  # the MLP left out: see above

@@ -35,9 +35,9 @@ warning when it is None, and is imported on first use, so ``import fairlab.basel
 cheap.  fairlearn's ``CorrelationRemover`` and reductions are used from fairlearn itself;
 ``ExponentiatedGradientClassifier`` (module ``reductions``) is only the thin adapter that lets
 fairlearn's ``ExponentiatedGradient`` (Agarwal et al. 2018) take ``sensitive_features`` by
-metadata routing, after a fairlab transformer in a Pipeline.  FPCA, and SamadiFairPCA with an SDP
-solver (``solver="scs"`` or ``"clarabel"``), import cvxpy only when they are fitted
-(``pip install 'fairlab[baselines]'``).
+metadata routing, after a fairlab transformer in a Pipeline.  FPCA and SamadiFairPCA import
+cvxpy only when fitted with one of its solvers (``solver="scs"`` or ``"clarabel"``; ``pip
+install 'fairlab[baselines]'``); their default solvers need no cvxpy.
 """
 
 import importlib

@@ -30,6 +30,7 @@ Algorithm (``fit``, default ``formulation="eigenbasis"``)::
     solve over Q = WᵀPW (q×q):  min (−⟨WᵀCW, Q⟩ + μ(t₊ + t₋)) / λ_max(WᵀCW)
         s.t. 0 ⪯ Q ⪯ I, tr Q = k, (Wᵀf)ᵀQ(Wᵀf) ≤ δ² (δ > 0 only),
              [[t±I, (D±Q)ᵀ], [D±Q, I]] ⪰ 0,  D± = diag(sqrt(±s + c±))
+        by a primal–dual interior-point method (``_fpca_ipm``; or SCS / Clarabel via cvxpy)
     P = WQWᵀ;  components = top-k eigenvectors of Q, mapped by W     # "rounding"
 
 Three exact reformulations, each leaving the optimum unchanged:
@@ -49,10 +50,20 @@ Three exact reformulations, each leaving the optimum unchanged:
   its optimum agrees with a 10⁻¹⁰ solve to 2·10⁻¹⁰ relative, where the original at ε = 10⁻⁶
   was off by 2.5·10⁻⁶ (German) and 4.7·10⁻⁶ (Adult).
 
-Not adopted: sharing one Schur block Y ⪰ Q² between both λ_max terms (t±I ⪰ D±YD±, exact,
-smaller cones) — Y is not unique, and SCS then needed 2675 instead of 475 iterations on German
-credit at k = 2 and 1625 instead of 825 on Adult at k = 10.  Clarabel (interior point): its
-KKT systems carry dense blocks of the 2q-sized cones (18 915² entries each at d = 97).
+Solver.  The optimum is highly degenerate: the top eigenvalue of QD±²Q is multiple (eight
+times or more on German credit, k = 10) and the eigenvalues of Q spread over (0, 1).  SCS, a
+first-order method, needs thousands of iterations on it, and how many varies from split to
+split by an order of magnitude.  An interior-point method needs 15–25 whatever the data; its
+cost per iteration is the Cholesky factorisation of the m × m Schur complement, m = q(q+1)/2,
+which ``_fpca_ipm`` assembles directly from the q × q blocks of the cones (the diagonal D±
+make each cone a sum of Kronecker terms).  Measured on Lee et al.'s Adult split 2 (d = 97,
+k = 2, δ = 0.1, the reference code's input; one core): 19 iterations, 30 s, against SCS's
+734 s, the optima equal to 1.1·10⁻⁹ relative and the rounded subspaces to 0.004°; German
+credit split 0 (k = 10, δ = 0.1): 1.7 s against 11 s.  Clarabel, a general interior-point
+solver, factors a KKT matrix carrying the dense scaling of every 2q-sized cone (18 915²
+entries each at d = 97) and does not finish.  Not adopted: sharing one Schur block Y ⪰ Q²
+between both λ_max terms (t±I ⪰ D±YD±, exact, smaller cones) — Y is not unique, and SCS then
+needed 2675 instead of 475 iterations on German credit at k = 2.
 
 ``formulation="original"`` keeps the dense factors, the unscaled objective and SCS's earlier
 defaults (ε = 10⁻⁶, 20 000 iterations): the former solver, for comparison.
@@ -62,14 +73,14 @@ near ties); like Olfat & Aswani's code, fairlab returns the top-k eigenvectors o
 deflation or rescaling.  ``sdp_eigenvalues_`` shows the spectrum; where the k-th and
 (k+1)-th eigenvalues tie, the rounded subspace is arbitrary (German credit, k = 2: the top
 eigenvalue is triple), and which one LAPACK returns follows the BLAS kernel's rounding, as do
-the last digits of SCS's solution (measured in ``fairlab.experiments.kleindessner``).
+the last digits of the solver's solution (measured in ``fairlab.experiments.kleindessner``).
 
-Cost: PSD cones of size q, q and 2q (twice); SCS costs O(d³) per iteration, now spent almost
-entirely in the eigendecompositions of its cone projections.  Measured on Lee et al.'s Adult
-split 0 (d = 97, one core, CPU seconds, ``benchmarks/bench_baselines.py``), this formulation
-against the original: δ = 0, k = 2: 41 against 56; δ = 0, k = 10: 10.5 against 44; δ = 0.1,
-k = 2: 83 against 237; δ = 0.1, k = 10: 203.  δ > 0 keeps the full d × d variable and needs
-about 3000 SCS iterations (German credit, k = 10).  Practical up to d ≈ 100–200.
+Cost: the interior-point method O(d⁶) time and O(d⁴) memory per iteration (the Schur
+complement of order d(d+1)/2: 0.9 s and 180 MB at d = 97), so ``solver="ipm"`` accepts
+n_features ≤ 150; SCS O(d³) per iteration (the eigendecompositions of its cone projections)
+times thousands of iterations.  SCS on the original formulation, Adult split 0 (one core, CPU
+seconds, ``benchmarks/bench_baselines.py`` compares it with the default): δ = 0, k = 2: 56;
+k = 10: 44; δ = 0.1, k = 2: 237.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -116,7 +127,7 @@ class FPCA(LinearProjection):
     normalised variance ⟨XᵀX, P⟩/(n‖X‖_F), keep the projected group-mean difference small
     (fᵀPf ≤ δ², exactly Pf = 0 for δ = 0), and penalise with weight μ the largest eigenvalue of
     P(±(Σ₁ − Σ₀) + c±I)P (the covariance mismatch along P).  The k output directions are the top
-    eigenvectors of the solution P.  Two groups only; needs cvxpy.
+    eigenvectors of the solution P.  Two groups only.
 
     Parameters
     ----------
@@ -182,20 +193,19 @@ class FPCA(LinearProjection):
 
     Notes
     -----
-    Deviations from the reference code (``FPCA/`` of Lee et al.'s repository, MOSEK): cvxpy with
-    SCS instead of MOSEK; the δ = 0 equality eliminated by the substitution P = UQUᵀ and the
+    Deviations from the reference code (``FPCA/`` of Lee et al.'s repository, MOSEK): fairlab's
+    interior-point method instead of MOSEK's; the δ = 0 equality eliminated by the substitution P = UQUᵀ and the
     eigenbasis of UᵀSU (same optimum); the reference reader drops the first data row of each
     CSV (it takes it for a header) — fairlab does not, so to reproduce Lee et al.'s matrices
     pass ``X[1:]``.
 
-    Solver choice (measured, German credit, d = 57, k = 10, δ = 0, original formulation): SCS
-    10 s; Clarabel 0.11 stopped with a numerical error after 17 s, and a reformulation still
-    ran after 15 minutes — its KKT systems carry dense blocks of the 2q-sized PSD cones (the
-    eigenbasis does not change those).  Clarabel solves small problems (COMPAS, d = 11: 0.3 s)
-    reliably.
+    Solver choice: the default interior-point method is measured against SCS in the module
+    docstring.  Clarabel (German credit, d = 57, k = 10, δ = 0, original formulation) stopped
+    with a numerical error after 17 s, and a reformulation still ran after 15 minutes — its
+    KKT systems carry dense blocks of the 2q-sized PSD cones; it solves small problems
+    (COMPAS, d = 11: 0.3 s) reliably.  Only ``solver="scs"`` and ``"clarabel"`` need cvxpy.
 
-    ``sensitive_features=None`` fits standard PCA (with an ``UnconstrainedFallbackWarning``)
-    and does not need cvxpy.
+    ``sensitive_features=None`` fits standard PCA (with an ``UnconstrainedFallbackWarning``).
 
     References
     ----------

@@ -746,14 +746,14 @@ VARIANT_SUFFIXES = (REFERENCE_SUFFIX, REFERENCE_CODE_SUFFIX)
 #:   k = 2 (most by 10⁻⁶–10⁻⁵ relative; COMPAS split 7 by more), Adult k = 2 split 2 and COMPAS
 #:   k = 10 splits 5 and 8; the other 17 (Adult and COMPAS) are equal (Adult at k = 10 not
 #:   measured);
-#: * FPCA: SCS solves the SDP to ε = 10⁻⁹ with LAPACK eigendecompositions in every iteration, so
-#:   its solution follows the rounding in the last digits, and where the k-th and (k+1)-th
-#:   eigenvalues of the solution tie the rounded subspace is arbitrary (the ``FPCA`` Notes).
-#:   Measured by ``make verify-results`` (the quickest unit of each data set and method), the
-#:   ledger's rows (SkylakeX) against a Haswell kernel: 8 of the 15 FPCA units sampled differ
-#:   (runs as in the reference code included), 7 of them by 1·10⁻⁸–4·10⁻⁷ relative, German
-#:   FPCA (0.1, 0.01) at k = 2, split 4 by 0.95 (%Var 8.64 against 8.04: the top eigenvalue of
-#:   the SDP solution is triple, 0.2384063, and the rounding keeps two of the three).
+#: * FPCA: the interior-point method's solution follows the rounding of the Cholesky
+#:   factorisations of its Schur complement in the last digits (its tolerance is 10⁻⁹), and where
+#:   the k-th and (k+1)-th eigenvalues of the solution tie the rounded subspace is arbitrary (the
+#:   ``FPCA`` Notes).  Measured with the former solver (SCS) by ``make verify-results``, the
+#:   ledger's rows (SkylakeX) against a Haswell kernel: 8 of the 15 FPCA units sampled differed,
+#:   7 of them by 1·10⁻⁸–4·10⁻⁷ relative, German FPCA (0.1, 0.01) at k = 2, split 4 by 0.95
+#:   (%Var 8.64 against 8.04: the top eigenvalue of the SDP solution is triple, 0.2384063, and
+#:   the rounding keeps two of the three).
 _KERNEL_DEPENDENT_METHODS = ("INLP", "MbF-PCA (10^-6)", "FPCA (0.1, 0.01)", "FPCA (0, 0.01)")
 KERNEL_DEPENDENT = _KERNEL_DEPENDENT_METHODS + tuple(
     m + REFERENCE_CODE_SUFFIX for m in _KERNEL_DEPENDENT_METHODS if m in REFERENCE_CODE_METHODS)
