@@ -59,7 +59,9 @@ which ``_fpca_ipm`` assembles directly from the q × q blocks of the cones (the 
 make each cone a sum of Kronecker terms).  Measured on Lee et al.'s Adult split 2 (d = 97,
 k = 2, δ = 0.1, the reference code's input; one core): 19 iterations, 30 s, against SCS's
 734 s, the optima equal to 1.1·10⁻⁹ relative and the rounded subspaces to 0.004°; German
-credit split 0 (k = 10, δ = 0.1): 1.7 s against 11 s.  Clarabel, a general interior-point
+credit split 0 (k = 10, δ = 0.1): 1.7 s against 11 s.  On split 0 of Adult (k ∈ {2, 10},
+δ ∈ {0, 0.1}) it takes 20–40 s, where Lee et al.'s MOSEK runs of the reference code took
+1 710 s per split on average (``benchmarks/bench_baselines.py`` prints both).  Clarabel, a general interior-point
 solver, factors a KKT matrix carrying the dense scaling of every 2q-sized cone (18 915²
 entries each at d = 97) and does not finish.  Not adopted: sharing one Schur block Y ⪰ Q²
 between both λ_max terms (t±I ⪰ D±YD±, exact, smaller cones) — Y is not unique, and SCS then
