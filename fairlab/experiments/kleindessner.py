@@ -749,11 +749,11 @@ VARIANT_SUFFIXES = (REFERENCE_SUFFIX, REFERENCE_CODE_SUFFIX)
 #: * FPCA: the interior-point method's solution follows the rounding of the Cholesky
 #:   factorisations of its Schur complement in the last digits (its tolerance is 10⁻⁹), and where
 #:   the k-th and (k+1)-th eigenvalues of the solution tie the rounded subspace is arbitrary (the
-#:   ``FPCA`` Notes).  Measured with the former solver (SCS) by ``make verify-results``, the
-#:   ledger's rows (SkylakeX) against a Haswell kernel: 8 of the 15 FPCA units sampled differed,
-#:   7 of them by 1·10⁻⁸–4·10⁻⁷ relative, German FPCA (0.1, 0.01) at k = 2, split 4 by 0.95
-#:   (%Var 8.64 against 8.04: the top eigenvalue of the SDP solution is triple, 0.2384063, and
-#:   the rounding keeps two of the three).
+#:   ``FPCA`` Notes).  Measured on 11 FPCA units (German k = 2 splits 0–4 and k = 10 split 0,
+#:   COMPAS, Adult, synthetic60), the ledger's rows (SkylakeX) against a Haswell kernel, MLP
+#:   left out: 6 equal, 4 differ by 3·10⁻⁸–1.1·10⁻⁵ relative, and German FPCA (0, 0.01) at
+#:   k = 2, split 0 by 0.17 (the top eigenvalue of the SDP solution is triple there, and the
+#:   rounding keeps two of the three).
 _KERNEL_DEPENDENT_METHODS = ("INLP", "MbF-PCA (10^-6)", "FPCA (0.1, 0.01)", "FPCA (0, 0.01)")
 KERNEL_DEPENDENT = _KERNEL_DEPENDENT_METHODS + tuple(
     m + REFERENCE_CODE_SUFFIX for m in _KERNEL_DEPENDENT_METHODS if m in REFERENCE_CODE_METHODS)
