@@ -119,6 +119,13 @@ _SCS_EPS = 1e-9  # SCS's linear convergence makes 1e-9 cheap; 1e-6 left 2e-6 rel
 _SCS_MAX_ITERS = 100000
 _SCS_SCALE = 1e-2  # SCS's initial primal-dual scale for the unit-scaled objective
 
+def _unit(Cq):
+    """λ_max(Cq), the scale that gives the objective order one (⟨C, Q⟩ ≤ k λ_max(C)), for the
+    relative tolerances of the interior-point method and SCS's scaling heuristics."""
+    q = Cq.shape[0]
+    return float(linalg.eigvalsh(Cq, subset_by_index=[q - 1, q - 1], check_finite=False)[0]) or 1.0
+
+
 # ---------------------------------------------------------------------------------------------
 # The estimator
 # ---------------------------------------------------------------------------------------------
@@ -352,9 +359,7 @@ class FPCA(LinearProjection):
 
     def _solve_ipm(self, Cq, factors, fq, k):
         """The interior-point method of ``_fpca_ipm`` on the unit-scaled objective."""
-        q = Cq.shape[0]
-        unit = float(linalg.eigvalsh(Cq, subset_by_index=[q - 1, q - 1],
-                                     check_finite=False)[0]) or 1.0
+        unit = _unit(Cq)
         options = {**_IPM_OPTIONS, **(self.solver_options or {})}
         result = _fpca_ipm.solve(Cq / unit, *factors, k, float(self.mu) / unit, g=fq,
                                  delta=float(self.delta), **options)
@@ -387,9 +392,7 @@ class FPCA(LinearProjection):
             constraints.append(cp.bmat([[t[i] * Iq, B.T], [B, Iq]]) >> 0)
         objective = -cp.trace(Cq @ Q) + float(self.mu) * cp.sum(t)
         if self.formulation == "eigenbasis":
-            # an objective of order one (⟨C, Q⟩ ≤ k λ_max(C)) for SCS's scaling heuristics
-            unit = float(linalg.eigvalsh(Cq, subset_by_index=[q - 1, q - 1],
-                                         check_finite=False)[0]) or 1.0
+            unit = _unit(Cq)
             scs = {"scs_eps": _SCS_EPS, "scs_max_iters": _SCS_MAX_ITERS,
                    "scs_scale": _SCS_SCALE}
         else:
