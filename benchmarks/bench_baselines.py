@@ -8,10 +8,10 @@ Three tables:
    Kleindessner et al. Tables 1–3), k ∈ {2, 10}.  Needs ``FAIRLAB_DATA`` (or the user cache)
    to hold ``fair-manifold-pca/``; skipped with a message otherwise.
 3. **Solvers of the compared methods, old against new**, on the same splits: FPCA's original
-   SDP (``solver="scs", formulation="original"``, SCS at 1e-6: the solver of the issue that
-   asked for a faster one) against the default (the eigenbasis program solved by fairlab's
-   interior-point method, ``solver="ipm"``), for δ ∈ {0, 0.1}; Samadi et al.'s SDP (``solver="scs"``) against Shen et al.'s
-   eigenvalue optimisation (default); MbF-PCA (τ = 10⁻³; its former solver is not kept, see
+   SDP (``solver="scs", formulation="original"``, SCS at 1e-6, the former default) against the
+   default (the eigenbasis program solved by fairlab's interior-point method,
+   ``solver="ipm"``), for δ ∈ {0, 0.1}; Samadi et al.'s SDP (``solver="scs"``) against Shen et
+   al.'s eigenvalue optimisation (default); MbF-PCA (τ = 10⁻³; its former solver is not kept, see
    the synthetic table for Lee et al.'s published times).  Columns: seconds of each, the
    speed-up, the relative difference of the optima, (new − old)/|old| — both are minimised,
    so negative means the new solver found the lower value; FPCA: the SDP objective, whose old

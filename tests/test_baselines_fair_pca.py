@@ -276,7 +276,8 @@ def test_ipm_is_refused_where_it_does_not_apply():
     X, z = two_gaussians(8, d=4)
     with pytest.raises(ValueError, match="formulation='original'.*solver='scs'"):
         FPCA(2, formulation="original").fit(X, sensitive_features=z)
-    with pytest.raises(ValueError, match=r"solver_options of solver='ipm' are \['max_iter', 'tol'\]"):
+    with pytest.raises(ValueError,
+                       match=r"solver_options of solver='ipm' are \['max_iter', 'tol'\]"):
         FPCA(2, solver_options={"eps_abs": 1e-6}).fit(X, sensitive_features=z)
     wide = np.hstack([X] * 40)[:, :151]
     with pytest.raises(ValueError, match="n_features > 150 use solver='scs'"):

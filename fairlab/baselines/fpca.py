@@ -50,22 +50,23 @@ Three exact reformulations, each leaving the optimum unchanged:
   its optimum agrees with a 10⁻¹⁰ solve to 2·10⁻¹⁰ relative, where the original at ε = 10⁻⁶
   was off by 2.5·10⁻⁶ (German) and 4.7·10⁻⁶ (Adult).
 
-Solver.  The optimum is highly degenerate: the top eigenvalue of QD±²Q is multiple (eight
-times or more on German credit, k = 10) and the eigenvalues of Q spread over (0, 1).  SCS, a
+Solver.  The optimum is highly degenerate: the top eigenvalue of QD±²Q is multiple (eight times
+or more on German credit, k = 10) and the eigenvalues of Q spread over (0, 1).  SCS, a
 first-order method, needs thousands of iterations on it, and how many varies from split to
-split by an order of magnitude.  An interior-point method needs 15–25 whatever the data; its
-cost per iteration is the Cholesky factorisation of the m × m Schur complement, m = q(q+1)/2,
-which ``_fpca_ipm`` assembles directly from the q × q blocks of the cones (the diagonal D±
-make each cone a sum of Kronecker terms).  Measured on Lee et al.'s Adult split 2 (d = 97,
-k = 2, δ = 0.1, the reference code's input; one core): 19 iterations, 30 s, against SCS's
-734 s, the optima equal to 1.1·10⁻⁹ relative and the rounded subspaces to 0.004°; German
-credit split 0 (k = 10, δ = 0.1): 1.7 s against 11 s.  On split 0 of Adult (k ∈ {2, 10},
-δ ∈ {0, 0.1}) it takes 20–40 s, where Lee et al.'s MOSEK runs of the reference code took
-1 710 s per split on average (``benchmarks/bench_baselines.py`` prints both).  Clarabel, a general interior-point
-solver, factors a KKT matrix carrying the dense scaling of every 2q-sized cone (18 915²
-entries each at d = 97) and does not finish.  Not adopted: sharing one Schur block Y ⪰ Q²
-between both λ_max terms (t±I ⪰ D±YD±, exact, smaller cones) — Y is not unique, and SCS then
-needed 2675 instead of 475 iterations on German credit at k = 2.
+split by an order of magnitude.  An interior-point method needs 9–23 (measured on the test
+instances and Lee et al.'s splits); its cost per iteration is the Cholesky factorisation of the
+m × m Schur complement, m = q(q+1)/2, which ``_fpca_ipm`` assembles directly from the q × q
+blocks of the cones (the diagonal D± make each cone a sum of Kronecker terms).  Measured on Lee
+et al.'s Adult split 2 (d = 97, k = 2, δ = 0.1, the reference code's input; one core): 19
+iterations, 30 s, against SCS's 734 s, the optima equal to 1.1·10⁻⁹ relative and the rounded
+subspaces to 0.004°; German credit split 0 (k = 10, δ = 0.1): 1.7 s against 11 s.  On split 0
+of Adult (k ∈ {2, 10}, δ ∈ {0, 0.1}) it takes 20–40 s, where Lee et al.'s MOSEK runs of the
+reference code took 1 710 s per split on average (``benchmarks/bench_baselines.py`` prints
+both).  Clarabel, a general interior-point solver, factors a KKT matrix carrying the dense
+scaling of every 2q-sized cone (18 915² entries each at d = 97) and does not finish.  Not
+adopted: sharing one Schur block Y ⪰ Q² between both λ_max terms (t±I ⪰ D±YD±, exact, smaller
+cones) — Y is not unique, and SCS then needed 2675 instead of 475 iterations on German credit
+at k = 2.
 
 ``formulation="original"`` keeps the dense factors, the unscaled objective and SCS's earlier
 defaults (ε = 10⁻⁶, 20 000 iterations): the former solver, for comparison.
@@ -203,10 +204,10 @@ class FPCA(LinearProjection):
     Notes
     -----
     Deviations from the reference code (``FPCA/`` of Lee et al.'s repository, MOSEK): fairlab's
-    interior-point method instead of MOSEK's; the δ = 0 equality eliminated by the substitution P = UQUᵀ and the
-    eigenbasis of UᵀSU (same optimum); the reference reader drops the first data row of each
-    CSV (it takes it for a header) — fairlab does not, so to reproduce Lee et al.'s matrices
-    pass ``X[1:]``.
+    interior-point method instead of MOSEK's; the δ = 0 equality eliminated by the substitution
+    P = UQUᵀ and the eigenbasis of UᵀSU (same optimum); the reference reader drops the first data
+    row of each CSV (it takes it for a header) — fairlab does not, so to reproduce Lee et al.'s
+    matrices pass ``X[1:]``.
 
     Solver choice: the default interior-point method is measured against SCS in the module
     docstring.  Clarabel (German credit, d = 57, k = 10, δ = 0, original formulation) stopped
