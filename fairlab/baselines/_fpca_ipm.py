@@ -242,7 +242,7 @@ def _steps(S, Z, dS, dZ):
     return primal, dual
 
 
-def solve(C, d_plus, d_minus, k, mu, *, g=None, delta=0.0, tol=1e-9, max_iter=100):
+def solve(C, d_plus, d_minus, k, mu, *, g=None, delta=0.0, tol, max_iter):
     """Solve FPCA's SDP (module docstring) by the HKM primal–dual path-following method.
 
     Parameters
@@ -258,6 +258,7 @@ def solve(C, d_plus, d_minus, k, mu, *, g=None, delta=0.0, tol=1e-9, max_iter=10
     tol : float
         Relative duality gap ⟨S, Z⟩ / (1 + |cᵀy|) and relative dual residual at which to stop.
     max_iter : int
+        (FPCA's defaults for both are its ``_IPM_OPTIONS``.)
 
     Returns
     -------
