@@ -665,6 +665,48 @@ def test_samadi_eigenvalue_solver_matches_the_sdp(name, X, z, k):
         assert np.allclose(losses, [2.0, 2.0], rtol=1e-12)
 
 
+def _rank_deficient_samadi_instances():
+    """Group-centred data spanning r < d dimensions (collinear columns, or d > n), groups apart
+    along a direction outside them, far from the origin; k from r to d."""
+    rng = np.random.default_rng(21)
+    basis = linalg.qr(rng.normal(size=(7, 7)))[0]
+    X0 = rng.normal(size=(40, 3)) * [5.0, 2.0, 0.5] @ basis[:, :3].T
+    X1 = rng.normal(size=(25, 3)) @ basis[:, :3].T + 4.0 * basis[:, 3]
+    X, z = np.vstack([X0, X1]) + 1e3, np.r_[np.zeros(40), np.ones(25)]
+    for k in (3, 4, 5, 7):
+        yield f"collinear_r3_k{k}", X, z, k
+    X = rng.normal(size=(7, 10)) + 50.0 * np.r_[np.zeros(3), np.ones(4)][:, None]
+    yield "d_gt_n_r5_k6", X, np.r_[np.zeros(3), np.ones(4)], 6
+
+
+@pytest.mark.parametrize("name, X, z, k", list(_rank_deficient_samadi_instances()),
+                         ids=[i[0] for i in _rank_deficient_samadi_instances()])
+def test_samadi_with_k_at_or_above_the_joint_rank_is_a_rule_not_rounding(name, X, z, k):
+    # Both losses are 0 on any U containing range(C₀ + C₁); the free directions are those of the
+    # most variance of all rows, the same whatever the row order (the rounding) and solver.
+    est = SamadiFairPCA(k).fit(X, sensitive_features=z)
+    assert est.rounding_ == "range" and est.duality_gap_ <= 1e-14
+    Xc = X - X.mean(axis=0)
+    scale = np.sum(Xc**2)
+    assert np.all(np.abs(reference_losses(X, z, est.components_.T)) <= 1e-12 * scale)
+    # independent: the range of the group-centred rows, then the top variance outside it
+    A = np.vstack([X[z == g] - X[z == g].mean(axis=0) for g in (0, 1)])
+    left, sv, right = np.linalg.svd(A, full_matrices=False)
+    R = right[sv > 1e-9 * sv[0]].T
+    P = np.eye(X.shape[1]) - R @ R.T
+    S = Xc.T @ Xc
+    outside = np.sort(linalg.eigvalsh(P @ S @ P))[::-1][: k - R.shape[1]]
+    best = np.trace(R.T @ S @ R) + outside.sum()
+    assert est.explained_variance_.sum() * (len(X) - 1) == pytest.approx(best, rel=1e-9)
+    order = np.random.default_rng(0).permutation(len(X))
+    again = SamadiFairPCA(k).fit(X[order], sensitive_features=z[order])
+    assert np.allclose(again.transform(X), est.transform(X), rtol=0, atol=1e-9 * np.sqrt(scale))
+    if HAS_CVXPY:
+        sdp = SamadiFairPCA(k, solver="clarabel").fit(X, sensitive_features=z)
+        assert sdp.rounding_ == "range"
+        assert np.allclose(sdp.transform(X), est.transform(X), rtol=0, atol=1e-9 * np.sqrt(scale))
+
+
 @needs_lee
 @pytest.mark.parametrize("dataset", ["compas", "german", "adult"])
 def test_samadi_eigenvalue_solver_on_lee_splits(dataset):
