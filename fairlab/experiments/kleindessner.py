@@ -749,11 +749,11 @@ VARIANT_SUFFIXES = (REFERENCE_SUFFIX, REFERENCE_CODE_SUFFIX)
 #:   split 1: %Var 12.07 against 12.51);
 #: * MbF-PCA at τ = 10⁻⁶, whose penalty path reaches ρ ≈ 10⁹–10¹⁰ where the subproblems follow
 #:   the rounding (the ``MbFPCA`` Notes).  Measured on Lee et al.'s splits, the ledger's rows
-#:   (SkylakeX) against a Haswell kernel, MLP left out: 33 of 50 units differ — all 10 German
-#:   splits at k = 10 (split 0: %Var 4.76 against 11.35), all 20 German and COMPAS splits at
-#:   k = 2 (most by 10⁻⁶–10⁻⁵ relative; COMPAS split 7 by more), Adult k = 2 split 2 and COMPAS
-#:   k = 10 splits 5 and 8; the other 17 (Adult and COMPAS) are equal (Adult at k = 10 not
-#:   measured);
+#:   (SkylakeX) against a Haswell kernel, MLP left out: all 20 German and COMPAS splits at k = 2
+#:   differ (most by 10⁻⁶–4·10⁻⁵ relative; COMPAS splits 0, 7 and 8 by 0.14 to 1) and 2 of the
+#:   10 COMPAS splits at k = 10 (split 8 by 0.02); before the structured transport of
+#:   ``_manifold``, also all 10 German splits at k = 10 (split 0: %Var 4.76 against 11.35) and
+#:   Adult k = 2 split 2 (not measured again; Adult at k = 10 never);
 #: * FPCA: the interior-point method's solution follows the rounding of the Cholesky
 #:   factorisations of its Schur complement in the last digits (its tolerance is 10⁻⁹), and where
 #:   the k-th and (k+1)-th eigenvalues of the solution tie the rounded subspace is arbitrary (the
