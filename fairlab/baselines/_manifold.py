@@ -95,46 +95,34 @@ def normal_basis(V):
     return N.reshape(len(pairs), d * k).T
 
 
-def _pairs(k):
-    """The index pairs (i, j), i ≤ j, in the order of :func:`normal_basis`'s columns."""
-    return np.triu_indices(k)
-
-
-def normal_coordinates(V, Z):
+def normal_coordinates(V, Z, *, out=None):
     """NᵀZ for N = :func:`normal_basis` (V) and Z of shape (dk, p), without forming N.
 
     With T[i, c] = Σ_a V_ai Z_(a,c) — one product Vᵀ Z.reshape(d, kp) of (dk)·k·p
-    multiply-adds instead of (dk)·p·k(k+1)/2 — row (i, j) of NᵀZ is T[i, i] (i = j) or
-    (T[i, j] + T[j, i])/√2 (i < j).
+    multiply-adds instead of (dk)·p·k(k+1)/2, written into ``out`` (k × kp) when given — row
+    (i, j) of NᵀZ is T[i, i] (i = j) or (T[i, j] + T[j, i])/√2 (i < j).
     """
     d, k = V.shape
     p = Z.shape[1]
-    T = (V.T @ Z.reshape(d, k * p)).reshape(k, k, p)
-    return _pair_rows(T)
+    T = np.matmul(V.T, Z.reshape(d, k * p), out=out).reshape(k, k, p)
+    i, j = np.triu_indices(k)  # the column order of normal_basis
+    return (T[i, j] + T[j, i]) * np.where(i == j, 0.5, np.sqrt(0.5))[:, None]
 
 
-def _pair_rows(T):
-    i, j = _pairs(T.shape[0])
-    scale = np.where(i == j, 0.5, np.sqrt(0.5))[:, None]
-    return (T[i, j] + T[j, i]) * scale
+def from_normal_coordinates(V, Y, *, out=None):
+    """N Y for N = :func:`normal_basis` (V) and Y of shape (k(k+1)/2, p), without forming N.
 
-
-def _unpair_rows(Y, k):
-    """U (k × k × p) with N Y = (V U.reshape(k, kp)).reshape(dk, p): U[i, c] = Y_m(i,c)
-    times 1 (i = c) or 1/√2 (i ≠ c)."""
-    i, j = _pairs(k)
-    U = np.empty((k, k, Y.shape[1]))
-    U[i, j] = Y * np.where(i == j, 1.0, np.sqrt(0.5))[:, None]
-    U[j, i] = U[i, j]
-    return U
-
-
-def from_normal_coordinates(V, Y):
-    """N Y for N = :func:`normal_basis` (V) and Y of shape (k(k+1)/2, p), without forming N:
-    row (a, c) is Σ_i V_ai U[i, c] (:func:`_unpair_rows`), one product of (dk)·k·p multiply-adds."""
+    Row (a, c) is Σ_i V_ai U[i, c] with U[i, c] = Y_(i,c) (i = c) or Y_(min, max)/√2 (i ≠ c):
+    one product V U.reshape(k, kp) of (dk)·k·p multiply-adds, written into ``out`` (d × kp)
+    when given.
+    """
     d, k = V.shape
     p = Y.shape[1]
-    return (V @ _unpair_rows(Y, k).reshape(k, k * p)).reshape(d * k, p)
+    i, j = np.triu_indices(k)
+    U = np.empty((k, k, p))
+    U[i, j] = Y * np.where(i == j, 1.0, np.sqrt(0.5))[:, None]
+    U[j, i] = U[i, j]
+    return np.matmul(V, U.reshape(k, k * p), out=out).reshape(d * k, p)
 
 
 class _DenseInverseHessian:
@@ -171,12 +159,10 @@ class _DenseInverseHessian:
         if self._products is None or self._products[1].shape != (d, k * n):
             self._products = np.empty((k, k * n)), np.empty((d, k * n))
         VtH, NWt = self._products
-        np.matmul(W.T, self.H.reshape(d, k * n), out=VtH)
-        HN = _pair_rows(VtH.reshape(k, k, n))  # NᵀH = (HN)ᵀ, m × dk
+        HN = normal_coordinates(W, self.H, out=VtH)  # NᵀH = (HN)ᵀ, m × dk
         NtHN = normal_coordinates(W, np.ascontiguousarray(HN.T))
         HN -= 0.5 * from_normal_coordinates(W, NtHN).T  # now Wᵀ (NᵀHN is symmetric)
-        np.matmul(W, _unpair_rows(HN, k).reshape(k, k * n), out=NWt)
-        NWt = NWt.reshape(n, n)
+        NWt = from_normal_coordinates(W, HN, out=NWt)
         self.H -= NWt
         self.H -= NWt.T
 

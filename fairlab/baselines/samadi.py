@@ -184,10 +184,10 @@ class SamadiFairPCA(LinearProjection):
         How the rank-k projection was obtained.  ``"range"``: C₀ + C₁ has rank r ≤ k, both
         losses are 0 on any U containing its range, and the k − r other directions are those of
         the most variance of all rows (see Notes; no solver runs).  ``"eigen"``: top-k
-        eigenvectors of M(w*)
-        ("eigenvector") or the geodesic step at a tie ("geodesic").  SDP: λ* was already
-        integral ("exact"); the exact plane step ("plane"); λ* had rank < k and was completed
-        ("filled"); or the fallback, with a warning, of keeping the k largest λ* ("largest").
+        eigenvectors of M(w*) ("eigenvector") or the geodesic step at a tie ("geodesic").
+        SDP: λ* was already integral ("exact"); the exact plane step ("plane"); λ* had rank < k
+        and was completed ("filled"); or the fallback, with a warning, of keeping the k largest
+        λ* ("largest").
     dual_weight_ : float or None
         The maximiser w* of the dual g(w) (``solver="eigen"`` only).
     duality_gap_ : float or None
@@ -313,11 +313,11 @@ class SamadiFairPCA(LinearProjection):
             setattr(self, name, None)
         joint_range = _joint_range_within_k(Cs, k)
         if joint_range is not None:
-            U, self.rounding_, self.solver_status_ = _fill(joint_range, Xc.T @ Xc, k), "range", \
-                "optimal"
+            U = _fill(joint_range, Xc.T @ Xc, k)
+            self.rounding_, self.solver_status_ = "range", "optimal"
             if self.solver == "eigen":  # L₀ = L₁ = 0 = g(w) for every w
-                self.dual_weight_, self.duality_gap_ = 0.0, max(float(_losses(U, Cs, bs).max()),
-                                                                0.0)
+                self.dual_weight_ = 0.0
+                self.duality_gap_ = max(float(_losses(U, Cs, bs).max()), 0.0)
         elif self.solver == "eigen":
             U = self._fit_eigen(Cs, bs, k)
         else:

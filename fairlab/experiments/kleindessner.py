@@ -724,10 +724,10 @@ TIMINGS = ("fit_seconds",)
 #: (SkylakeX) against a Haswell kernel: every row of the embeddings, the kernel SVM and the linear
 #: SVM equal, except those of INLP (:data:`KERNEL_DEPENDENT`), those of Samadi et al. at COMPAS,
 #: k = 10 before ``SamadiFairPCA`` chose the free directions by a rule (now equal), and two
-#: linear-SVM rows of one unit
-#: (COMPAS, MbF-PCA (10⁻⁶) · Lee et al.'s loadings, k = 10, split 4: accuracy 63.43 % against
-#: 63.29 %; libsvm stops at its tolerance, 10⁻³, and the projected inputs differ in the last
-#: digits) — not listed here, so a recomputation on another kernel reports that unit.
+#: linear-SVM rows of one unit (COMPAS, MbF-PCA (10⁻⁶) · Lee et al.'s loadings, k = 10, split 4:
+#: accuracy 63.43 % against 63.29 %; libsvm stops at its tolerance, 10⁻³, and the projected
+#: inputs differ in the last digits) — not listed here, so a recomputation on another kernel
+#: reports that unit.
 KERNEL_DEPENDENT_MODELS = ("MLP",)
 #: The "reference run" of a method: Lee et al.'s saved loading matrices, scored by our protocol.
 REFERENCE_SUFFIX = " · Lee et al.'s loadings"
