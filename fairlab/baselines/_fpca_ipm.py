@@ -41,6 +41,7 @@ products (O(m q² r) for r terms).  Memory: 8m² bytes (180 MB at d = 97).
 
 # SPDX-License-Identifier: BSD-3-Clause
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -288,16 +289,23 @@ def solve(C, d_plus, d_minus, k, mu, *, g=None, delta=0.0, tol, max_iter):
             break
         if n_iter == max_iter:
             break
-        S_inv = [_symmetric(linalg.inv(s, check_finite=False)) for s in S]
-        newton = _NewtonSystem(program, S_inv, Z, M, dual_residual, program.k - a @ y,
-                               complementarity / order)
-        dy, d_nu, dS, dZ = newton.direction(0.0)
-        primal, dual = (min(1.0, s) for s in _steps(S, Z, dS, dZ))
-        predicted = sum(np.sum((s + primal * ds) * (z + dual * dz))
-                        for s, ds, z, dz in zip(S, dS, Z, dZ))
-        sigma = (predicted / complementarity) ** 3
-        dy, d_nu, dS, dZ = newton.direction(sigma, (dS, dZ))
-        primal, dual = (min(1.0, _STEP * s) for s in _steps(S, Z, dS, dZ))
+        with warnings.catch_warnings():  # S nears singularity on the way to the boundary
+            warnings.simplefilter("ignore", linalg.LinAlgWarning)
+            S_inv = [_symmetric(linalg.inv(s, check_finite=False)) for s in S]
+        try:
+            newton = _NewtonSystem(program, S_inv, Z, M, dual_residual, program.k - a @ y,
+                                   complementarity / order)
+            dy, d_nu, dS, dZ = newton.direction(0.0)
+            primal, dual = (min(1.0, s) for s in _steps(S, Z, dS, dZ))
+            predicted = sum(np.sum((s + primal * ds) * (z + dual * dz))
+                            for s, ds, z, dz in zip(S, dS, Z, dZ))
+            sigma = (predicted / complementarity) ** 3
+            dy, d_nu, dS, dZ = newton.direction(sigma, (dS, dZ))
+            primal, dual = (min(1.0, _STEP * s) for s in _steps(S, Z, dS, dZ))
+        except linalg.LinAlgError:
+            # M, S or Z is no longer positive definite in floating point: the iterates have
+            # reached the limit of double precision (the current one is kept; it is feasible)
+            break
         if max(primal, dual) < 1e-10:
             break  # stalled at the limit of double precision
         y = y + primal * dy

@@ -81,9 +81,21 @@ the last digits of the solver's solution (measured in ``fairlab.experiments.klei
 Cost: the interior-point method O(d⁶) time and O(d⁴) memory per iteration (the Schur
 complement of order d(d+1)/2: 0.9 s and 180 MB at d = 97), so ``solver="ipm"`` accepts
 n_features ≤ 150; SCS O(d³) per iteration (the eigendecompositions of its cone projections)
-times thousands of iterations.  SCS on the original formulation, Adult split 0 (one core, CPU
-seconds, ``benchmarks/bench_baselines.py`` compares it with the default): δ = 0, k = 2: 56;
-k = 10: 44; δ = 0.1, k = 2: 237.
+times thousands of iterations.  Lee et al.'s Adult split 0, one core, wall seconds for the fits
+(k, δ) = (2, 0), (2, 0.1), (10, 0), (10, 0.1): the interior-point method 26, 27, 16, 17 (85 in
+all); SCS at 10⁻⁹ on this formulation 30, 36, 12, 130 (208); SCS on the original formulation
+at 10⁻⁶, the former default, 142 (under load), 168, 117, 67 (494), its optima up to 8·10⁻⁶
+off.  On split 2 SCS took 734 s for one fit: its time varies with the split by an order of
+magnitude, the interior-point method's hardly.
+
+Limits.  Where the Schur complement or a cone block stops being positive definite in floating
+point, the method stops at its last iterate, which is feasible: approximately optimal, with a
+ConvergenceWarning.  With ``scale=False`` and column scales spanning 10³ the covariance
+penalty, in the data's squared units, dwarfs the unit-scaled objective and the steps can
+shrink to nothing: a RuntimeError then names ``solver="scs"`` and rescaling (measured: 4 of
+150 adversarial draws fail, all unscaled; ``scale=True`` solves the test's instance).  The
+whole fit runs on one BLAS thread (``_common.one_blas_thread``), so that its result does not
+depend on the caller's thread count.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -100,7 +112,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._linalg import flip_signs
 from .._validation import check_n_components
 from . import _fpca_ipm
-from ._common import LinearProjection, validate_fit_input
+from ._common import LinearProjection, one_blas_thread, validate_fit_input
 from ._sdp import (
     CVXPY_SOLVERS,
     import_cvxpy,
@@ -300,8 +312,16 @@ class FPCA(LinearProjection):
         z = two_groups(self, groups)
         if self.solver == "ipm":
             self._check_ipm_options(d)
+            cp = None
         else:
             cp = import_cvxpy(self, self.solver)
+        # Small factorisations whose rounding the solver amplifies: one BLAS thread (_common).
+        with one_blas_thread():
+            return self._fit_two_groups(Xs, z, k, cp)
+
+    def _fit_two_groups(self, Xs, z, k, cp):
+        """The program in the eigenbasis (module docstring), its solve and the rounding."""
+        n, d = Xs.shape
         X1, X0 = Xs[z], Xs[~z]
         f = X1.mean(axis=0) - X0.mean(axis=0)
         S = population_cov(X1) - population_cov(X0)
@@ -375,7 +395,7 @@ class FPCA(LinearProjection):
                 f"FPCA: the interior-point method stopped at a relative duality gap of "
                 f"{result.relative_gap:.2g} (dual residual {result.relative_residual:.2g}), "
                 f"above tol = {options['tol']:g}; the solution is only approximately optimal.",
-                ConvergenceWarning, stacklevel=3,
+                ConvergenceWarning, stacklevel=5,  # the caller of fit
             )
         return 0.5 * (result.Q + result.Q.T), result.status, result.n_iter
 
