@@ -120,7 +120,9 @@ verify-results: $(STAMP)  ## recompute a sample of the ledgers and compare (minu
 	$(ONE_THREAD) $(BIN)/python -m fairlab.experiments verify \
 	    $(if $(MAX_UNIT_SECONDS),--max-unit-seconds $(MAX_UNIT_SECONDS))
 
-# One table of runtime ratios against each goal (scikit-learn's default solvers, the floor).
+# One table of runtime ratios against each goal (scikit-learn's default solvers, the floor, the
+# compared methods' former solvers, ROPTLIB's published times); then the paper-scale time of each
+# ledger and the compared methods' ledger times beside the times their papers report.
 # bench-quick: reduced shapes with single-threaded BLAS (the setting least disturbed by anything
 # else running: two threads on a busy 2-core machine can be many times slower), failing only on
 # a ratio over twice its goal (CI runs it); bench-all: every benchmark script's own tables.
