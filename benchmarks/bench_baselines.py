@@ -184,11 +184,11 @@ def goals(quick=False):
     """
     from goals import Goal, best_time
 
-    reported = kleindessner.reported_runtimes().set_index(["method", "d", "k"])["seconds"]
-    rows = []
     def mbfpca():
         return MbFPCA(5, tau=1e-3, random_state=0)
 
+    reported = kleindessner.reported_runtimes().set_index(["method", "d", "k"])["seconds"]
+    rows = []
     for d in (100,) if quick else (100, 800):
         X, _, z = make_lee_gaussians(n_per_group=168, n_features=d, random_state=0)
         ours = best_time(lambda X=X, z=z: fit_once(mbfpca, X, z))
