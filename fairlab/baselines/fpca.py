@@ -53,15 +53,17 @@ Three exact reformulations, each leaving the optimum unchanged:
 Solver.  The optimum is highly degenerate: the top eigenvalue of QD±²Q is multiple (eight times
 or more on German credit, k = 10) and the eigenvalues of Q spread over (0, 1).  SCS, a
 first-order method, needs thousands of iterations on it, and how many varies from split to
-split by an order of magnitude.  An interior-point method needs 9–23 (measured on the test
-instances and Lee et al.'s splits); its cost per iteration is the Cholesky factorisation of the
-m × m Schur complement, m = q(q+1)/2, which ``_fpca_ipm`` assembles directly from the q × q
-blocks of the cones (the diagonal D± make each cone a sum of Kronecker terms).  Measured on Lee
-et al.'s Adult split 2 (d = 97, k = 2, δ = 0.1, the reference code's input; one core): 19
-iterations, 30 s, against SCS's 734 s, the optima equal to 1.1·10⁻⁹ relative and the rounded
-subspaces to 0.004°; German credit split 0 (k = 10, δ = 0.1): 1.7 s against 11 s.  On split 0
-of Adult (k ∈ {2, 10}, δ ∈ {0, 0.1}) it takes 20–40 s, where Lee et al.'s MOSEK runs of the
-reference code took 1 710 s per split on average (``benchmarks/bench_baselines.py`` prints
+split by an order of magnitude.  An interior-point method needs 9–15 on Lee et al.'s German
+and Adult splits; its cost per iteration is the Cholesky factorisation of the m × m Schur
+complement, m = q(q+1)/2, which ``_fpca_ipm`` assembles directly from the q × q blocks of the
+cones (the diagonal D± make each cone a sum of Kronecker terms), and whose factor serves up to
+four solves (a predictor and up to three correctors).  Measured on Lee et al.'s Adult split 2
+(d = 97, k = 2, δ = 0.1, the reference code's input; one core): 15 iterations, 7.8 s, against
+SCS's 734 s; the former version of this method (22 iterations, 18 s) agreed with SCS's optimum
+to 1.1·10⁻⁹ relative and its rounded subspace to 0.004°, and with this one to 2.5·10⁻¹¹ and
+0.003°.  German credit split 0 (k = 10, δ = 0.1): 0.47 s against SCS's 11 s.  On split 0 of
+Adult (k ∈ {2, 10}, δ ∈ {0, 0.1}) the four fits take 24 s, where Lee et al.'s MOSEK runs of
+the reference code took 1 710 s per split on average (``benchmarks/bench_baselines.py`` prints
 both).  Clarabel, a general interior-point solver, factors a KKT matrix carrying the dense
 scaling of every 2q-sized cone (18 915² entries each at d = 97) and does not finish.  Not
 adopted: sharing one Schur block Y ⪰ Q² between both λ_max terms (t±I ⪰ D±YD±, exact, smaller
@@ -79,21 +81,24 @@ eigenvalue is triple), and which one LAPACK returns follows the BLAS kernel's ro
 the last digits of the solver's solution (measured in ``fairlab.experiments.kleindessner``).
 
 Cost: the interior-point method O(d⁶) time and O(d⁴) memory per iteration (the Schur
-complement of order d(d+1)/2: 0.9 s and 180 MB at d = 97), so ``solver="ipm"`` accepts
-n_features ≤ 150; SCS O(d³) per iteration (the eigendecompositions of its cone projections)
-times thousands of iterations.  Lee et al.'s Adult split 0, one core, wall seconds for the fits
-(k, δ) = (2, 0), (2, 0.1), (10, 0), (10, 0.1): the interior-point method 26, 27, 16, 17 (85 in
-all); SCS at 10⁻⁹ on this formulation 30, 36, 12, 130 (208); SCS on the original formulation
-at 10⁻⁶, the former default, 142 (under load), 168, 117, 67 (494), its optima up to 8·10⁻⁶
-off.  On split 2 SCS took 734 s for one fit: its time varies with the split by an order of
-magnitude, the interior-point method's hardly.
+complement of order d(d+1)/2: 0.4–0.6 s and 180 MB at d = 97, OpenBLAS's SkylakeX and Haswell
+kernels), so ``solver="ipm"`` accepts n_features ≤ 150; SCS O(d³) per iteration (the
+eigendecompositions of its cone projections) times thousands of iterations.  Lee et al.'s
+Adult split 0, one core, CPU seconds for the fits (k, δ) = (2, 0), (2, 0.1), (10, 0), (10,
+0.1): the interior-point method 7.2, 7.2, 4.4, 5.4 (24 in all); SCS at 10⁻⁹ on this
+formulation 30, 36, 12, 130 (208); SCS on the original formulation at 10⁻⁶, the former
+default, 142 (under load), 168, 117, 67 (494), its optima up to 8·10⁻⁶ off.  On split 2 SCS
+took 734 s for one fit: its time varies with the split by an order of magnitude, the
+interior-point method's hardly.
 
 Limits.  Where the Schur complement or a cone block stops being positive definite in floating
-point, the method stops at its last iterate, which is feasible: approximately optimal, with a
-ConvergenceWarning.  With ``scale=False`` and column scales spanning 10³ the covariance
-penalty, in the data's squared units, dwarfs the unit-scaled objective and the steps can
-shrink to nothing: a RuntimeError then names ``solver="scs"`` and rescaling (measured: 4 of
-150 adversarial draws fail, all unscaled; ``scale=True`` solves the test's instance).  The
+point, or the dual residual grows again as the Newton solves lose accuracy, the method returns
+its best iterate, which is feasible: approximately optimal, with a ConvergenceWarning.  With
+``scale=False`` and column scales spanning 10³ the covariance penalty, in the data's squared
+units, dwarfs the unit-scaled objective and the steps can shrink to nothing: a RuntimeError
+then names ``solver="scs"`` and rescaling (measured: 6 of 400 adversarial draws fail, all
+unscaled, where the previous version of the method failed on 12; ``scale=True`` solves the
+test's instance).  The
 whole fit runs on one BLAS thread (``_common.one_blas_thread``), so that its result does not
 depend on the caller's thread count.
 """
