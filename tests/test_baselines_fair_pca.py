@@ -334,6 +334,20 @@ def test_fpca_ipm_failure_on_badly_scaled_columns_names_the_fixes():
     assert rescaled.solver_status_ == "optimal"
 
 
+@needs_cvxpy
+@pytest.mark.parametrize("delta", [0.0, 0.1])
+def test_fpca_on_groups_with_equal_covariances(delta):
+    # One group is the other shifted: Σ₁ = Σ₀, so D± vanish up to rounding (a tie the
+    # interior-point method's start must survive: with a slack of t± proportional to
+    # λ_max(D±²) the cone blocks started singular and the fit failed).
+    X0 = np.random.default_rng(0).normal(size=(50, 5))
+    X, z = np.vstack([X0, X0 + 1.0]), np.r_[np.zeros(50), np.ones(50)]
+    fitted = FPCA(2, delta=delta).fit(X, sensitive_features=z)
+    reference = FPCA(2, delta=delta, solver="clarabel").fit(X, sensitive_features=z)
+    assert fitted.solver_status_ == "optimal"
+    assert fitted.sdp_objective_ == pytest.approx(reference.sdp_objective_, rel=1e-6)
+
+
 def _unscaled_draw(seed):
     """One draw of the adversarial scan the interior-point method was measured on: offset
     columns whose scales span up to 10³, groups of 3 to 100 rows, k ∈ {1, d/2, d − 1}."""
