@@ -83,6 +83,7 @@ class _SymmetricBasis:
         self.weight = np.where(diagonal, 1.0, np.sqrt(2.0))  # svec(X)ᵢ = ⟨Eᵢ, X⟩
         self.half = np.where(diagonal, 0.5, np.sqrt(0.5))  # Eᵢ = cᵢ(e_a e_bᵀ + e_b e_aᵀ)
         self.starts = np.concatenate([[0], np.cumsum(np.arange(q, 0, -1))])  # i of (c, c)
+        self._buffers = (None,)
 
     def svec(self, X):
         """⟨Eᵢ, X⟩ for all i (X need not be symmetric: its symmetric part counts)."""
@@ -97,7 +98,7 @@ class _SymmetricBasis:
         """The congruence's temporaries, allocated once per basis: allocated anew at every
         call, they were mapped and page-faulted anew by the allocator, which doubled its time
         (q = 57)."""
-        if getattr(self, "_buffers", (None,))[0] != (n, width):
+        if self._buffers[0] != (n, width):
             q = self.q
             self._buffers = ((n, width), np.empty((n, q, width)), np.empty((n, width, q)),
                              np.empty(n * q * q), np.empty(n * q * q))
