@@ -279,10 +279,11 @@ def test_fpca_on_scaled_offset_columns_reaches_the_original_optimum():
 
 
 @pytest.mark.parametrize("fail_at", [1, 3, "last"])
-def test_fpca_ipm_stops_at_its_last_iterate_when_a_factorisation_fails(monkeypatch, fail_at):
+def test_fpca_ipm_stops_at_its_best_iterate_when_a_factorisation_fails(monkeypatch, fail_at):
     # The Newton system's Cholesky factorisation fails (as in rounding near the optimum): the
-    # method returns its last iterate, which is feasible, as approximately optimal when the gap
-    # and residual are below 1e-6 by then, and as failed otherwise; never a LinAlgError.
+    # method returns its best iterate (here the last), which is feasible, as approximately
+    # optimal when the gap and residual are below 1e-6 by then, and as failed otherwise; never
+    # a LinAlgError.
     rng = np.random.default_rng(3)
     q, k = 6, 2
     A = rng.normal(size=(q, q))
