@@ -58,9 +58,10 @@ seed = 0                  # random seed of every example
 n_per_group = 300         # rows per group in the synthetic examples
 n_components = 2          # dimension k of the representations
 n_splits = 3              # random Adult splits for the scorecard (the paper uses 10)
-n_components_pitfall = 10 # k of the train-on-test demo and the trade-off curve (Kleindessner et al. 2023: k = 10)
+n_components_pitfall = 10 # k of the train-on-test demo and the trade-off curve (Kleindessner et al. 2023: 10)
 lambdas = [0.0, 0.25, 0.5, 1.0]   # trade-off knob λ of FairTradeoff (Kleindessner et al. 2023 use 11)
-n_train, n_test = 1582, 679   # Lee et al.'s 5 % subsample of Adult: 70 % / 30 %
+n_train = 1582            # training rows: 70 % of Lee et al.'s 5 % subsample of Adult
+n_test = 679              # test rows: the other 30 % of that subsample
 use_lee_splits = True     # True: also score Lee et al.'s own 10 Adult splits (shipped with fairlab); False: skip
 
 # %%

@@ -41,7 +41,7 @@
 n_samples = 900            # rows of the synthetic examples (sections 5.1-5.3)
 n_features = 8             # dimension d of the synthetic examples
 fig1_per_group = 500       # points per group in the example of the paper's Figure 1
-fig1_l = 5                 # l of Fair PCA-S in that example (= floor(0.5 d))
+fig1_l = 5                 # l of Fair PCA-S in that example: floor(0.5 d)
 tradeoff_dataset = "adult" # "adult" (UCI Adult, §5.2 encoding) or "german"
 n_train = 2000             # training rows per split for the trade-off curve (paper: 5000)
 n_test = 2000              # test rows per split (paper: 5000)

@@ -55,13 +55,13 @@
 # %% tags=["parameters"]
 seed = 0                 # random seed of every data set and solver in this notebook
 n_check = 300            # rows of the random instance used to compare with Algorithm 3
-n_groups_check = 3       # groups in that instance (Algorithm 3 handles m >= 2)
+n_groups_check = 3       # groups in that instance (Algorithm 3 handles any m ≥ 2)
 n_components = 5         # embedding dimension k of the comparison
 n_toy = 400              # points of the origin-versus-circle toy (even)
 toy_noise = 0.15         # Gaussian noise added to the toy
 toy_gammas = [0.5, 2.0, 5.0]  # RBF coefficients gamma tried on the toy
-nystroem_rows = 1000     # Adult rows used for the Nyström study (45222 = all: far too slow exactly)
-landmark_grid = [25, 50, 100, 200, 400, 1000]  # numbers of landmarks (<= nystroem_rows)
+nystroem_rows = 1000     # Adult rows used for the Nyström study (all 45222: far too slow exactly)
+landmark_grid = [25, 50, 100, 200, 400, 1000]  # numbers of landmarks (each ≤ nystroem_rows)
 
 # %%
 import time

@@ -96,8 +96,8 @@ n_test = 400           # test points (MSE and HSIC are measured on them)
 n_mus = 25             # points on each fairness path
 seed = 0               # seed of the data generator
 sigma_s = 1.0          # std of the sensitive variable s
-sigma_f = 0.1          # std of the noise in a = log(1 + |s|) + n_f
-sigma_y = 0.1          # std of the noise in y = s² + a² + n_y
+sigma_f = 0.1          # std of the noise n_f of a, which is log(1 + |s|) + n_f
+sigma_y = 0.1          # std of the noise n_y of y, which is s² + a² + n_y
 paper_grids = False    # True: the reference code's grids (7 λ × 10 σ, slower); False: a coarse grid
 cv_folds = 3           # folds of the cross-validation choosing λ and σ
 

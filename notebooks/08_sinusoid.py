@@ -78,7 +78,7 @@
 
 # %% tags=["parameters"]
 n_samples = 600        # points on the sinusoid (the paper uses 1000)
-noise = 0.1            # std of n in b = sin(a) + n
+noise = 0.1            # std of the noise n of b, which is sin(a) + n
 seed = 0               # seed of the generator
 gamma = 1.0            # RBF coefficient of KPCA / KFDR on (a, b): exp(-γ‖x − x'‖²)
 ridge = 1e-7           # denominator ridge of FDR and KFDR (the reference code's value)

@@ -3,6 +3,8 @@
 import ast
 import io
 import json
+import logging
+import logging.handlers
 import os
 import re
 import tokenize
@@ -146,6 +148,26 @@ class TestNotebook:
             assert not re.search(r"^\s*(def|class)\s", _source(cell), re.M), _source(cell)[:80]
 
 
+def _execute(papermill, path, out, parameters):
+    """Run ``path`` as ``make notebook`` does: with the kernel its metadata names (no override).
+
+    Fails where papermill does not know a parameter it is given (a line of the parameters cell
+    it cannot read): papermill itself only logs this, and injects the value all the same.
+    tests/test_parameters.py checks every line of every parameters cell.
+    """
+    logger = logging.getLogger("papermill")
+    handler = logging.handlers.BufferingHandler(capacity=10_000)
+    logger.addHandler(handler)
+    try:
+        papermill.execute_notebook(str(path), str(out), parameters=parameters,
+                                   cwd=str(path.parent), progress_bar=False)
+    finally:
+        logger.removeHandler(handler)
+    unread = [record.getMessage() for record in handler.buffer
+              if "unknown parameter" in record.getMessage()]
+    assert not unread, f"papermill did not read every parameter of {path.stem}: {unread}"
+
+
 def _run_with_a_new_seed(path, tmp_path):
     """The notebook runs under papermill with its seed overridden, which papermill injects."""
     papermill = pytest.importorskip("papermill")
@@ -159,10 +181,7 @@ def _run_with_a_new_seed(path, tmp_path):
     )
     out = tmp_path / path.name
     # at the reduced sizes: nbval runs every notebook at its defaults already
-    papermill.execute_notebook(
-        str(path), str(out), parameters={**_sizes(path), seed_name: 12345},
-        cwd=str(path.parent), kernel_name="python3", progress_bar=False,
-    )
+    _execute(papermill, path, out, {**_sizes(path), seed_name: 12345})
     executed = _load(out)
     injected = [
         c for c in executed["cells"] if "injected-parameters" in c["metadata"].get("tags", [])
@@ -260,10 +279,7 @@ def _run_with_option(path, name, value, comment, tmp_path):
         pytest.skip(f"{name}={value!r} needs the internet, which the tests do not use")
     if "FAIRLAB_DATA" in comment and not os.environ.get("FAIRLAB_DATA"):
         pytest.skip(f"{name}={value!r} needs FAIRLAB_DATA")
-    papermill.execute_notebook(
-        str(path), str(tmp_path / path.name), parameters={**_sizes(path), name: value},
-        cwd=str(path.parent), kernel_name="python3", progress_bar=False,
-    )
+    _execute(papermill, path, tmp_path / path.name, {**_sizes(path), name: value})
 
 
 def _papermill_runs(path):
