@@ -15,7 +15,8 @@ FairTradeoff                     Accuracy/fairness knob of Kleindessner et al. (
 Sub-modules ``fairlab.metrics``, ``fairlab.datasets``, ``fairlab.evaluation`` (the protocols),
 ``fairlab.experiments`` (the papers' experiments and their results ledger), ``fairlab.plotting``
 and ``fairlab.published`` (the papers' printed tables) are imported on first use, so
-``import fairlab`` stays cheap.
+``import fairlab`` stays cheap. ``check_parameters`` refuses a chapter parameter that papermill
+injected with the wrong type or outside its choices.
 """
 
 import importlib
@@ -37,7 +38,8 @@ _ESTIMATORS = {
 }
 _SUBMODULES = ("datasets", "evaluation", "experiments", "metrics", "plotting", "published")
 
-__all__ = [*_ESTIMATORS, *_SUBMODULES, "UnconstrainedFallbackWarning", "__version__"]
+__all__ = [*_ESTIMATORS, *_SUBMODULES, "UnconstrainedFallbackWarning", "check_parameters",
+           "__version__"]
 
 
 def __getattr__(name):
@@ -50,6 +52,10 @@ def __getattr__(name):
         from ._validation import UnconstrainedFallbackWarning
 
         return UnconstrainedFallbackWarning
+    if name == "check_parameters":
+        from ._parameters import check_parameters
+
+        return check_parameters
     raise AttributeError(f"module 'fairlab' has no attribute {name!r}")
 
 

@@ -94,3 +94,78 @@ def test_the_inspection_catches_what_papermill_cannot_read(tmp_path):
     assert any("Unable to parse line 1" in m for m in messages)
     assert {"a", "b", "c"} - set(found) == {"a", "b", "c"}
     assert _assigned_names("".join(cell["source"])) == {"a", "b", "c"}
+
+
+# check_parameters: the chapters' guard against what papermill injects unchecked.
+
+from fairlab import check_parameters  # noqa: E402
+
+
+def test_valid_values_pass_unchanged():
+    etas = [0, 1, 10]
+    namespace = {"dataset": "german", "etas": etas, "rows": None, "noise": 1, "k": 3,
+                 "models": ["LR", "DT"], "flag": False}
+    assert check_parameters(namespace, dataset=["adult", "german"], etas=list,
+                            rows=(int, None), noise=float, k=int, flag=bool,
+                            models=(list, ["LR", "DT", "XGB"])) is None
+    assert namespace["etas"] is etas and namespace["dataset"] == "german"
+
+
+def test_a_misspelled_choice_is_refused_with_the_valid_values_and_the_closest():
+    with pytest.raises(ValueError, match=(r"^tradeoff_dataset='germen' is not one of 'adult', "
+                                          r"'german'; did you mean 'german'\?$")):
+        check_parameters({"tradeoff_dataset": "germen"}, tradeoff_dataset=["adult", "german"])
+
+
+def test_no_suggestion_when_nothing_is_close():
+    with pytest.raises(ValueError) as info:
+        check_parameters({"dataset": "mnist"}, dataset=("adult", "german"))
+    assert "did you mean" not in str(info.value) and "'adult', 'german'" in str(info.value)
+
+
+def test_a_choice_matches_exactly():
+    for value in ("German", "german ", 1):  # case, a space, a number where strings are listed
+        with pytest.raises(ValueError):
+            check_parameters({"d": value}, d={"adult", "german"} if value == 1 else ["german"])
+    with pytest.raises(ValueError, match="not one of True, False"):
+        check_parameters({"b": 1}, b=[True, False])  # 1 == True, but a bool is a bool
+    check_parameters({"x": 2.0}, x=[1, 2])  # numbers compare as numbers
+
+
+def test_a_string_where_a_list_is_expected_says_to_use_y():
+    with pytest.raises(TypeError) as info:
+        check_parameters({"etas": "[0, 1, 10]"}, etas=list)
+    message = str(info.value)
+    assert message.startswith("etas must be a list, got the string '[0, 1, 10]'")
+    assert '-y "etas: [0, 1, 10]"' in message
+    with pytest.raises(TypeError, match=r'-y "adversaries: \[\.\.\.\]"'):
+        check_parameters({"adversaries": "logistic"}, adversaries=(list, ["logistic"]))
+
+
+def test_every_item_of_a_list_of_choices_is_checked():
+    with pytest.raises(ValueError, match=r"^models\[1\]='XBG' is not one of .*did you mean 'XGB'"):
+        check_parameters({"models": ["LR", "XBG"]}, models=(list, ["LR", "DT", "XGB"]))
+    check_parameters({"models": []}, models=(list, ["LR"]))
+
+
+@pytest.mark.parametrize("value, spec, ok", [
+    (3, int, True), (True, int, False), (3.0, int, False), ("3", int, False),
+    (3, float, True), (0.5, float, True), (False, float, False), (None, float, False),
+    (None, (int, None), True), (5, (int, None), True), ("None", (int, None), False),
+    (True, bool, True), (0, bool, False), ([1], list, True), ((1,), list, False),
+    ({"a": 1}, dict, True), ("{a: 1}", dict, False),
+])
+def test_types_at_their_edges(value, spec, ok):
+    if ok:
+        check_parameters({"p": value}, p=spec)
+    else:
+        with pytest.raises(TypeError, match=r"^p must be an? (int|float|bool|list|dict)"):
+            check_parameters({"p": value}, p=spec)
+
+
+def test_a_mistaken_call_is_refused():
+    with pytest.raises(ValueError, match="no parameter named 'sed'"):
+        check_parameters({"seed": 0}, sed=int)
+    for spec in ("adult", [], 3):
+        with pytest.raises(TypeError, match="the spec of d must be"):
+            check_parameters({"d": "adult"}, d=spec)
