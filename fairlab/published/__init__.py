@@ -40,8 +40,10 @@ Columns of every table
 Functions
 ---------
 :func:`table`, :func:`tables`, :func:`compare`, :func:`with_status`, :func:`rounded_equal`,
-:func:`parse_cell`, and :func:`side_by_side`, which renders a comparison as a table of
-paper · ours · difference · status.
+:func:`parse_cell`, and the one renderer of result tables (``_render``): :func:`side_by_side`
+(paper · ours · difference · status, with a compact view and a collapsed full one),
+:func:`reader_table` (any result table in readers' labels), :func:`verdict` / :func:`verdict_row`
+(a chapter's verdict and its generated sentence), :class:`Details` and :class:`Prose`.
 
 Examples
 --------
@@ -64,19 +66,47 @@ import numpy as np
 import pandas as pd
 
 from ._cells import Cell, parse_cell, rounded_equal
-from ._render import STATUS_MARKS, SideBySide, side_by_side
+from ._render import (
+    HEADER_WORDS,
+    MISSING,
+    STATUS_MARKS,
+    Details,
+    Prose,
+    ReaderTable,
+    SideBySide,
+    Verdict,
+    format_value,
+    header_label,
+    method_label,
+    reader_table,
+    side_by_side,
+    verdict,
+    verdict_row,
+)
 
 __all__ = [
     "COLUMNS",
+    "HEADER_WORDS",
     "ID_COLUMNS",
+    "MISSING",
     "PAPERS",
     "STATUS_MARKS",
     "Cell",
+    "Details",
+    "Prose",
+    "ReaderTable",
     "SideBySide",
+    "Verdict",
     "compare",
+    "format_value",
+    "header_label",
+    "method_label",
     "parse_cell",
+    "reader_table",
     "rounded_equal",
     "side_by_side",
+    "verdict",
+    "verdict_row",
     "with_status",
     "table",
     "tables",
