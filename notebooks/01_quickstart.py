@@ -51,7 +51,9 @@ import seaborn as sns
 from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA
 
-from fairlab import FairPCA, plotting
+from fairlab import FairPCA, check_parameters, plotting
+
+check_parameters(globals(), n_per_group=int, n_features=int, mean_shift=float, seed=int)
 
 plotting.book_style()
 

@@ -70,9 +70,12 @@ import numpy as np
 import pandas as pd
 from sklearn.decomposition import PCA
 
-from fairlab import datasets
+from fairlab import check_parameters, datasets
 from fairlab.metrics import explained_variance, lee_bandwidth, mmd2
 from fairlab.plotting import book_style, plot_embedding
+
+check_parameters(globals(), seed=int, n_synthetic=int, data_home=(str, None),
+                 include_external=bool)
 
 book_style()
 

@@ -73,8 +73,20 @@ from sklearn.decomposition import PCA
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils import Bunch
 
-from fairlab import FairPCA, FairTradeoff, evaluation, metrics, plotting, published
+from fairlab import (
+    FairPCA,
+    FairTradeoff,
+    check_parameters,
+    evaluation,
+    metrics,
+    plotting,
+    published,
+)
 from fairlab.datasets import load_adult, make_covariance_mismatch
+
+check_parameters(globals(), seed=int, n_per_group=int, n_components=int, n_splits=int,
+                 n_components_pitfall=int, lambdas=list, n_train=int, n_test=int,
+                 use_lee_splits=bool)
 
 plotting.book_style()
 rng = np.random.default_rng(seed)

@@ -58,11 +58,14 @@ from sklearn.decomposition import PCA
 from sklearn.model_selection import cross_val_score
 from sklearn.svm import SVC
 
-from fairlab import FairPCA
+from fairlab import FairPCA, check_parameters
 from fairlab.datasets import make_circle_counterexample
 from fairlab.evaluation import benchmark_ratios
 from fairlab.metrics import linear_inseparability
 from fairlab.plotting import book_style, legend_outside, plot_embedding
+
+check_parameters(globals(), n_per_group=int, n_features=int, n_components=int, n_circle=int,
+                 seed=int)
 
 book_style()
 rng = np.random.default_rng(seed)

@@ -57,11 +57,15 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score
 from sklearn.svm import SVC
 
-from fairlab import FairPCA, FairTradeoff, metrics
+from fairlab import FairPCA, FairTradeoff, check_parameters, metrics
 from fairlab.datasets import load_adult, load_german, make_covariance_mismatch
 from fairlab.evaluation import classifier_score, repeated_splits, summarize, sweep
 from fairlab.metrics import reconstruction_error
 from fairlab.plotting import book_style, plot_embedding, plot_tradeoff
+
+check_parameters(globals(), n_samples=int, n_features=int, fig1_per_group=int, fig1_l=int,
+                 tradeoff_dataset=["adult", "german"], n_train=int, n_test=int, n_splits=int,
+                 seed=int)
 
 book_style()
 rng = np.random.default_rng(seed)

@@ -75,10 +75,13 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from fairlab import FairKernelPCA, FairKernelProjection, FairPCA, metrics
+from fairlab import FairKernelPCA, FairKernelProjection, FairPCA, check_parameters, metrics
 from fairlab.datasets import load_adult, make_circle_counterexample
 from fairlab.evaluation import benchmark_ratios
 from fairlab.plotting import book_style, legend_outside, plot_component_map, plot_embedding
+
+check_parameters(globals(), seed=int, n_check=int, n_groups_check=int, n_components=int, n_toy=int,
+                 toy_noise=float, toy_gammas=list, nystroem_rows=int, landmark_grid=list)
 
 book_style()
 rng = np.random.default_rng(seed)

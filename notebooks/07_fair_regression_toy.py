@@ -107,10 +107,13 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import GridSearchCV
 
-from fairlab import FairKernelRegression, FairLinearRegression
+from fairlab import FairKernelRegression, FairLinearRegression, check_parameters
 from fairlab.datasets import make_fkl_regression
 from fairlab.metrics import hsic
 from fairlab.plotting import book_style, legend_outside, plot_tradeoff
+
+check_parameters(globals(), n_train=int, n_test=int, n_mus=int, seed=int, sigma_s=float,
+                 sigma_f=float, sigma_y=float, paper_grids=bool, cv_folds=int)
 
 book_style()
 

@@ -90,10 +90,13 @@ import numpy as np
 import pandas as pd
 from sklearn.decomposition import PCA, KernelPCA
 
-from fairlab import FairDR, KernelFairDR
+from fairlab import FairDR, KernelFairDR, check_parameters
 from fairlab.datasets import make_sinusoid
 from fairlab.metrics import hsic
 from fairlab.plotting import book_style, plot_component_map
+
+check_parameters(globals(), n_samples=int, noise=float, seed=int, gamma=float, ridge=float,
+                 resolution=int)
 
 book_style()
 X = make_sinusoid(n_samples, noise=noise, random_state=seed)

@@ -89,10 +89,13 @@ import numpy as np
 import pandas as pd
 from sklearn.decomposition import KernelPCA
 
-from fairlab import KernelFairDR
+from fairlab import KernelFairDR, check_parameters
 from fairlab.datasets import make_banana
 from fairlab.metrics import hsic
 from fairlab.plotting import book_style, plot_component_map
+
+check_parameters(globals(), n_samples=int, noise=float, signal_noise=float, seed=int, gamma=float,
+                 n_components=int, ridge=float, resolution=int)
 
 book_style()
 X, s = make_banana(n_samples, noise=noise, signal_noise=signal_noise, random_state=seed)

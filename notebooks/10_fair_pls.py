@@ -90,7 +90,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
-from fairlab import FairPCA, FairPLS, KernelFairPLS, NaiveFairPLS
+from fairlab import FairPCA, FairPLS, KernelFairPLS, NaiveFairPLS, check_parameters
 from fairlab.datasets import load_adult, make_pls_synthetic
 from fairlab.evaluation import (
     benchmark_ratios,
@@ -104,6 +104,10 @@ from fairlab.evaluation import (
 from fairlab.metrics import cov2, reconstruction_error
 from fairlab.plotting import axis_label, book_style, legend_outside, plot_embedding, plot_runtime
 from fairlab.pls import nipals
+
+check_parameters(globals(), seed=int, n_per_group=int, n_splits=int, n_components=int, etas=list,
+                 thresholds=list, adult_rows=(int, None), adult_splits=int, adult_components=int,
+                 runtime_dims=list)
 
 book_style()
 

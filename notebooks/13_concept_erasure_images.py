@@ -58,9 +58,14 @@ n_per_group = 4          # images shown with and without the concept
 import numpy as np
 import pandas as pd
 
+from fairlab import check_parameters
 from fairlab.datasets import load_celeba, make_digits_concept
 from fairlab.experiments import concept_erasure
 from fairlab.plotting import book_style, plot_concept_erasure
+
+check_parameters(globals(), seed=int, dataset=["digits", "celeba"], n_images=int, k=int,
+                 celeba_k=int, celeba_attribute=str, celeba_size=list, celeba_home=(str, None),
+                 n_per_group=int)
 
 book_style()
 

@@ -78,8 +78,11 @@ import pandas as pd
 from distributed import Client, LocalCluster
 from threadpoolctl import threadpool_limits
 
-from fairlab import FairKernelPCA, FairLinearRegression, FairPCA, FairPLS
+from fairlab import FairKernelPCA, FairLinearRegression, FairPCA, FairPLS, check_parameters
 from fairlab.plotting import book_style
+
+check_parameters(globals(), seed=int, n_rows=int, n_features=int, memory_budget_mb=int,
+                 n_components=int, n_landmarks=int, scheduler=["cluster", "threads"])
 
 book_style()
 

@@ -85,9 +85,21 @@ from sklearn.decomposition import PCA
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.preprocessing import FunctionTransformer
 
-from fairlab import FairDR, FairLinearRegression, FairPCA, FairPLS, evaluation, metrics, plotting
+from fairlab import (
+    FairDR,
+    FairLinearRegression,
+    FairPCA,
+    FairPLS,
+    check_parameters,
+    evaluation,
+    metrics,
+    plotting,
+)
 from fairlab.baselines import INLP, LEACE, RLACE, SAL, OracleLEACE
 from fairlab.datasets import load_german
+
+check_parameters(globals(), seed=int, n_samples=int, n_features=int, n_groups=int,
+                 n_components=int, n_splits=int, worked_k=int)
 
 plotting.book_style()
 rng = np.random.default_rng(seed)

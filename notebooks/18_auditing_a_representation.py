@@ -65,10 +65,14 @@ import numpy as np
 import pandas as pd
 from sklearn.decomposition import PCA
 
-from fairlab import FairKernelPCA, FairPCA, FairPLS, evaluation, metrics
+from fairlab import FairKernelPCA, FairPCA, FairPLS, check_parameters, evaluation, metrics
 from fairlab.baselines import LEACE, RLACE
 from fairlab.datasets import load_adult, load_compas, make_circle_counterexample
 from fairlab.plotting import COLUMN_WIDTH, book_style, figure_legend, plot_leakage
+
+check_parameters(globals(), seed=int, n_train=int, n_test=int, n_components=int, cv=int,
+                 n_bootstrap=int, n_permutations=int, n_circle=int,
+                 adversaries=(list, ["logistic", "rbf_svm", "mlp", "gradient_boosting"]))
 
 book_style()
 audit = dict(cv=cv, n_bootstrap=n_bootstrap, n_permutations=n_permutations, random_state=seed)
