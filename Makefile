@@ -19,7 +19,7 @@ PARALLEL ?= -n auto --dist loadscope
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 .PHONY: help install book student pdf test test-blas test-unit blas-info notebook bench bench-quick \
-	bench-all reproduce verify-results sync lint clean
+	bench-all reproduce verify-results appendix sync lint clean
 
 # The targets with a one-line description (## after the prerequisites).
 help:  ## this list
@@ -107,6 +107,7 @@ reproduce_chapter = $(BIN)/papermill --cwd notebooks notebooks/$(1).ipynb \
     -p results_csv $(CURDIR)/_build/reproduce/$(1).csv
 reproduce: $(STAMP)  ## every paper-scale result the ledgers lack (resumable; hours)
 	for ledger in $(LEDGERS); do $(BIN)/python -m fairlab.experiments run $$ledger $(WHERE) || exit 1; done
+	$(MAKE) appendix
 	mkdir -p _build/reproduce
 	$(call reproduce_chapter,12_reproducing_kleindessner_tradeoffs)
 
@@ -120,6 +121,11 @@ verify-results: $(STAMP)  ## recompute a sample of the ledgers and compare (minu
 	$(ONE_THREAD) $(BIN)/python -m fairlab.experiments verify \
 	    $(if $(MAX_UNIT_SECONDS),--max-unit-seconds $(MAX_UNIT_SECONDS))
 
+# The book's provenance appendix (book/appendix/*.md), generated from the ledgers and the
+# benchmark table: rerun after either changes (reproduce and bench do); a test checks it.
+appendix: $(STAMP)  ## regenerate the provenance appendix from the ledgers and goals.csv
+	$(BIN)/python -m fairlab.experiments._appendix book/appendix
+
 # One table of runtime ratios against each goal (scikit-learn's default solvers, the floor, the
 # compared methods' former solvers, ROPTLIB's published times); then the paper-scale time of each
 # ledger and the compared methods' ledger times beside the times their papers report.
@@ -128,6 +134,7 @@ verify-results: $(STAMP)  ## recompute a sample of the ledgers and compare (minu
 # a ratio over twice its goal (CI runs it); bench-all: every benchmark script's own tables.
 bench: $(STAMP)  ## runtime ratios against scikit-learn's default solvers, beside each goal
 	$(BIN)/python benchmarks/goals.py
+	$(MAKE) appendix
 
 bench-quick: $(STAMP)  ## the reduced benchmark CI runs
 	$(BIN)/python benchmarks/goals.py --quick --threads 1
