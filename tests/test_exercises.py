@@ -40,8 +40,9 @@ def test_no_answer_yet_says_what_form_the_answer_takes():
 
 
 def test_unknown_label_lists_the_checked_ones():
-    with pytest.raises(ValueError, match="ex-repro-ddof"):
-        exercises.check("ex-no-such-exercise", 1)
+    for label in ("ex-no-such-exercise", ["ex-repro-ddof"], None, 3):
+        result = exercises.check(label, 1)
+        assert result.correct is False and "ex-repro-ddof" in result.message, str(result)
 
 
 def test_an_answer_of_the_wrong_form_is_wrong_not_an_error():
@@ -82,11 +83,13 @@ def _insep_test():
             linear_inseparability(fair.transform(split.X_test), split.s_test))
 
 
-def _fpca_data():
-    rng = np.random.default_rng(0)
-    n, d = 400, 6
-    z = rng.integers(0, 2, n)
-    X = rng.normal(size=(n, d)) + np.outer(z, rng.normal(size=d))
+def _fpca_data(n_per_group=500, n_features=6, seed=0):
+    # chapter 4's Gaussian example at its defaults
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(n_features, n_features)) * np.linspace(2.0, 0.5, n_features)
+    mu = rng.normal(size=n_features) * 1.5
+    z = np.repeat([0, 1], n_per_group)
+    X = rng.normal(size=(2 * n_per_group, n_features)) @ A + np.outer(z, mu)
     return X, z
 
 
@@ -151,12 +154,16 @@ def _dediego_ci(n_per_group=100):
 
 
 def _scaling_shift(centred=False):
-    # data like chapter 16's: three groups, 24 features of scale 0.5 to 3, mean about 100
-    rng = np.random.default_rng(0)
-    n, d = 300_000, 24
-    group = rng.choice(3, size=n, p=[0.5, 0.3, 0.2])
-    X = (rng.standard_normal((n, d)) * np.linspace(0.5, 3.0, d)
-         + rng.normal(scale=1.5, size=(3, d))[group] + 100.0)
+    # chapter 16's data at its defaults (drawn by Dask, block by block, as the chapter does)
+    import dask.array as da
+
+    n, d, seed = 300_000, 24, 0
+    chunk_rows = 8 * 2**20 // (8 * d)
+    rng = da.random.default_rng(seed)
+    group = rng.choice(3, size=n, p=[0.5, 0.3, 0.2], chunks=chunk_rows)
+    group_means = np.random.default_rng(seed).normal(scale=1.5, size=(3, d))
+    X = (rng.standard_normal((n, d), chunks=(chunk_rows, d)) * np.linspace(0.5, 3.0, d)
+         + (group[:, None] == np.arange(3)) @ group_means + 100.0).compute(scheduler="threads")
     if centred:  # the typical mistake: the textbook formula on centred data
         X = X - X.mean(axis=0)
     reference = np.cov(X, rowvar=False)
@@ -214,12 +221,12 @@ CASES = {
     "ex-variants-l": (_variants_l, lambda: {l: 100 * v for l, v in _variants_l().items()},
                       "percentage"),
     "ex-repro-ddof": (lambda: math.sqrt(10 / 9), lambda: 10 / 9, "variances"),
-    "ex-repro-protocol": (lambda: "adult", lambda: "german", "smallest test part"),
+    "ex-repro-protocol": (lambda: "adult", lambda: "german", "largest"),
     "ex-tradeoff-gap": (_tradeoff_gap, lambda: _tradeoff_gap(eps=(0.01, 0.2)), "11"),
     "ex-erasure-parity": (_erasure_parity, _erasure_parity_pixels, "Fair PCA"),
     "ex-ps-encoding": (_ps_encoding, lambda: _ps_encoding("columns"), "one-hot"),
-    "ex-ps-measure": (lambda: "sex+race", lambda: "sex", "binary attribute"),
-    "ex-dediego-ci": (_dediego_ci, lambda: _dediego_ci(n_per_group=200), "narrow"),
+    "ex-ps-measure": (lambda: "sex+race", lambda: "sex", "constant factor"),
+    "ex-dediego-ci": (_dediego_ci, lambda: _dediego_ci(n_per_group=200), "100 rows"),
     "ex-scaling-shift": (_scaling_shift, lambda: _scaling_shift(centred=True), "centre"),
     "ex-audit-train-test": (_audit_train_test, lambda: _audit_train_test(fit_on="test"),
                             "fit on the test rows"),
@@ -239,3 +246,113 @@ def test_instructor_solution_passes_and_typical_mistake_fails(label):
     assert wrong.correct is False, str(wrong)
     assert reason in wrong.message, str(wrong)
     assert str(wrong).startswith("✗") and str(right).startswith("✓")
+
+
+# --------------------------------------------------------------------------------------------
+# Answers of the wrong form get a message, never an exception; trivial answers are refused
+
+INVALID = ["0.5 to 1", b"0.5", 10**400, -(10**400), float("nan"), float("inf"), True, [1],
+           [[1, 2], [3, 4]], {"a": 1}, {2: "x"}, (10**400, 1), ("0.5", "1"), object(),
+           lambda t: t, np.array([]), np.eye(2), set(), 0, 1, -1.0, 1e308]
+
+
+@pytest.mark.parametrize("label", list(CASES))
+def test_invalid_answers_get_a_message_not_an_exception(label):
+    for answer in INVALID:
+        result = exercises.check(label, answer)
+        assert result.correct is False, (answer, str(result))
+        assert result.message and str(result).startswith("✗"), (answer, str(result))
+
+
+def test_trivial_answers_are_refused():
+    from fairlab.datasets import make_circle_counterexample
+
+    _, z = make_circle_counterexample(40)
+    trivial = {
+        "ex-fpca-numerical": [np.eye(5), -np.eye(5), np.eye(2), np.eye(3), np.eye(6),
+                              np.zeros((0, 0)), np.zeros((5, 5)),
+                              np.linalg.qr(np.random.default_rng(1).normal(size=(5, 5)))[0],
+                              np.eye(5)[::-1]],
+        "ex-datasets-circle": [lambda t: z, lambda t: z.copy(), lambda t: np.ones_like(t),
+                               lambda t: np.zeros(len(t)), lambda t: 1, lambda t: z[:len(t)],
+                               lambda t: (np.arange(len(t)) % 2)],
+        "ex-scaling-shift": [3, 4, 5, 6.5, 7, 0, 16],
+        "ex-audit-train-test": [(0.0, 0.1), (0.0, 0.0), (0.0, 1.0), (1e-12, 0.5)],
+        "ex-dediego-ci": [(0.8, 0.8), (0.0, 1.6), (0.3, 1.3)],
+        "ex-repro-protocol": ["compas", "german", "ADULTS", ""],
+        "ex-ps-measure": ["sex", "race", ""],
+        "ex-variants-l": [{l: 0.5 for l in range(2, 10)}, {l: 1.0 for l in range(2, 10)}, {}],
+    }
+    for label, answers in trivial.items():
+        for answer in answers:
+            result = exercises.check(label, answer)
+            assert result.correct is False, (label, answer, str(result))
+
+
+def _numeric_labels():
+    from fairlab.exercises import _checks, _key
+
+    return [label for label, roles in _key.references().items()
+            if all(step is not None for step in _checks.STEPS[label]["answer"])]
+
+
+@pytest.mark.parametrize("label", _numeric_labels())
+def test_reference_within_one_step_is_taken_and_two_steps_away_is_refused(label):
+    """At the bins: the reference ± one step (each number, every sign) is taken, ± two refused."""
+    from fairlab.exercises import _checks, _hashing, _key
+
+    reference = np.array(_key.references()[label]["answer"], dtype=float)
+    steps = np.array(_checks.STEPS[label]["answer"], dtype=float)
+    assert _hashing.matches(label, "answer", tuple(reference))
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        signs = rng.choice([-1.0, 1.0], size=reference.size)
+        assert _hashing.matches(label, "answer", tuple(reference + 0.999 * signs * steps))
+    for i in range(reference.size):
+        for sign in (-1, 1):
+            moved = reference.copy()
+            moved[i] += sign * 2 * steps[i]
+            assert not _hashing.matches(label, "answer", tuple(moved)), (i, sign)
+
+
+# The checks whose answer is a number or a tuple of numbers, as the check takes them.
+_AS_ANSWER = {
+    "ex-datasets-age": tuple, "ex-insep-test": tuple, "ex-repro-ddof": lambda v: v[0],
+    "ex-erasure-parity": tuple, "ex-dediego-ci": tuple, "ex-scaling-shift": lambda v: v[0],
+    "ex-audit-train-test": lambda v: (0.0, v[0]),
+    "ex-variants-l": lambda v: dict(zip(range(2, 10), v)),
+}
+
+
+@pytest.mark.parametrize("label", list(_AS_ANSWER))
+def test_a_hundred_probes_learn_no_direction(label):
+    """A hundred wrong answers above and below the reference (2 to 20 steps away, each number
+    moved) get the same messages on both sides, none of which holds the reference's digits:
+    the messages cannot be used to bisect towards the answer."""
+    from fairlab.exercises import _checks, _key
+
+    roles = _key.references()[label]
+    reference = np.array(roles["answer"], dtype=float)
+    steps = np.array(_checks.STEPS[label]["answer"], dtype=float)
+    if label == "ex-dediego-ci":  # the interval's centre is the exercise's DI: move its width
+        direction = np.array([-1.0, 1.0])
+    else:
+        direction = np.ones_like(reference)
+    rng = np.random.default_rng(0)
+    messages = {-1: set(), 1: set()}
+    farthest = 10 if label in ("ex-scaling-shift", "ex-variants-l") else 20  # in the domain
+    for distance in rng.uniform(2, farthest, size=50):
+        for sign in (-1, 1):
+            values = reference + sign * distance * direction * steps
+            near_mistake = [role for role, v in roles.items() if role != "answer" and all(
+                abs(a - b) <= 2 * step for a, b, step in
+                zip(values, v, _checks.STEPS[label][role]))]
+            if near_mistake:
+                continue  # a typical mistake has its own hint
+            result = exercises.check(label, _AS_ANSWER[label](tuple(values)))
+            assert result.correct is False, str(result)
+            messages[sign].add(result.message)
+            for value, step in zip(reference, steps):
+                decimals = max(0, -int(np.floor(np.log10(step))))
+                assert f"{value:.{decimals}f}" not in result.message, str(result)
+    assert messages[-1] == messages[1], messages

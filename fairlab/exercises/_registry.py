@@ -61,13 +61,21 @@ def check(label, answer=...):
     """Check ``answer`` to the exercise labelled ``label``; returns a :class:`Result`.
 
     ``answer=...`` (the placeholder of a student notebook) or None gives "no answer yet" and
-    says what form the answer takes; an answer of the wrong form gives "not yet" and says why.
+    says what form the answer takes; an answer of the wrong form (a text where numbers are
+    expected, a number too large for a float, ...) gives "not yet" and says why, and so does a
+    label that names no checked exercise: a check answers, it does not raise.
     """
-    function, expects = _lookup(label)
+    if not isinstance(label, str) or label not in _CHECKS:
+        shown = label if isinstance(label, str) else f"{type(label).__name__} {label!r}"[:60]
+        known = ", ".join(_CHECKS)
+        return Result(str(shown), False, f"No checked exercise is labelled {shown!r}: the "
+                      f"label is a string, one of {known}.")
+    function, expects = _CHECKS[label]
     if answer is ... or answer is None:
         return Result(label, None, f"Expected: {expects}")
     try:
         correct, message = function(answer)
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as err:
-        return Result(label, False, f"Could not read the answer ({err}). Expected: {expects}")
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as err:
+        reason = str(err).strip("'\"") or type(err).__name__
+        return Result(label, False, f"Could not read the answer ({reason}). Expected: {expects}")
     return Result(label, bool(correct), message)
