@@ -118,9 +118,10 @@ def test_side_by_side_compact_full_and_missing():
     assert row[("MLP ΔDP", "Δ")] == "0.00"           # -0.0001 at 2 decimals: no sign
     assert row[("%Var", "Δ")] == "-0.01" and row[("%Var", "")] == "~"
     # the reason of — is under the table
-    assert "the paper prints no number here" in small
-    reasoned = kleindessner.side_by_side(res, title="T")
-    assert reasoned.notes == table.notes
+    assert "the paper prints none either" in small  # kleindessner: Fair Kernel PCA
+    default = published.side_by_side(res, rows=["k", "method"], group=lambda r: r.metric,
+                                     decimals=lambda r: 2)
+    assert default.notes == ["—: the paper prints no number here, and the measure is not computed"]
     custom = published.side_by_side(res, rows=["k", "method"], group=lambda r: r.metric,
                                     decimals=lambda r: 2, missing="not defined for a kernel map")
     assert "—: not defined for a kernel map" in custom.compact()._repr_html_()
@@ -172,6 +173,12 @@ def test_verdict_row_from_a_frame_of_checks_and_bad_input():
     row = published.verdict_row("Tables 1–3: the paper's conclusions", checks=checks)
     assert (row["held"], row["checks"]) == (1, 2)
     assert row["failed"] == ["COMPAS, k = 10 · Fair PCA-S (0.5) ΔDP ≤ Fair PCA"]
+    named = pd.Series([True, False], name="Fair Kernel PCA smallest",
+                      index=pd.MultiIndex.from_tuples([("COMPAS", 2.0), ("COMPAS", 10.0)],
+                                                      names=["dataset", "k"]))
+    both = published.verdict_row("both", checks=[checks, named])
+    assert (both["held"], both["checks"]) == (2, 4)
+    assert both["failed"][1] == "Fair Kernel PCA smallest: COMPAS, k = 10"
     with pytest.raises(ValueError, match="with_status"):
         published.verdict_row("x", pd.DataFrame({"ours_mean": [1.0]}))
     with pytest.raises(TypeError, match="checks"):

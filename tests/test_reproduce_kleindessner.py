@@ -396,3 +396,53 @@ def test_fair_pca_s_claim_on_the_printed_tables_fails_only_on_compas():
     assert {dataset for dataset, _, _ in failing} == {"COMPAS"}
     assert kleindessner.claim_failures(checks).startswith("COMPAS, k = 2, Kernel SVM (")
     assert kleindessner.claim_failures(checks.iloc[:0]) == "nowhere"
+
+
+def _figure2_means(fair_var):
+    rows = []
+    for i, d in enumerate([20, 60]):
+        rows += [{"d": d, "method": "PCA", "var_pct": 55.0, "mmd2": 0.6,
+                  "linear_inseparability": 0.01},
+                 {"d": d, "method": "Fair PCA", "var_pct": fair_var[i], "mmd2": 0.05,
+                  "linear_inseparability": 0.4},
+                 {"d": d, "method": "INLP", "var_pct": 10.0, "mmd2": 0.01,
+                  "linear_inseparability": 0.4}]
+    return pd.DataFrame(rows)
+
+
+def test_figure2_checks_hold_and_fail_at_the_papers_thresholds():
+    held = kleindessner.figure2_checks(_figure2_means([30.01, 41.0]))
+    assert held.all() and len(held) == 6
+    failed = kleindessner.figure2_checks(_figure2_means([30.0, 41.0]))  # "more than 30 %"
+    bad = failed[~failed]
+    assert len(bad) == 1
+    assert bad.index[0] == ("Fair PCA keeps more than 30 % of the variance "
+                            "(ours: 30.0 % to 41.0 %)")
+
+
+def test_runtime_checks_compare_orders_and_growth_only():
+    times = pd.DataFrame([(d, m, s) for d, scale in [(20, 1.0), (100, 3.0)]
+                          for m, s in [("Fair PCA", 0.01), ("Fair PCA-S (0.85)", 0.02),
+                                       ("Fair Kernel PCA", 0.03), ("INLP", 0.06),
+                                       ("RLACE", 1.0), ("FPCA (0, 0.01)", 9.0)]
+                          for s in [s * scale]], columns=["d", "method", "seconds"])
+    d = kleindessner.runtime_checks(times, "d")
+    assert d.all() and "at least 2.0 times" in d.index[0]
+    slow = times.copy()
+    slow.loc[(slow.method == "Fair Kernel PCA") & (slow.d == 100), "seconds"] = 0.2  # > INLP 0.18
+    assert not kleindessner.runtime_checks(slow, "d").iloc[0]
+    k = pd.DataFrame([(k, m, s) for k, f in [(2, 1.0), (50, 2.0)]
+                      for m, s in [("Fair PCA", 0.01 * f), ("MbF-PCA (10^-3)", 1.0 * f ** 6),
+                                   ("INLP", 1.0 / f)]], columns=["k", "method", "seconds"])
+    kk = kleindessner.runtime_checks(k, "k")
+    assert kk.all() and len(kk) == 2
+    with pytest.raises(ValueError, match="by must be"):
+        kleindessner.runtime_checks(k, "n")
+
+
+def test_fair_kernel_pca_dp_check_counts_a_tie_as_smallest():
+    means = pd.DataFrame({"dataset": "COMPAS", "k": [2.0, 2.0, 10.0, 10.0],
+                          "method": ["Fair Kernel PCA", "Fair PCA"] * 2, "model": "Kernel SVM",
+                          "metric": "delta_dp", "mean": [0.02, 0.02, 0.05, 0.04]})
+    check = kleindessner.fair_kernel_pca_dp_checks(means)
+    assert check.tolist() == [True, False]

@@ -524,19 +524,31 @@ _VERDICT_COLUMNS = {
 }
 
 
+def _index_label(index, key):
+    """A row of a (Multi)Index in words: ``German Credit, k = 10, MLP``."""
+    key = key if isinstance(key, tuple) else (key,)
+    return ", ".join(_key_label(n, v) for n, v in zip(index.names, key))
+
+
 def _as_checks(checks):
     """A claim check input as ``{claim: bool}``."""
     if checks is None:
         return {}
+    if isinstance(checks, (list, tuple)):
+        return {k: v for part in checks for k, v in _as_checks(part).items()}
     if isinstance(checks, pd.DataFrame):
-        return {f"{idx} · {col}": bool(v) for col in checks.columns
+        return {f"{_index_label(checks.index, idx)} · {col}": bool(v) for col in checks.columns
                 for idx, v in checks[col].items()}
     if isinstance(checks, pd.Series):
+        if checks.index.nlevels > 1 or checks.index.name is not None:
+            named = {_index_label(checks.index, k): bool(v) for k, v in checks.items()}
+            return ({f"{checks.name}: {k}": v for k, v in named.items()} if checks.name
+                    else named)
         return {str(k): bool(v) for k, v in checks.items()}
     if isinstance(checks, dict):
         return {str(k): bool(v) for k, v in checks.items()}
     raise TypeError(f"checks must be a dict of claim -> bool, a Series or a DataFrame of "
-                    f"booleans, got {type(checks).__name__}.")
+                    f"booleans (or a list of them), got {type(checks).__name__}.")
 
 
 def verdict_row(item, compared=None, *, checks=None):
@@ -550,8 +562,9 @@ def verdict_row(item, compared=None, *, checks=None):
     compared : DataFrame, optional
         Its cells: a :func:`~fairlab.published.compare` result with ``status`` (from
         :func:`~fairlab.published.with_status`).  None for a figure, which prints no cells.
-    checks : dict, Series or DataFrame of bool, optional
-        The paper's stated conclusions checked on it: ``{claim: held}``.
+    checks : dict, Series or DataFrame of bool, or a list of them, optional
+        The paper's stated conclusions checked on it: ``{claim: held}``; a Series or DataFrame
+        names each check by its row (and column): ``"German Credit, k = 10, MLP · <column>"``.
 
     Returns
     -------
