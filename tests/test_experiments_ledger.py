@@ -207,8 +207,10 @@ def test_command_line_status_and_run(tmp_path, capsys):
     assert "1 unit(s) in the ledger" in capsys.readouterr().out
     assert main(["--results", str(tmp_path), "status"]) == 0
     assert "kleindessner" in capsys.readouterr().out
-    with pytest.raises(SystemExit, match="fields"):
+    with pytest.raises(SystemExit) as exit_:
         main(["--results", str(tmp_path), "run", "kleindessner", "--where", "colour=red"])
+    assert exit_.value.code == 2
+    assert "have the fields ['dataset', 'method', 'k', 'split']" in capsys.readouterr().err
 
 
 def test_the_committed_ledger_is_well_formed():

@@ -21,6 +21,7 @@ The book's chapters render the ledger beside the printed numbers and recompute a
     python -m fairlab.experiments run kleindessner [--where method="Fair PCA"] [--scheduler ...]
     python -m fairlab.experiments verify kleindessner
     python -m fairlab.experiments status
+    python -m fairlab.experiments repair kleindessner
 """
 
 from . import concept_erasure, de_diego, kleindessner, kleindessner_tradeoffs, perez_suay
@@ -30,6 +31,7 @@ from ._ledger import (
     MISSING,
     RESULT_COLUMNS,
     SIGNIFICANT_DIGITS,
+    LedgerError,
     describe_ledger,
     equal_to_ledger,
     ledger_path,
@@ -37,8 +39,10 @@ from ._ledger import (
     read_ledger,
     recompute,
     recompute_against_ledger,
+    repair,
     results_dir,
     run,
+    select_units,
     summarize_ledger,
     unit_id,
     verification_sample,
@@ -49,6 +53,7 @@ from ._provenance import write_results_csv
 __all__ = [
     "EXPERIMENTS",
     "LEDGER_COLUMNS",
+    "LedgerError",
     "MISSING",
     "RESULT_COLUMNS",
     "SIGNIFICANT_DIGITS",
@@ -64,8 +69,10 @@ __all__ = [
     "read_ledger",
     "recompute",
     "recompute_against_ledger",
+    "repair",
     "results_dir",
     "run",
+    "select_units",
     "summarize_ledger",
     "unit_id",
     "verification_sample",

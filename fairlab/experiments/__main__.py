@@ -1,9 +1,12 @@
-"""Command line of the results ledger: ``python -m fairlab.experiments {run,verify,status}``.
+"""Command line of the results ledger: ``python -m fairlab.experiments {run,verify,status,repair}``.
 
 ``run EXPERIMENT`` computes the units of the paper-scale grid that the ledger lacks (``--where
 field=value``, repeatable, narrows the grid: values of one field are alternatives, fields must all
-match); ``verify`` reruns a sample of every ledger and exits 1 on a difference; ``status`` prints
-each ledger's units, rows and summed unit time.
+match; numbers compare as numbers, names case-insensitively, as keys or as printed); ``verify``
+reruns a sample of every ledger and exits 1 on a difference; ``status`` prints each ledger's units,
+rows and summed unit time; ``repair EXPERIMENT`` keeps the latest computation of each unit a ledger
+holds twice.  A ledger that cannot be read, or a selection of no unit, is an error (exit status 2)
+that names the file or the valid values.
 """
 
 import argparse
@@ -28,18 +31,8 @@ def _split_pairs(pairs, option):
 def _where(pairs):
     chosen = {}
     for field, value in _split_pairs(pairs, "--where"):
-        chosen.setdefault(field, set()).add(value)
+        chosen.setdefault(field, []).append(value)
     return chosen
-
-
-def _units(experiment, where):
-    module = _ledger._module(experiment)
-    unknown = sorted(set(where) - set(module.UNIT_KEYS))
-    if unknown:
-        raise SystemExit(f"--where: {experiment} units have the fields {list(module.UNIT_KEYS)}; "
-                         f"got {unknown}.")
-    return [key for key in module.units()
-            if all(str(key[field]) in values for field, values in where.items())]
 
 
 def _parameters(pairs):
@@ -53,7 +46,7 @@ def _parameters(pairs):
 
 
 def _run(args):
-    units = _units(args.experiment, _where(args.where))
+    units = _ledger.select_units(args.experiment, _where(args.where))
     print(f"{args.experiment}: {len(units)} unit(s) in the grid", flush=True)
     rows = _ledger.run(args.experiment, units, parameters=_parameters(args.parameter),
                        scheduler=args.scheduler, redo=args.redo, path=args.results,
@@ -108,14 +101,29 @@ def _verify_each(args, scheduler):
 
 
 def _status(args):
-    lines = []
+    lines, damaged = [], []
     for experiment in _ledger.EXPERIMENTS:
-        ledger = _ledger.read_ledger(experiment, args.results)
+        try:
+            ledger = _ledger.read_ledger(experiment, args.results)
+        except _ledger.LedgerError as err:
+            damaged.append(str(err))
+            continue
         per_unit = ledger.drop_duplicates("unit")
         lines.append({"experiment": experiment, "units": len(per_unit), "rows": len(ledger),
                       "unit hours": round(per_unit["seconds"].sum() / 3600, 2),
                       "commits": ledger["commit"].nunique()})
-    print(pd.DataFrame(lines).to_string(index=False))
+    print(f"ledgers in {_ledger.results_dir(args.results).resolve()}")
+    if lines:
+        print(pd.DataFrame(lines).to_string(index=False))
+    for message in damaged:
+        print(f"error: {message}", file=sys.stderr)
+    return 1 if damaged else 0
+
+
+def _repair(args):
+    dropped = _ledger.repair(args.experiment, args.results)
+    print(f"{args.experiment}: {dropped} duplicated row(s) removed; "
+          f"{_ledger.ledger_path(args.experiment, args.results)}")
 
 
 def main(argv=None):
@@ -141,9 +149,17 @@ def main(argv=None):
     verify.add_argument("--scheduler", default=None,
                         help="'serial', or a dask scheduler address (default as for run)")
     commands.add_parser("status", help="units, rows and unit time of each ledger")
+    repair = commands.add_parser("repair", help="keep the latest computation of each unit that "
+                                                "a ledger holds twice")
+    repair.add_argument("experiment", choices=_ledger.EXPERIMENTS)
     args = parser.parse_args(argv)
-    handler = {"run": _run, "verify": _verify, "status": _status}[args.command]
-    return handler(args) or 0
+    handler = {"run": _run, "verify": _verify, "status": _status, "repair": _repair}
+    try:
+        return handler[args.command](args) or 0
+    except (_ledger.LedgerError, ValueError) as err:
+        if not isinstance(err, _ledger.LedgerError) and args.command != "run":
+            raise
+        parser.exit(2, f"{parser.prog} {args.command}: error: {err}\n")
 
 
 if __name__ == "__main__":

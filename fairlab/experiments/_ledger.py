@@ -27,6 +27,13 @@ default), an existing cluster named by ``scheduler=`` or ``$FAIRLAB_SCHEDULER``
 single-threaded BLAS wherever it runs, so its rows do not depend on the cluster or the thread count
 (nor on the BLAS kernel, except for the methods an experiment lists as ``KERNEL_DEPENDENT``).
 
+Several processes may work on one results folder at once (a command started twice, a cluster
+job restarted): every merge into a ledger runs under an inter-process lock (:func:`_lock`), every
+file is written under a unique temporary name and moved into place atomically, and a merge claims
+each cached unit by an atomic rename before it reads it, so no row is lost, duplicated or torn.
+A ledger that cannot be read, or that holds a unit twice, raises :class:`LedgerError`, which names
+the file and the repair.
+
 Values are stored to :data:`SIGNIFICANT_DIGITS` significant digits; :func:`equal_to_ledger` and
 :func:`verify` call a recomputed value equal when it rounds to the stored one.
 """
@@ -35,12 +42,16 @@ import importlib
 import json
 import math
 import os
+import tempfile
 import time
+import zlib
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from filelock import FileLock, Timeout
 from threadpoolctl import threadpool_limits
 
 from ._provenance import git_commit, machine, utc_now
@@ -65,6 +76,18 @@ _NUMERIC = ("k", "eta", "split", "value", "seconds")
 #: :func:`verify` reruns a sampled unit whole when the ledger says it took at most this long (s),
 #: and otherwise the parts its experiment names (``verification_parts``).
 MAX_UNIT_SECONDS = 60.0
+#: Seconds a process waits for another one's merge into the same ledger before it gives up.
+LOCK_TIMEOUT = 600.0
+#: A merge of the cache into the ledger every this many finished units (the ledger follows a
+#: long run on disk).
+MERGE_EVERY = 20
+
+
+class LedgerError(ValueError):
+    """A ledger or cached unit that cannot be read, or a ledger that holds a unit twice.
+
+    The message names the file and how to repair it.
+    """
 
 
 def _module(experiment):
@@ -105,6 +128,74 @@ def unit_id(experiment, key):
     return "/".join([experiment, *(f"{name}={key[name]}" for name in module.UNIT_KEYS)])
 
 
+def _is_number(value):
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def _matches(value, wanted, printed):
+    """Whether a grid value equals a ``--where`` text: numbers as numbers (``1`` is ``1.0``),
+    text case-insensitively, as the key or as its printed name (``printed``)."""
+    if _is_number(value):
+        try:
+            return float(wanted) == float(value)
+        except ValueError:
+            return False
+    wanted = str(wanted).strip().casefold()
+    return wanted in (str(value).casefold(), str(printed.get(value, value)).casefold())
+
+
+def select_units(experiment, where=None):
+    """The units of the paper-scale grid whose fields take the given values.
+
+    Parameters
+    ----------
+    experiment : str
+        One of :data:`EXPERIMENTS`.
+    where : dict of str to sequence, optional
+        Field of ``UNIT_KEYS`` -> accepted values (alternatives); every field must match.  A
+        value may be given as text, as the command line does: numbers compare as numbers
+        (``"1"`` selects η = 1.0), data sets and other names case-insensitively, as keys or as
+        the experiment prints them (``"German"``, ``"german credit"``).
+
+    Raises
+    ------
+    ValueError
+        A field the units lack, a value no unit takes (with the values the field takes), or a
+        combination that selects no unit.
+    """
+    module = _module(experiment)
+    grid = module.units()
+    where = {field: [values] if isinstance(values, (str, int, float)) else list(values)
+             for field, values in (where or {}).items()}
+    unknown = sorted(set(where) - set(module.UNIT_KEYS))
+    if unknown:
+        raise ValueError(f"{experiment} units have the fields {list(module.UNIT_KEYS)}; "
+                         f"got {unknown}.")
+    printed = getattr(module, "DATASETS", {})
+    printed = printed if isinstance(printed, dict) else {}
+
+    def takes(field):
+        values = list(dict.fromkeys(key[field] for key in grid))
+        return ", ".join(f"{v!r}" + (f" ({printed[v]})" if field == "dataset" and v in printed
+                                     else "") for v in values)
+
+    for field, values in where.items():
+        names = printed if field == "dataset" else {}
+        for wanted in values:
+            if not any(_matches(key[field], wanted, names) for key in grid):
+                raise ValueError(f"no {experiment} unit has {field}={wanted!r}; {field} takes "
+                                 f"{takes(field)}.")
+    chosen = [key for key in grid
+              if all(any(_matches(key[field], wanted, printed if field == "dataset" else {})
+                         for wanted in values) for field, values in where.items())]
+    if not chosen:
+        asked = "; ".join(f"{field} in {values}" for field, values in where.items())
+        raise ValueError(f"no {experiment} unit has all of {asked}: each value exists, but not "
+                         f"together. The fields take: "
+                         + "; ".join(f"{f}: {takes(f)}" for f in where) + ".")
+    return chosen
+
+
 def parameters_json(parameters):
     """The canonical text of a parameter dict (sorted keys), as stored in the ledger."""
     return json.dumps(parameters, sort_keys=True, separators=(",", ":"), default=str)
@@ -116,22 +207,91 @@ def _round(value):
     return float(f"{value:.{SIGNIFICANT_DIGITS}g}")
 
 
-def _read(path):
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    if "note" not in frame.columns:
+# What pandas, gzip and zlib raise on a truncated, random, empty or mis-encoded file.
+_UNREADABLE = (OSError, EOFError, zlib.error, UnicodeDecodeError, pd.errors.ParserError,
+               pd.errors.EmptyDataError)
+
+
+def _read(path, repair):
+    """The rows of a ledger or cached unit, its numeric columns as numbers.
+
+    ``repair`` is the sentence that tells the reader how to mend the file when it is unreadable.
+    """
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except _UNREADABLE as err:
+        raise LedgerError(f"{path} cannot be read ({type(err).__name__}: {err}). "
+                          f"{repair}") from err
+    if "note" not in frame.columns:  # ledgers written before notes were kept
         frame["note"] = ""
+    absent = [c for c in LEDGER_COLUMNS if c not in frame.columns]
+    if absent:
+        raise LedgerError(f"{path} is not a results ledger: it lacks the column(s) {absent} "
+                          f"(a ledger has {LEDGER_COLUMNS}). {repair}")
     for column in _NUMERIC:
-        frame[column] = pd.to_numeric(frame[column].replace("", np.nan))
+        try:
+            frame[column] = pd.to_numeric(frame[column].replace("", np.nan))
+        except ValueError as err:
+            raise LedgerError(f"{path}: the column {column!r} holds a value that is not a "
+                              f"number ({err}). {repair}") from err
     return frame[LEDGER_COLUMNS]
 
 
+def _damaged(file, experiment):
+    return (f"Restore it (in a checkout of the repository: git checkout -- {file}), or remove "
+            f"it and compute its units again: python -m fairlab.experiments run {experiment}.")
+
+
+def _twice(frame):
+    """The units of ``frame`` that hold some row (:data:`ROW_KEYS`) more than once."""
+    return sorted(set(frame.loc[frame.duplicated(ROW_KEYS, keep=False), "unit"]))
+
+
+def _check_once(frame, file, experiment):
+    twice = _twice(frame)
+    if twice:
+        shown = ", ".join(twice[:3]) + (f" and {len(twice) - 3} more" if len(twice) > 3 else "")
+        raise LedgerError(
+            f"{file} holds {len(twice)} unit(s) twice: {shown}. Keep the latest computation "
+            f"of each: python -m fairlab.experiments"
+            f"{'' if file.parent == results_dir() else f' --results {file.parent}'}"
+            f" repair {experiment}.")
+    return frame
+
+
 def read_ledger(experiment, path=None):
-    """The ledger of ``experiment`` as a DataFrame (empty, with :data:`LEDGER_COLUMNS`, if none)."""
+    """The ledger of ``experiment`` as a DataFrame (empty, with :data:`LEDGER_COLUMNS`, if none).
+
+    Raises
+    ------
+    LedgerError
+        The file cannot be read, is not a ledger, or holds a unit twice; the message names the
+        file and the repair.
+    """
     file = ledger_path(experiment, path)
     if not file.exists():
         return pd.DataFrame({c: pd.Series(dtype=float if c in _NUMERIC else object)
                              for c in LEDGER_COLUMNS})
-    return _read(file)
+    return _check_once(_read(file, _damaged(file, experiment)), file, experiment)
+
+
+def repair(experiment, path=None):
+    """Keep the latest computation of each unit that the ledger holds twice; the rows dropped.
+
+    Of a unit's rows, those of its latest ``date`` are kept (a unit's rows share the date of
+    their computation); rows equal in every key and date are kept once.  A ledger that cannot
+    be read at all is not repaired here: :class:`LedgerError` says how to restore it.
+    """
+    file = ledger_path(experiment, path)
+    with _lock(experiment, path):
+        if not file.exists():
+            return 0
+        ledger = _read(file, _damaged(file, experiment))
+        latest = ledger.groupby("unit")["date"].transform("max")
+        kept = ledger[ledger["date"] == latest].drop_duplicates(ROW_KEYS, keep="last")
+        if len(kept) < len(ledger):
+            _write_atomic(kept.reset_index(drop=True), file)
+        return len(ledger) - len(kept)
 
 
 def _cache_dir(experiment, path):
@@ -141,6 +301,28 @@ def _cache_dir(experiment, path):
 def _cache_file(experiment, uid, path):
     safe = "".join(c if c.isalnum() or c in "-_=." else "_" for c in uid.split("/", 1)[1])
     return _cache_dir(experiment, path) / f"{safe}.csv"
+
+
+@contextmanager
+def _lock(experiment, path):
+    """Hold the inter-process lock of one experiment's ledger in one results folder.
+
+    Every merge and rewrite of the ledger holds it.  The operating system releases it when its
+    holder dies, so a killed run never leaves the ledger locked.
+    """
+    folder = results_dir(path) / ".cache"
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(folder / f"{experiment}.lock")
+    try:
+        lock.acquire(timeout=LOCK_TIMEOUT)
+    except Timeout as err:
+        raise LedgerError(
+            f"another process has held the lock {lock.lock_file} for over {LOCK_TIMEOUT:g} s "
+            f"while it writes the same ledger; let it finish, or stop it, and run again.") from err
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _run_unit(experiment, key, parameters, uid, commit, part=None):
@@ -176,29 +358,65 @@ def _run_unit(experiment, key, parameters, uid, commit, part=None):
 
 
 def _write_atomic(frame, file):
+    """Write ``frame`` to ``file`` through a temporary file of a unique name in the same folder,
+    moved into place in one step: a reader sees the old file or the new one, never a part."""
     file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = file.with_name(file.name + ".tmp")
+    handle, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.", suffix=".tmp")
+    os.close(handle)
     # gzip without a timestamp, so an unchanged ledger is an unchanged file for git
     compression = {"method": "gzip", "mtime": 0} if file.name.endswith(".gz") else None
-    frame.to_csv(tmp, index=False, compression=compression)
-    tmp.replace(file)
+    try:
+        frame.to_csv(tmp, index=False, compression=compression)
+        os.replace(tmp, file)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _claim(files):
+    """Rename each cached unit to a name of this merge's own, in one atomic step per file.
+
+    A unit written again after its claim (another process finishing the same unit) lands in a
+    new file, which the next merge takes: nothing is removed that was not read.
+    """
+    tag = f".claimed-{os.getpid()}-{time.time_ns()}"
+    claimed = []
+    for file in files:
+        target = file.with_name(file.name + tag)
+        try:
+            os.rename(file, target)
+        except FileNotFoundError:  # a writer's atomic replace in between: the next merge
+            continue
+        claimed.append(target)
+    return claimed
 
 
 def _merge(experiment, path):
-    """Fold the cached units into the ledger (a cached unit replaces its ledger rows)."""
-    files = sorted(_cache_dir(experiment, path).glob("*.csv"))
-    if not files:
-        return read_ledger(experiment, path)
-    cached = pd.concat([_read(f) for f in files], ignore_index=True)
-    ledger = read_ledger(experiment, path)
-    ledger = ledger[~ledger["unit"].isin(set(cached["unit"]))]
-    merged = pd.concat([ledger, cached], ignore_index=True) if len(ledger) else cached
-    merged = merged.sort_values(["unit", "table", "model", "metric"], kind="stable",
-                                ignore_index=True)
-    _write_atomic(merged, ledger_path(experiment, path))
-    for f in files:
-        f.unlink()
-    return merged
+    """Fold the cached units into the ledger, under the ledger's lock (a cached unit replaces its
+    ledger rows; of a unit cached more than once, the latest file wins)."""
+    cache = _cache_dir(experiment, path)
+    with _lock(experiment, path):
+        # claims a merge that died left behind first (under the lock no other merge is running)
+        orphans = sorted(cache.glob("*.csv.claimed-*"), key=lambda f: f.stat().st_mtime_ns)
+        fresh = sorted(cache.glob("*.csv"), key=lambda f: f.stat().st_mtime_ns)
+        files = orphans + _claim(fresh)
+        ledger = read_ledger(experiment, path)
+        if not files:
+            return ledger
+        frames = [_read(f, "Remove it: its unit is computed again by the next run.")
+                  .assign(_order=i) for i, f in enumerate(files)]
+        cached = pd.concat(frames, ignore_index=True)
+        cached = cached[cached["_order"] == cached.groupby("unit")["_order"].transform("max")]
+        cached = cached.drop(columns="_order")
+        ledger = ledger[~ledger["unit"].isin(set(cached["unit"]))]
+        merged = pd.concat([ledger, cached], ignore_index=True) if len(ledger) else cached
+        merged = merged.sort_values(["unit", "table", "model", "metric"], kind="stable",
+                                    ignore_index=True)
+        _check_once(merged, ledger_path(experiment, path), experiment)
+        _write_atomic(merged, ledger_path(experiment, path))
+        for f in files:
+            f.unlink(missing_ok=True)
+        return merged
 
 
 def _client(scheduler):
@@ -285,7 +503,7 @@ def _compute(experiment, todo, params, scheduler, path, progress):
         written += 1
         if bar is not None:
             bar.update()
-        if written % 20 == 0:  # the ledger on disk follows a long run
+        if written % MERGE_EVERY == 0:  # the ledger on disk follows a long run
             _merge(experiment, path)
 
     try:
