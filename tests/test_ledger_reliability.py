@@ -395,3 +395,50 @@ def test_values_that_exist_but_not_together_select_no_unit_and_say_so():
 def test_an_unknown_field_names_the_fields():
     with pytest.raises(ValueError, match=r"fields \['dataset', 'table', 'eta'\]"):
         _ledger.select_units("de_diego", {"colour": ["red"]})
+
+
+# --- bookkeeping that decides what counts as done or equal -------------------------------------
+
+@pytest.mark.parametrize("name", experiments.EXPERIMENTS)
+def test_a_run_over_the_committed_grid_would_compute_nothing(name):
+    """Each committed unit counts as done for the paper-scale parameters: a change in how the
+    parameters are written (unsorted keys, other separators) would make `run` recompute them
+    all."""
+    module = _ledger._module(name)
+    shuffled = dict(reversed(list(module.PARAMETERS.items())))
+    assert experiments.parameters_json(shuffled) == experiments.parameters_json(
+        module.PARAMETERS)
+    ledger = _ledger.read_ledger(name)
+    done = set(ledger.loc[ledger["parameters"] == experiments.parameters_json(shuffled), "unit"])
+    grid = {experiments.unit_id(name, key) for key in module.units()}
+    assert grid <= done
+
+
+def test_a_stored_nan_equals_a_recomputed_nan_and_nothing_else(tmp_path):
+    """180 committed Kleindessner rows are NaN (an undefined metric): verify must call them
+    equal when they come back NaN, and different when they come back as a number."""
+    ledger = pd.concat([_toy_rows("x", 0, np.nan), _toy_rows("y", 1, 2.0)], ignore_index=True)
+    same = ledger.copy()
+    verdict = experiments.equal_to_ledger(same, ledger).set_index("unit")["equal"]
+    assert verdict.all()
+    changed = ledger.copy()
+    changed.loc[0, "value"] = 0.0
+    verdict = experiments.equal_to_ledger(changed, ledger).set_index("unit")["equal"]
+    assert verdict.tolist() == [False, True]
+    changed = ledger.copy()
+    changed.loc[1, "value"] = np.nan
+    verdict = experiments.equal_to_ledger(changed, ledger).set_index("unit")["equal"]
+    assert verdict.tolist() == [True, False]
+
+
+@pytest.mark.parametrize("stored, recomputed, equal", [
+    (0.12345679, 0.123456789, True),          # rounds to the stored value at 8 digits
+    (0.12345679, 0.1234567849, False),        # rounds to ...78: one unit in the 8th digit off
+    (1234.5678, 1234.56784999, True),
+    (1234.5678, 1234.5678500001, False),
+])
+def test_equal_means_equal_at_the_stored_digits_on_both_sides_of_the_edge(stored, recomputed,
+                                                                           equal):
+    ledger = _toy_rows("x", 0, stored)
+    rows = ledger.assign(value=recomputed)
+    assert experiments.equal_to_ledger(rows, ledger)["equal"].item() is equal
