@@ -45,7 +45,7 @@ _CONSTRAINTS = {  # name -> fairlearn.reductions class
     "false_positive_rate_parity": "FalsePositiveRateParity",
     "error_rate_parity": "ErrorRateParity",
 }
-_INSTALL_HINT = "pip install 'fairlab[book]'  (or: pip install fairlearn)"
+_INSTALL_HINT = "pip install 'fairlab[reductions]'  (or: pip install fairlearn)"
 
 
 def _fairlearn_reductions(estimator):

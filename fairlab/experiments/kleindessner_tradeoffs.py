@@ -282,7 +282,7 @@ def _reductions_curve(split, fairness, classifier, eps_grid, *, evaluate=True):
         from fairlearn import reductions
     except ImportError:
         raise ImportError("the 'Reductions' curve runs fairlearn's ExponentiatedGradient; "
-                          "install fairlearn (pip install 'fairlab[book]').") from None
+                          "install fairlearn (pip install 'fairlab[reductions]').") from None
 
     X, y, n = split.X_train, split.y_train, len(split.y_train)
     gamma = _gamma(X)
