@@ -2,6 +2,8 @@
 
 * :func:`book_style` — the one style of the book: figure sizes for its text column, text that
   stays legible there, SVG output, and how pandas shows tables; every chapter calls it once;
+* :func:`method_style` — the one colour, marker and line of each method (:data:`METHOD_STYLES`),
+  the same in every figure of the book;
 * :func:`axis_label` — a column name in words with its unit (``"var_pct"`` → "variance
   explained (%)"), for any axis the functions below do not label themselves;
 * :func:`legend_outside` — a legend beside or below the axes, never over the data;
@@ -25,8 +27,11 @@
 
 Every plotting function takes its data and an optional ``ax`` and returns the
 :class:`~matplotlib.axes.Axes` with labelled axes (units in brackets) and its legend outside the
-data.  Colours come from seaborn's ``"colorblind"`` palette; markers differ between groups/methods
-so that figures also read in grey scale.
+data.  Colours come from seaborn's ``"colorblind"`` palette; a method is drawn in the colour and
+with the marker :func:`method_style` gives it, in every figure, and markers differ between
+methods so that figures also read in grey scale.  Where a paper printed the numbers a figure
+shows, ``published=`` draws them beside ours: the same colour and marker, hollow (see
+:data:`PAPER_LABEL`).
 
 Sizes.  The book's text column is :data:`COLUMN_WIDTH_PX` = 660 CSS px wide.  A figure of width
 :math:`w` inches is drawn as SVG :math:`96\\,w` px wide (1 in = 96 CSS px) and shrunk to the column
@@ -38,23 +43,28 @@ when wider, so a text of :math:`f` points is displayed at
 
 import io
 import re
+import zlib
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.ticker import MaxNLocator
 
 from ._validation import check_int
 
 __all__ = [
     "COLUMN_WIDTH",
     "LABELS",
+    "METHOD_STYLES",
     "PALETTE",
+    "PAPER_LABEL",
     "axis_label",
     "book_style",
     "figure_legend",
     "figure_svg",
     "legend_outside",
+    "method_style",
     "panel_grid",
     "plot_boxplots",
     "plot_component_map",
@@ -68,6 +78,47 @@ __all__ = [
 #: colour-blind-safe qualitative palette (Wong 2011 / seaborn "colorblind")
 PALETTE = sns.color_palette("colorblind")
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+
+#: The one style of each method in the book's figures: an index into :data:`PALETTE` and a
+#: matplotlib marker.  Methods that share a figure differ in colour or marker (variants of one
+#: method, e.g. Fair PCA-S at two thresholds, share its colour and differ in marker); a name
+#: ending in ``\S`` (Pérez-Suay et al.: the sensitive features left out of the inputs) is its
+#: method's style with a dashed line.  Names are the papers' spellings, as in
+#: :mod:`fairlab.published` and the ledgers.
+METHOD_STYLES = {
+    # Kleindessner et al. (2023), Tables 1-4 and Figs. 2-9
+    "PCA": (7, "o"),
+    "Fair PCA": (0, "s"),
+    "Fair PCA-S": (2, "^"),
+    "Fair PCA-S (0.5)": (2, "v"),
+    "Fair PCA-S (0.85)": (2, "^"),
+    "Fair Kernel PCA": (4, "D"),
+    "FPCA (0, 0.01)": (1, "P"),
+    "FPCA (0.1, 0.01)": (1, "X"),
+    "MbF-PCA (10^-3)": (3, "<"),
+    "MbF-PCA (10^-6)": (3, ">"),
+    "INLP": (5, "h"),
+    "RLACE": (6, "*"),
+    "Reductions": (1, "p"),
+    "Fair PCA of Samadi et al. 2018": (9, "d"),
+    # De-Diego et al. (2025)
+    "PLS": (7, "v"),
+    "Fair PLS": (3, "o"),
+    # Pérez-Suay et al. (2017), Figs. 4-6
+    "LR": (0, "X"),
+    "FLR": (0, "o"),
+    "KRR": (1, "X"),
+    "FKR": (1, "o"),
+    "KPCA": (1, "s"),
+    "FDR": (3, "*"),
+    "KFDR": (4, "D"),
+    # the erasers and the other compared methods
+    "LEACE": (9, "v"),
+    "SAL": (5, "s"),
+}
+
+#: Legend entry of a paper's printed values, drawn hollow in the method's colour and marker.
+PAPER_LABEL = "paper (hollow)"
 
 #: axis labels (with units) for the column names used by :mod:`fairlab.evaluation`
 LABELS = {
@@ -275,6 +326,79 @@ def _label(name):
     return LABELS.get(name, str(name))
 
 
+def method_style(name):
+    """The colour, marker and line style of a method, the same in every figure.
+
+    Known methods (:data:`METHOD_STYLES`) have a fixed style; a name with a setting appended
+    after " · " (``"PCA · Lee et al.'s loadings"``) has its method's; a name ending in ``\\S``
+    has its method's with a dashed line.  Any other name gets a style computed from the name
+    itself (a CRC-32 checksum), so that it too looks the same in every figure.
+
+    Parameters
+    ----------
+    name : str
+        The method's name, as the papers print it.
+
+    Returns
+    -------
+    dict
+        ``{"color": (r, g, b), "marker": str, "linestyle": "-" or "--"}``, keyword arguments
+        of :meth:`~matplotlib.axes.Axes.plot`.
+
+    Examples
+    --------
+    >>> method_style("Fair PCA")["marker"]
+    's'
+    >>> method_style("FKR\\S")["linestyle"]
+    '--'
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a method's name (str); got {type(name).__name__}.")
+    base = name.split(" · ")[0].strip()
+    linestyle = "-"
+    if base.endswith("\\S") and base not in METHOD_STYLES:
+        base, linestyle = base[:-2], "--"
+    if base in METHOD_STYLES:
+        colour, marker = METHOD_STYLES[base]
+    else:
+        code = zlib.crc32(base.encode("utf-8"))
+        colour, marker = code % len(PALETTE), _MARKERS[(code // len(PALETTE)) % len(_MARKERS)]
+    return {"color": PALETTE[colour], "marker": marker, "linestyle": linestyle}
+
+
+def _paper_handle(ax):
+    """One legend entry for the paper's values (hollow grey marker), drawn nowhere."""
+    return ax.plot([], [], linestyle="none", marker="o", markerfacecolor="white",
+                   markeredgecolor="0.35", markersize=6, label=PAPER_LABEL)[0]
+
+
+def _draw_published(ax, published, x, y, hue, func):
+    """The paper's printed values on ``ax``: each method's marker, hollow, in its colour.
+
+    ``published`` has the columns ``x``, ``y`` and ``hue`` (or no ``hue`` column: one style),
+    and optionally ``relation`` (``"<"``, ``">"`` or ``"≈"``/``"="``, as the paper's text gives
+    a bound or a value): a bound gets a short arrow in its direction.
+    """
+    _require_columns(published, [x, y, hue if hue in published.columns else None], func)
+    rows = published.dropna(subset=[x, y])
+    for row in rows.itertuples(index=False):
+        row = row._asdict()
+        name = str(row[hue]) if hue in rows.columns else ""
+        style = method_style(name)
+        xv, yv = float(row[x]), float(row[y])
+        ax.plot([xv], [yv], linestyle="none", marker=style["marker"], markersize=8,
+                markerfacecolor="white", markeredgecolor=style["color"], markeredgewidth=1.6,
+                zorder=4)
+        relation = str(row.get("relation", "")).strip()
+        if relation in ("<", ">"):
+            ax.annotate("", xy=(xv, yv), xytext=(0, -18 if relation == "<" else 18),
+                        textcoords="offset points",
+                        arrowprops={"arrowstyle": "<-", "color": style["color"], "lw": 1.2,
+                                    "shrinkA": 0, "shrinkB": 5})
+    if len(rows):
+        _paper_handle(ax)
+
+
 def legend_outside(ax, *, where="right", title=None, **kwargs):
     """Draw the legend of ``ax`` outside its data: to the right of it, or below it.
 
@@ -371,9 +495,30 @@ def _require_columns(data, columns, func):
         )
 
 
+def _ticks(ax, nbins=4):
+    """At most ``nbins`` + 1 ticks per linear axis: tick labels that never run together."""
+    if ax.get_xscale() == "linear":
+        ax.xaxis.set_major_locator(MaxNLocator(nbins))
+    if ax.get_yscale() == "linear":
+        ax.yaxis.set_major_locator(MaxNLocator(nbins))
+
+
+def _symbol(param, param_labels, name):
+    """The reader's symbol of the swept parameter of curve ``name``, or None (no label)."""
+    if isinstance(param_labels, dict):
+        return param_labels.get(name, param_labels.get(None))
+    if param_labels is not None:
+        return param_labels
+    label = LABELS.get(param)
+    return label if label is not None and len(label) <= 3 else None  # "λ", never "param"
+
+
 def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", param=None,
-                  errorbars=True, annotate=True, legend="right", ax=None):
+                  errorbars=True, annotate=True, param_labels=None, published=None,
+                  legend="right", ax=None):
     """Accuracy-vs-violation trade-off curves, averaged over splits.
+
+    Each curve is drawn in its method's style (:func:`method_style`).
 
     Parameters
     ----------
@@ -390,7 +535,16 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
     errorbars : bool
         Draw ±1 std over splits in both directions.
     annotate : bool
-        Write the parameter value at the two ends of each curve.
+        Write the parameter's value at the two ends of each curve, as "λ = 0", with the symbol
+        of ``param_labels``; a curve whose parameter has no symbol is not annotated (a column
+        name such as ``param`` is never shown).
+    param_labels : str or dict, optional
+        The symbol of the swept parameter: one for every curve (``"λ"``), or one per ``hue``
+        value (``{"Reductions": "ε", None: "λ"}``, the key ``None`` for the others).  Default:
+        the symbol :data:`LABELS` gives ``param`` (``"lam"`` → λ), if it is one.
+    published : DataFrame, optional
+        The paper's printed values, with the columns ``x``, ``y`` and ``hue`` (and optionally
+        ``relation``): drawn hollow beside ours, with one legend entry :data:`PAPER_LABEL`.
     legend : {"right", "below"} or False
         Where the legend goes, outside the data (:func:`legend_outside`); ``False``: none.
     """
@@ -398,7 +552,7 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
     ax = _get_ax(ax)
     hue = hue if hue is not None and hue in results.columns else None
     groups = results.groupby(hue, sort=False) if hue else [(None, results)]
-    for i, (name, df) in enumerate(groups):
+    for name, df in groups:
         if param is not None:
             stats = df.groupby(param, sort=True)[[x, y]].agg(["mean", "std"])
             xm, ym = stats[(x, "mean")], stats[(y, "mean")]
@@ -407,30 +561,40 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
         else:
             df = df.sort_values(x)
             xm, ym, xs, ys, values = df[x], df[y], None, None, None
-        color, marker = PALETTE[i % len(PALETTE)], _MARKERS[i % len(_MARKERS)]
-        ax.plot(xm, ym, marker=marker, color=color, label=None if name is None else str(name),
-                markersize=5, linewidth=1.5)
+        style = method_style("" if name is None else str(name))
+        ax.plot(xm, ym, label=None if name is None else str(name), markersize=5,
+                linewidth=1.5, **style)
         if errorbars and xs is not None:
-            ax.errorbar(xm, ym, xerr=xs, yerr=ys, fmt="none", ecolor=color, alpha=0.4,
+            ax.errorbar(xm, ym, xerr=xs, yerr=ys, fmt="none", ecolor=style["color"], alpha=0.4,
                         linewidth=1)
-        if annotate and values is not None and len(values) > 1:
-            symbol = _label(param) if len(_label(param)) <= 3 else param  # "λ" rather than "lam"
+        symbol = _symbol(param, param_labels, name)
+        if annotate and symbol and values is not None and len(values) > 1:
             for j in (0, len(values) - 1):
-                ax.annotate(f"{symbol}={values[j]:g}", (xm.iloc[j], ym.iloc[j]),
-                            fontsize=MIN_FONT_PT,
-                            xytext=(3, 3), textcoords="offset points", color=color)
+                ax.annotate(f"{symbol} = {values[j]:g}", (xm.iloc[j], ym.iloc[j]),
+                            fontsize=MIN_FONT_PT, xytext=(4, 4), textcoords="offset points",
+                            color=style["color"])
+    if published is not None:
+        _draw_published(ax, published, x, y, hue or "method", "plot_tradeoff")
     ax.set_xlabel(_label(x))
     ax.set_ylabel(_label(y))
-    if hue and legend:
-        legend_outside(ax, where=legend, title=axis_label(hue))
+    if (hue or published is not None) and legend:
+        legend_outside(ax, where=legend, title=axis_label(hue) if hue else None)
+    _ticks(ax)
     ax.grid(alpha=0.3)
     return ax
+
+
+#: hatches of the ``hue`` levels of :func:`plot_boxplots`
+_HATCHES = ("", "///", "...", "xxx", "\\\\\\", "ooo")
 
 
 def plot_boxplots(results, metric, *, by="method", hue=None, ax=None):
     """Boxplots of ``metric`` over splits, one box per ``by`` value (Kleindessner et al. Fig. 2).
 
-    ``hue`` (e.g. the data dimension ``"d"``) splits each box further.
+    A box has its method's colour (:func:`method_style`; ``by`` or ``hue`` is ``"method"``), so
+    a method looks the same here as in every other figure.  ``hue`` (e.g. the data dimension
+    ``"d"``) splits each box further: its levels side by side, told apart by hatching, with a
+    legend titled in words.
     """
     _require_columns(results, [metric, by, hue], "plot_boxplots")
     ax = _get_ax(ax)
@@ -447,36 +611,51 @@ def plot_boxplots(results, metric, *, by="method", hue=None, ax=None):
                            patch_artist=True, orientation="vertical", manage_ticks=False,
                            medianprops={"color": "black"}, flierprops={"markersize": 3})
         for k, box in enumerate(parts["boxes"]):
-            colour = PALETTE[(j if hue else keep[k]) % len(PALETTE)]
-            box.set_facecolor(colour)
+            method = str(cats[keep[k]]) if hue != "method" else str(h)
+            box.set_facecolor(method_style(method)["color"])
             box.set_alpha(0.85)
-        if hue:
-            parts["boxes"][0].set_label(f"{hue}={h}")
+            if hue and hue != "method":
+                box.set_hatch(_HATCHES[j % len(_HATCHES)])
+                box.set_edgecolor("0.2")
+        if hue and hue != "method":
+            ax.bar([0], [0], width=0, color="white", edgecolor="0.2",
+                   hatch=_HATCHES[j % len(_HATCHES)], label=str(h))
+        elif hue:
+            parts["boxes"][0].set_label(str(h))
     ax.set_xticks(range(len(cats)), [str(c) for c in cats])
     ax.set_xlim(-0.6, len(cats) - 0.4)
     if hue:
-        legend_outside(ax)
+        legend_outside(ax, title=axis_label(hue))
     ax.set_xlabel(_label(by))
     ax.set_ylabel(_label(metric))
     ax.tick_params(axis="x", labelrotation=30)
     for t in ax.get_xticklabels():
         t.set_horizontalalignment("right")
+    if ax.get_yscale() == "linear":
+        ax.yaxis.set_major_locator(MaxNLocator(5))
     ax.grid(axis="y", alpha=0.3)
     return ax
 
 
-def plot_runtime(results, *, x="d", y="seconds", hue="method", logx=True, logy=True, ax=None):
+def plot_runtime(results, *, x="d", y="seconds", hue="method", logx=True, logy=True,
+                 published=None, ax=None):
     """Running time vs problem size on log-log axes (Kleindessner et al. Fig. 3/7/9).
 
     ``results`` is the output of :func:`fairlab.evaluation.runtime_sweep` (or any tidy frame with
-    the columns ``x``, ``y``, ``hue``); repeated rows per (x, hue) are averaged.
+    the columns ``x``, ``y``, ``hue``); repeated rows per (x, hue) are averaged.  Each method is
+    drawn in its style (:func:`method_style`).  ``published``: the times the paper reports
+    (columns ``x``, ``y``, ``hue`` and optionally ``relation``, e.g.
+    :func:`fairlab.experiments.kleindessner.reported_runtimes`), drawn hollow in the same
+    colours and markers, a bound ("<", ">") with an arrow in its direction.
     """
     _require_columns(results, [x, y, hue], "plot_runtime")
     ax = _get_ax(ax)
-    for i, (name, df) in enumerate(results.groupby(hue, sort=False)):
+    for name, df in results.groupby(hue, sort=False):
         curve = df.groupby(x, sort=True)[y].mean()
-        ax.plot(curve.index, curve.to_numpy(), marker=_MARKERS[i % len(_MARKERS)],
-                color=PALETTE[i % len(PALETTE)], label=str(name), markersize=5)
+        ax.plot(curve.index, curve.to_numpy(), label=str(name), markersize=5,
+                **method_style(str(name)))
+    if published is not None:
+        _draw_published(ax, published, x, y, hue, "plot_runtime")
     if logx:
         ax.set_xscale("log")
     if logy:
@@ -484,6 +663,7 @@ def plot_runtime(results, *, x="d", y="seconds", hue="method", logx=True, logy=T
     ax.set_xlabel(_label(x))
     ax.set_ylabel(_label(y))
     legend_outside(ax, title=axis_label(hue))
+    _ticks(ax, nbins=5)
     ax.grid(alpha=0.3, which="both")
     return ax
 

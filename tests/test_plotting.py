@@ -11,6 +11,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.patches import PathPatch  # noqa: E402
 from sklearn.decomposition import PCA  # noqa: E402
 
 from fairlab import plotting as fp  # noqa: E402
@@ -323,3 +324,158 @@ def test_experiment_figures_fit_the_column_with_legible_text():
         exponents = {round(0.7 * size, 6) for size in sizes}
         assert min(f for f in sizes if round(f, 6) not in exponents) >= 9, sorted(set(sizes))
         assert all(ax.get_legend() is None for ax in fig.axes) and len(fig.legends) == 1
+
+
+# --------------------------------------------------------------------------------------------
+# One style per method, the paper's values beside ours, labels a reader can read
+
+_KLEINDESSNER_FIGURE_METHODS = ["PCA", "Fair PCA", "Fair PCA-S (0.85)", "Fair Kernel PCA",
+                                "FPCA (0, 0.01)", "MbF-PCA (10^-3)", "INLP", "RLACE"]
+
+
+def _same_colour(a, b):
+    return np.allclose(matplotlib.colors.to_rgb(a), matplotlib.colors.to_rgb(b))
+
+
+def test_method_style_is_one_per_method_and_distinct_within_a_paper():
+    styles = {name: fp.method_style(name) for name in fp.METHOD_STYLES}
+    # the methods that share the figures of one paper look different from each other
+    kleindessner = [n for n in fp.METHOD_STYLES if n not in
+                    ("PLS", "Fair PLS", "LR", "FLR", "KRR", "FKR", "KPCA", "FDR", "KFDR",
+                     "LEACE", "SAL", "Fair PCA-S")]  # Fair PCA-S: Fig. 4's name of (0.85)
+    assert fp.method_style("Fair PCA-S") == fp.method_style("Fair PCA-S (0.85)")
+    pairs = {(fp.METHOD_STYLES[n][0], styles[n]["marker"]) for n in kleindessner}
+    assert len(pairs) == len(kleindessner)
+    # a setting appended after " · " keeps the method's style; "\S" is the method, dashed
+    assert fp.method_style("PCA · Lee et al.'s loadings") == fp.method_style("PCA")
+    assert fp.method_style("FKR\\S")["linestyle"] == "--"
+    assert fp.method_style("FKR\\S")["marker"] == fp.method_style("FKR")["marker"]
+    assert fp.method_style("FKR")["linestyle"] == "-"
+    # a name the map does not know has one style of its own, whatever the figure
+    assert fp.method_style("My eraser") == fp.method_style("My eraser")
+    assert fp.method_style("My eraser")["color"] in fp.PALETTE
+    with pytest.raises(TypeError, match="method's name"):
+        fp.method_style(3)
+
+
+def _line_style(ax, label):
+    line = next(ln for ln in ax.get_lines() if ln.get_label() == label)
+    return line.get_color(), line.get_marker()
+
+
+def test_every_plotting_function_draws_a_method_in_its_one_style():
+    # the methods in two different orders: a style taken from the order (PALETTE[i]) would
+    # give a method another colour in the second figure
+    for order in (_KLEINDESSNER_FIGURE_METHODS, _KLEINDESSNER_FIGURE_METHODS[::-1]):
+        times = pd.DataFrame([{"d": d, "method": m, "seconds": 0.1 * (i + 1) * d}
+                              for i, m in enumerate(order) for d in (20, 60, 100)])
+        curves = pd.DataFrame([{"method": m, "lam": lam, "accuracy": 0.8 - lam / 10 - i / 100,
+                                "dp_violation": 0.1 * (1 - lam)}
+                               for i, m in enumerate(order) for lam in (0.0, 0.5, 1.0)])
+        ax_runtime = fp.plot_runtime(times)
+        ax_tradeoff = fp.plot_tradeoff(curves, param="lam")
+        box_data = times.assign(var_pct=times["seconds"])
+        ax_box = fp.plot_boxplots(box_data, "var_pct", by="method")
+        ax_box_hue = fp.plot_boxplots(box_data, "var_pct", by="method", hue="d")
+        for name in order:
+            style = fp.method_style(name)
+            for ax in (ax_runtime, ax_tradeoff):
+                colour, marker = _line_style(ax, name)
+                assert _same_colour(colour, style["color"]) and marker == style["marker"], name
+            for ax in (ax_box, ax_box_hue):
+                # the boxes of a method are those around its tick, x in (i - 0.5, i + 0.5)
+                i = order.index(name)
+                mine = [p for p in ax.patches if isinstance(p, PathPatch)
+                        and abs(p.get_path().vertices[:, 0].mean() - i) < 0.5]
+                assert len(mine) == (3 if ax is ax_box_hue else 1), name
+                assert all(_same_colour(p.get_facecolor()[:3], style["color"])
+                           for p in mine), name
+        plt.close("all")
+
+
+@pytest.mark.usefixtures("_restore_rc")
+def test_experiment_figures_use_the_method_styles():
+    from fairlab.experiments import perez_suay
+
+    rows = [{"sensitive": "sex", "label": label, "method": label.rstrip("\\S"), "mu": mu,
+             "error_mean": 0.2 + mu / 100, "error_std": 0.01, "hsic_mean": 1e-3 / (1 + mu),
+             "hsic_std": 1e-4} for label in ("FLR", "FKR", "FKR\\S")
+            for mu in (0.1, 1.0)]
+    ax = perez_suay.plot(pd.DataFrame(rows))[0]
+    for label in ("FLR", "FKR", "FKR\\S"):
+        line = next(ln for ln in ax.get_lines() if ln.get_label() == label)
+        style = fp.method_style(label)
+        assert _same_colour(line.get_color(), style["color"]), label
+        assert line.get_marker() == style["marker"] and line.get_linestyle() == style["linestyle"]
+
+
+def test_published_values_are_drawn_hollow_beside_ours():
+    times = pd.DataFrame({"d": [20, 100, 20, 100], "method": ["INLP"] * 2 + ["RLACE"] * 2,
+                          "seconds": [0.1, 0.8, 1.0, 9.0]})
+    reported = pd.DataFrame({"d": [100, 100], "method": ["INLP", "RLACE"],
+                             "seconds": [0.8, 20.0], "relation": ["≈", ">"]})
+    ax = fp.plot_runtime(times, published=reported)
+    hollow = [ln for ln in ax.get_lines() if ln.get_markerfacecolor() == "white"
+              and len(ln.get_xdata())]
+    assert sorted((float(ln.get_xdata()[0]), float(ln.get_ydata()[0])) for ln in hollow) == \
+        [(100.0, 0.8), (100.0, 20.0)]
+    rlace = next(ln for ln in hollow if ln.get_ydata()[0] == 20.0)
+    assert _same_colour(rlace.get_markeredgecolor(), fp.method_style("RLACE")["color"])
+    assert rlace.get_marker() == fp.method_style("RLACE")["marker"]
+    # a bound ("> 20 s") gets an arrow; a value does not
+    arrows = [t for t in ax.texts if t.arrow_patch is not None]
+    assert len(arrows) == 1 and arrows[0].xy == (100.0, 20.0)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["INLP", "RLACE", fp.PAPER_LABEL]
+    # without published values, no paper entry
+    ax = fp.plot_runtime(times)
+    assert fp.PAPER_LABEL not in [t.get_text() for t in ax.get_legend().get_texts()]
+    with pytest.raises(ValueError, match="not in the data"):
+        fp.plot_runtime(times, published=reported.drop(columns="seconds"))
+
+
+def test_de_diego_figures_draw_the_printed_table_beside_ours():
+    from fairlab import published
+    from fairlab.experiments import de_diego
+
+    paper = published.table("dediego2025", "table1")
+    ours = paper.assign(mean=paper["mean"] * 1.1)[["dataset", "eta", "metric", "mean", "std"]]
+    ours = ours[ours["metric"] != "reconstruction_error"]
+    fig = de_diego.plot_representation(ours, published=paper)
+    assert fig.get_size_inches()[0] <= fp.COLUMN_WIDTH + 1e-9
+    n_datasets = ours["dataset"].nunique()
+    assert len(fig.axes) == n_datasets and max(
+        ax.get_subplotspec().colspan.stop for ax in fig.axes) <= 2  # two panels per row
+    ax = fig.axes[0]
+    adult = paper[(paper["dataset"] == ax.get_title()) & (paper["metric"] == "cov2_s")]
+    hollow = [ln for ln in ax.get_lines() if ln.get_markerfacecolor() == "white"
+              and len(ln.get_xdata()) == len(adult)]
+    printed = sorted(zip(adult["eta"], adult["mean"]))
+    assert any(sorted(zip(ln.get_xdata(), ln.get_ydata())) == printed for ln in hollow)
+    assert fp.PAPER_LABEL in [t.get_text() for t in fig.legends[0].get_texts()]
+
+
+def test_tradeoff_labels_are_readers_words_and_ticks_do_not_run_together():
+    # a parameter column named "param" holding λ for one method and ε for another (Fig. 4)
+    curves = pd.DataFrame([{"method": m, "param": p, "error": 0.2 + p / 10,
+                            "violation": 0.0031 + 0.0004 * p}
+                           for m, grid in (("Fair PCA", (0.0, 0.5, 1.0)),
+                                           ("Reductions", (0.001, 0.05, 0.2)))
+                           for p in grid])
+    _, ax = plt.subplots(figsize=(fp.COLUMN_WIDTH / 2, 3.0), layout="constrained")
+    fp.plot_tradeoff(curves, x="violation", y="error", param="param", ax=ax, legend=False)
+    assert not any("param" in t.get_text() for t in ax.texts)  # no column name shown
+    _, ax = plt.subplots(figsize=(fp.COLUMN_WIDTH / 2, 3.0), layout="constrained")
+    fp.plot_tradeoff(curves, x="violation", y="error", param="param", legend=False, ax=ax,
+                     param_labels={"Reductions": "ε", None: "λ"})
+    texts = sorted(t.get_text() for t in ax.texts)
+    assert texts == ["ε = 0.001", "ε = 0.2", "λ = 0", "λ = 1"]
+    # the narrow range of violations (3.1e-3 to 3.5e-3) in half the column: tick labels apart
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    for axis in (ax.xaxis, ax.yaxis):
+        boxes = [t.get_window_extent(renderer) for t in axis.get_ticklabels()
+                 if t.get_visible() and t.get_text()]
+        assert 2 <= len(boxes) <= 6
+        for a, b in zip(boxes, boxes[1:]):
+            assert not a.overlaps(b), [t.get_text() for t in axis.get_ticklabels()]

@@ -9,6 +9,7 @@ from numbers import Real
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, LogisticRegression
@@ -22,7 +23,7 @@ from ..evaluation._util import _dataset_key as _util_dataset_key
 from ..evaluation._util import _progress
 from ..evaluation.splits import repeated_splits
 from ..pca import FairPCA
-from ..plotting import COLUMN_WIDTH, figure_legend, panel_grid
+from ..plotting import COLUMN_WIDTH, PAPER_LABEL, figure_legend, panel_grid
 from ..pls import FairPLS
 
 #: Data set keys of De-Diego et al. -> the names printed in its tables.
@@ -847,7 +848,18 @@ def downstream_summary(scores, normalisation=None, *, ddof=0):
     return pd.concat([out, pooled], ignore_index=True)
 
 
-def plot_representation(table1, metric="cov2", *, axes=None):
+def _paper_rows(published, dataset, metrics):
+    """The printed rows of ``dataset`` and ``metrics`` in a :mod:`fairlab.published` table."""
+    if published is None:
+        return None
+    missing = [c for c in ("dataset", "eta", "metric", "mean") if c not in published.columns]
+    if missing:
+        raise ValueError(f"published must be a table of fairlab.published (columns dataset, "
+                         f"eta, metric, mean); it lacks {missing}.")
+    return published[(published["dataset"] == dataset) & published["metric"].isin(metrics)]
+
+
+def plot_representation(table1, metric="cov2", *, published=None, axes=None):
     """Figs. 2-3 of De-Diego et al.: Cov² (or the reconstruction error) against η, per data set.
 
     Parameters
@@ -857,9 +869,13 @@ def plot_representation(table1, metric="cov2", *, axes=None):
     metric : {"cov2", "reconstruction_error"}, default="cov2"
         ``"cov2"``: Fig. 2, Cov²(r(X), Y) (blue) and Cov²(r(X), S) (orange), mean ± std over
         the splits; ``"reconstruction_error"``: Fig. 3.
+    published : DataFrame, optional
+        The paper's Table 1 (``fairlab.published.table("dediego2025", "table1")``), the
+        numbers behind its Figs. 2-3: drawn hollow beside ours, in the same colour
+        (:data:`fairlab.plotting.PAPER_LABEL`).
     axes : sequence of matplotlib Axes, optional
-        One per data set; default a new :func:`fairlab.plotting.panel_grid` of three panels
-        per row, with one legend below them.
+        One per data set; default a new :func:`fairlab.plotting.panel_grid` of two panels
+        per row (legible on a phone), with one legend below them.
 
     Returns
     -------
@@ -871,25 +887,35 @@ def plot_representation(table1, metric="cov2", *, axes=None):
     if not names:
         raise ValueError("table1 is empty; run de_diego.table1 on some scores first.")
     if axes is None:
-        _, axes = panel_grid(len(names), ncols=3, panel_height=2.3)
+        _, axes = panel_grid(len(names), ncols=2, panel_height=2.3)
     axes = np.ravel(axes)
     fig = axes[0].figure
-    lines = ({"cov2_y": ("Cov²(r(X), Y)", "C0"), "cov2_s": ("Cov²(r(X), S)", "C1")}
-             if metric == "cov2" else {"reconstruction_error": ("Error(X, r(X))", "C2")})
+    lines = ({"cov2_y": ("Cov²(r(X), Y)", "C0", "o"), "cov2_s": ("Cov²(r(X), S)", "C1", "s")}
+             if metric == "cov2" else {"reconstruction_error": ("Error(X, r(X))", "C2", "o")})
     for ax, name in zip(axes, names):
         sub = table1[table1["dataset"] == name]
-        for m, (label, colour) in lines.items():
+        paper = _paper_rows(published, name, list(lines))
+        for m, (label, colour, marker) in lines.items():
             part = sub[sub["metric"] == m].sort_values("eta")
-            ax.errorbar(part["eta"], part["mean"], yerr=part["std"], marker="o", capsize=3,
-                        color=colour, label=label)
+            ax.errorbar(part["eta"], part["mean"], yerr=part["std"], marker=marker, capsize=3,
+                        color=colour, label=label, markersize=5)
+            if paper is not None and len(paper):
+                printed = paper[paper["metric"] == m].sort_values("eta")
+                ax.plot(printed["eta"], printed["mean"], linestyle="none", marker=marker,
+                        markersize=8, markerfacecolor="white", markeredgecolor=colour,
+                        markeredgewidth=1.5, zorder=4)
+        if paper is not None and len(paper):
+            ax.plot([], [], linestyle="none", marker="o", markerfacecolor="white",
+                    markeredgecolor="0.35", label=PAPER_LABEL)
         ax.set_title(name, fontsize=10)
         ax.set_xlabel("η")
+        ax.yaxis.set_major_locator(MaxNLocator(4))
     axes[0].set_ylabel("Cov²" if metric == "cov2" else "reconstruction error")
     figure_legend(fig, axes)
     return fig
 
 
-def plot_tradeoff(summary, dataset, fairness="disparate_impact", *, ax=None):
+def plot_tradeoff(summary, dataset, fairness="disparate_impact", *, published=None, ax=None):
     """Figs. 1 and 4 of De-Diego et al.: accuracy against DI (or EOpp), one point per η.
 
     Parameters
@@ -899,6 +925,10 @@ def plot_tradeoff(summary, dataset, fairness="disparate_impact", *, ax=None):
     dataset : str
         A printed data set name present in ``summary``.
     fairness : {"disparate_impact", "eopp"}, default="disparate_impact"
+    published : DataFrame, optional
+        The paper's Table 4 (``fairlab.published.table("dediego2025", "table4")``), which
+        prints accuracy and DI at η = 0, 1, 2: drawn hollow beside ours, each model's marker
+        edged in its η's colour (:data:`fairlab.plotting.PAPER_LABEL`).
     ax : matplotlib Axes, optional
 
     Returns
@@ -915,14 +945,27 @@ def plot_tradeoff(summary, dataset, fairness="disparate_impact", *, ax=None):
         _, ax = plt.subplots(figsize=(COLUMN_WIDTH / 2, 3.0), layout="constrained")
     wide = sub[sub["metric"].isin([fairness, "accuracy"])].pivot_table(
         index=["model", "eta"], columns="metric", values="mean").reset_index()
-    for marker, (model, part) in zip("osD^v", wide.groupby("model", sort=False)):
+    paper = _paper_rows(published, dataset, [fairness, "accuracy"])
+    if paper is not None and len(paper):
+        paper = paper.pivot_table(index=["model", "eta"], columns="metric",
+                                  values="mean").reset_index().dropna()
+    norm = plt.Normalize(wide["eta"].min(), wide["eta"].max())
+    markers = dict(zip(dict.fromkeys(wide["model"]), "osD^v"))
+    for model, part in wide.groupby("model", sort=False):
         points = ax.scatter(part[fairness], part["accuracy"], c=part["eta"], cmap="viridis",
-                            marker=marker, s=40, vmin=wide["eta"].min(), vmax=wide["eta"].max(),
-                            label=model)
+                            marker=markers[model], s=40, norm=norm, label=model)
+    if paper is not None and len(paper) and fairness in paper.columns:
+        for model, part in paper.groupby("model", sort=False):
+            ax.scatter(part[fairness], part["accuracy"], marker=markers.get(model, "o"), s=70,
+                       facecolors="white", edgecolors=plt.get_cmap("viridis")(norm(part["eta"])),
+                       linewidths=1.5, zorder=4)
+        ax.scatter([], [], marker="o", facecolors="white", edgecolors="0.35", label=PAPER_LABEL)
     ax.figure.colorbar(points, ax=ax, label="η")
     ax.set_xlabel("disparate impact (1 = parity)" if fairness == "disparate_impact"
                   else "EOpp = TPR₀ / TPR₁ (1 = parity)")
     ax.set_ylabel("accuracy (held-out folds)")
+    ax.xaxis.set_major_locator(MaxNLocator(4))
+    ax.yaxis.set_major_locator(MaxNLocator(4))
     ax.set_title(dataset, fontsize=10)
     ax.legend(title="model")
     return ax

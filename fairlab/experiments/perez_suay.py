@@ -19,7 +19,7 @@ from .._validation import UnconstrainedFallbackWarning
 from ..evaluation._util import _check_names, _progress
 from ..hsic_reduction import FairDR, KernelFairDR
 from ..hsic_regression import FairKernelRegression, FairLinearRegression
-from ..plotting import MIN_FONT_PT, figure_legend, panel_grid
+from ..plotting import MIN_FONT_PT, figure_legend, method_style, panel_grid
 
 #: The hyper-parameter grids of Pérez-Suay et al. §4.2 (and the reference code, IPL-UV/FKL):
 #: ridge λ, KRR width σ, width σ_S of the kernel on S, fairness weight μ (the paper's μ = the
@@ -562,12 +562,6 @@ def summarize_results(results, *, ddof=0):
     return out
 
 
-_STYLE = {"FKR": ("C1", "-", "o"), "FKR\\S": ("C2", "--", "o"), "FLR": ("C0", "-", "o"),
-             "FLR\\S": ("C5", "--", "o"), "PCA": ("C0", "-", "o"), "PCA\\S": ("C5", "--", "o"),
-             "KPCA": ("C1", "-", "s"), "KPCA\\S": ("C2", "--", "s"), "FDR": ("C3", "", "*"),
-             "FDR\\S": ("C4", "", "*"), "KFDR": ("C7", "", "D"), "KFDR\\S": ("C8", "", "D")}
-
-
 _UNFAIR = {"LR": "FLR", "KRR": "FKR"}
 
 
@@ -581,7 +575,9 @@ def plot(results, *, sensitive=None, hsic="hsic", std=True, axes=None,
     of FKR, FKR\\S (dashed), FLR, FLR\\S as lines and the unfair LR/KRR as single markers
     in the colour of their fair version (× with S, + without), as in the paper.
     Dimensionality reduction (Fig. 6): PCA and KPCA as lines over n_p (each point labelled
-    with its n_p), FDR and KFDR as single markers.
+    with its n_p), FDR and KFDR as single markers (half filled: without S).  Every method has
+    its colour and marker of :func:`fairlab.plotting.method_style`, as in the book's other
+    figures; a variant without S is dashed.
 
     Parameters
     ----------
@@ -624,8 +620,13 @@ def plot(results, *, sensitive=None, hsic="hsic", std=True, axes=None,
         for label, curve in part.groupby("label", sort=False):
             method = curve["method"].iloc[0]
             fair_label = label.replace(method, _UNFAIR.get(method, method))
-            colour, line, marker = _STYLE.get(fair_label, ("k", "-", "o"))
+            style = method_style(fair_label)  # the book's one style per method
+            colour, line, marker = style["color"], style["linestyle"], style["marker"]
             single = method in _UNFAIR or method in ("FDR", "KFDR")
+            fill = "full"
+            if method in ("FDR", "KFDR"):  # single markers: without S half filled
+                fill = "left" if line == "--" else "full"
+                line = ""
             if method in _UNFAIR:  # LR/KRR: one point, the μ → 0 end of its fair path
                 marker = "X" if label == method else "P"
                 line = ""
@@ -633,7 +634,8 @@ def plot(results, *, sensitive=None, hsic="hsic", std=True, axes=None,
             x = 100.0 * curve["error_mean"].to_numpy()
             yv = curve[f"{hsic}_mean"].to_numpy()
             ax.plot(x, yv, linestyle=line or "none", marker=marker, color=colour, label=label,
-                    markersize=11 if single else 4, lw=1.6, zorder=3 if single else 2)
+                    markersize=11 if single else 4, lw=1.6, zorder=3 if single else 2,
+                    fillstyle=fill)
             if std:
                 xs = 100.0 * curve["error_std"].to_numpy()
                 ys = curve[f"{hsic}_std"].to_numpy()
