@@ -196,3 +196,27 @@ def test_details_holds_html_tables_only():
         published.Details("text", summary="s")
     with pytest.raises(ValueError, match="summary"):
         published.Details(table, summary="")
+
+
+def test_checks_prose_lists_each_claim_with_its_outcome():
+    text = published.checks_prose({"PCA is unfair": True, "Fair PCA keeps 30 %": False})
+    assert text.splitlines() == ["- holds: PCA is unfair", "- **fails**: Fair PCA keeps 30 %"]
+    assert text._repr_markdown_() == str(text)
+    with pytest.raises(ValueError, match="no claim"):
+        published.checks_prose({})
+
+
+def test_format_range_collapses_equal_ends():
+    assert published.format_range([27.79, 40.26], 1, " %") == "27.8 % to 40.3 %"
+    assert published.format_range([99.96, 100.04], 1, " %") == "100.0 %"
+    assert published.format_range([-0.001, 0.001], 2) == "0.00"
+    with pytest.raises(ValueError):
+        published.format_range([])
+
+
+def test_a_verdict_of_figures_only_shows_the_checks():
+    v = published.verdict([published.verdict_row("Figure 4", checks={"similar": True}),
+                           published.verdict_row("Figure 9", checks={"faster": False})])
+    assert list(v.table.text.columns) == ["checks held"] and not v.table.notes
+    assert v.sentence == ("1 of the 2 checks of the paper's stated conclusions holds; 1 fails: "
+                          "faster.")

@@ -541,7 +541,9 @@ def compare(ours, table=None, *, protocol="train_on_test"):
     return res.reset_index(drop=True)
 
 
-_METRIC_LABEL = {"var_pct": "%Var", "mmd2": "MMD²", "accuracy_pct": "%Acc", "delta_dp": "ΔDP"}
+#: The printed tables' name of each metric.
+METRIC_LABELS = {"var_pct": "%Var", "mmd2": "MMD²", "accuracy_pct": "%Acc", "delta_dp": "ΔDP"}
+_METRIC_LABEL = METRIC_LABELS
 
 
 def _missing_reason(row):
@@ -552,13 +554,16 @@ def _missing_reason(row):
     return "no unit of the ledger computes this cell yet (make reproduce)"
 
 
-def side_by_side(compared, title=""):
+def side_by_side(compared, title="", *, rows=("k", "method")):
     """:func:`compare` as a table: one row per (k, method), four columns per printed metric.
 
     Each metric (``%Var``, ``MMD²``, and ``<model> %Acc`` / ``<model> ΔDP`` of each downstream
     model present) shows the paper's cell, ours (mean ± std over the splits), the difference
     and the mark of :data:`fairlab.published.STATUS_MARKS` (``=`` mean and std equal at the
     authors' decimals, ``≈`` mean equal, ``~`` within the paper's std, ``✗`` beyond it).
+
+    ``rows`` names the printed row (Table 4, one method on three data sets: ``("dataset",
+    "k")``).
 
     Returns
     -------
@@ -569,7 +574,7 @@ def side_by_side(compared, title=""):
         label = _METRIC_LABEL[r.metric]
         return label if not r.model else f"{r.model} {label}"
 
-    return published.side_by_side(compared, rows=["k", "method"], group=group,
+    return published.side_by_side(compared, rows=list(rows), group=group,
                                   decimals=lambda r: DECIMALS[r.metric], title=title,
                                   missing=_missing_reason)
 
@@ -607,9 +612,7 @@ def claim_failures(checks):
 
 
 def _span(values, decimals, unit=""):
-    low, high = float(values.min()), float(values.max())
-    return (f"{low:.{decimals}f}{unit}" if f"{low:.{decimals}f}" == f"{high:.{decimals}f}"
-            else f"{low:.{decimals}f}{unit} to {high:.{decimals}f}{unit}")
+    return published.format_range(values, decimals, unit)
 
 
 def figure2_checks(means):
@@ -725,6 +728,23 @@ def fair_kernel_pca_dp_checks(means):
         return pd.Series(dtype=bool)
     smallest = wide["Fair Kernel PCA"] <= wide.drop(columns="Fair Kernel PCA").min(axis=1) + 1e-12
     return smallest.rename("Fair Kernel PCA has the smallest kernel-SVM ΔDP")
+
+
+def misses_in_words(compared):
+    """The cells of a :func:`compare` result beyond the paper's std, in words.
+
+    ``"INLP (k = 2: %Var, MMD²; k = 10: %Var); RLACE (k = 2: %Var)"``, or ``"none"``.
+    """
+    bad = compared[compared["status"] == "differs"]
+    parts = []
+    for method, cells in bad.groupby("method", sort=False):
+        per_k = []
+        for k, at in cells.groupby("k", sort=True):
+            labels = [_METRIC_LABEL[m] if not model else f"{model} {_METRIC_LABEL[m]}"
+                      for m, model in zip(at["metric"], at["model"])]
+            per_k.append(f"k = {int(k)}: {', '.join(labels)}")
+        parts.append(f"{published.method_label(method)} ({'; '.join(per_k)})")
+    return "; ".join(parts) or "none"
 
 
 def match_counts(compared, by=("method",)):

@@ -11,7 +11,8 @@ Everything a chapter shows of a comparison goes through this module:
 * :class:`Verdict` (from :func:`verdict` and :func:`verdict_row`) -- one compact row per printed
   table or figure and the sentence generated from the same numbers;
 * :class:`Details` -- tables behind a click (an HTML ``<details>`` element);
-* :class:`Prose` -- a generated sentence, shown as Markdown.
+* :class:`Prose` -- a generated sentence, shown as Markdown (:func:`checks_prose`: checked claims
+  as a list).
 
 Every table keeps its label columns (method, k, ...) sticky when it scrolls sideways, writes
 method names as the papers print them (``MbF-PCA (10⁻³)``), headers in words (never
@@ -118,6 +119,16 @@ def format_value(value, decimals=2):
     if _LATEX.search(text):
         raise ValueError(f"the cell {text!r} holds LaTeX; give the number (parse_cell) or words.")
     return method_label(text)
+
+
+def format_range(values, decimals=2, unit=""):
+    """The range of some numbers in words: ``27.8 % to 40.3 %``, or one value where both ends
+    print alike (``100.0 %``)."""
+    values = [float(v) for v in values]
+    if not values:
+        raise ValueError("format_range needs at least one value.")
+    low, high = format_value(min(values), decimals), format_value(max(values), decimals)
+    return f"{low}{unit}" if low == high else f"{low}{unit} to {high}{unit}"
 
 
 def _key_label(name, value):
@@ -551,6 +562,20 @@ def _as_checks(checks):
                     f"booleans (or a list of them), got {type(checks).__name__}.")
 
 
+def checks_prose(checks, *, held="holds", failed="fails"):
+    """Checked claims as a Markdown list: ``- holds: <claim>`` or ``- **fails**: <claim>``.
+
+    ``checks``: what :func:`verdict_row` takes (a dict of claim -> bool, a Series or DataFrame of
+    booleans, or a list of them).  The list is generated from the checks, so the words follow the
+    numbers.
+    """
+    claims = _as_checks(checks)
+    if not claims:
+        raise ValueError("checks holds no claim.")
+    return Prose("\n".join(f"- {held}: {claim}" if ok else f"- **{failed}**: {claim}"
+                           for claim, ok in claims.items()))
+
+
 def verdict_row(item, compared=None, *, checks=None):
     """The verdict of one printed table or figure, as counts.
 
@@ -635,12 +660,16 @@ class Verdict:
                     entry[label] = MISSING if r[key] is None else int(r[key])
             data.append(entry)
         frame = pd.DataFrame(data).set_index("item")
-        frame.index.name = "printed table or figure"
+        frame.index.name = "the paper's table or figure"
         has_checks = any(r["checks"] is not None for r in self.rows)
+        has_cells = any(r["printed"] is not None for r in self.rows)
         if not has_checks:
             frame = frame.drop(columns=_VERDICT_COLUMNS["checks"])
+        if not has_cells:  # a paper that only draws figures: its claims are the verdict
+            frame = frame.drop(columns=[_VERDICT_COLUMNS[k] for k in
+                                        ("printed", "shown", "within", "equal")])
         notes = []
-        if any(r["printed"] is None for r in self.rows):
+        if has_cells and any(r["printed"] is None for r in self.rows):
             notes.append(f"{MISSING} under the cells: a figure prints no cells; its stated "
                          "conclusions are checked instead.")
         if has_checks and any(r["checks"] is None for r in self.rows):
@@ -661,7 +690,7 @@ class Verdict:
         if t["checks"]:
             failed = [c for r in self.rows for c in r["failed"]]
             line = (f"{t['held']} of the {_count(t['checks'], 'check')} of the paper's stated "
-                    "conclusions hold")
+                    f"conclusions {'holds' if t['held'] == 1 else 'hold'}")
             if failed:
                 line += f"; {_count(len(failed), 'fails', 'fail')}: " + "; ".join(failed)
             parts.append(line + ".")
