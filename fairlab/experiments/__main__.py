@@ -28,6 +28,14 @@ def _split_pairs(pairs, option):
         yield name, value
 
 
+def _experiment(name):
+    """An experiment with a ledger (argparse's choices would list the empty default too)."""
+    if name not in _ledger.EXPERIMENTS:
+        raise argparse.ArgumentTypeError(
+            f"invalid choice: {name!r} (choose from {', '.join(_ledger.EXPERIMENTS)})")
+    return name
+
+
 def _where(pairs):
     chosen = {}
     for field, value in _split_pairs(pairs, "--where"):
@@ -112,7 +120,12 @@ def _status(args):
         lines.append({"experiment": experiment, "units": len(per_unit), "rows": len(ledger),
                       "unit hours": round(per_unit["seconds"].sum() / 3600, 2),
                       "commits": ledger["commit"].nunique()})
-    print(f"ledgers in {_ledger.results_dir(args.results).resolve()}")
+    folder = _ledger.results_dir(args.results).resolve()
+    print(f"ledgers in {folder}")
+    if not any(line["units"] for line in lines) and not damaged:
+        print(f"no ledger holds a unit there ({'empty' if folder.is_dir() else 'no such folder'}"
+              "): the committed ledgers are in a checkout's notebooks/results; point --results "
+              "or FAIRLAB_RESULTS at them")
     if lines:
         print(pd.DataFrame(lines).to_string(index=False))
     for message in damaged:
@@ -142,7 +155,9 @@ def main(argv=None):
     run.add_argument("--redo", action="store_true", help="recompute units the ledger holds")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     verify = commands.add_parser("verify", help="recompute a sample of the ledgers")
-    verify.add_argument("experiment", nargs="*", choices=[[], *_ledger.EXPERIMENTS])
+    verify.add_argument("experiment", nargs="*", type=_experiment, metavar="EXPERIMENT",
+                        help=f"ledgers to verify, of {', '.join(_ledger.EXPERIMENTS)} "
+                             "(default: all)")
     verify.add_argument("--max-unit-seconds", type=float,
                         default=_ledger.MAX_UNIT_SECONDS,
                         help="rerun a slower unit's parts, if its experiment names any")
