@@ -843,3 +843,33 @@ def _expected_failed_checks(estimator):
 )
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("shape", [(60, 5, 1), (40, 40, 2), (12, 30, 2), (500, 20, 3), (7, 1, 1),
+                                   (9, 4, 0), (30, 6, 2)])
+def test_leace_whitening_factors_equal_the_svd_of_the_centred_data(shape):
+    """The QR route (tall data) gives the singular values, right vectors and AᵀZ̃ of the thin
+    SVD X̃ = A S Bᵀ, without touching its inputs: checked against SciPy's SVD, with column
+    scales over eight decades, an offset, and (last shape) two collinear columns."""
+    from fairlab.baselines.leace import _svd_and_cross
+
+    n, d, r = shape
+    rng = np.random.default_rng(d * 100 + n)
+    X = rng.normal(size=(n, d)) * np.logspace(-4, 4, d) + 1e3
+    if shape == (30, 6, 2):
+        X[:, 1] = 3 * X[:, 0]
+    X -= X.mean(axis=0)
+    Z = rng.normal(size=(n, r))
+    Z -= Z.mean(axis=0)
+    before = X.copy(), Z.copy()
+    s, Bt, AtZ = _svd_and_cross(X, Z)
+    np.testing.assert_array_equal(X, before[0])
+    np.testing.assert_array_equal(Z, before[1])
+    A, s_svd, Bt_svd = linalg.svd(X, full_matrices=False)
+    np.testing.assert_allclose(s, s_svd, rtol=1e-12, atol=1e-13 * s_svd[0])
+    assert AtZ.shape == (min(n, d), r)
+    # the signs of singular vector pairs are free: compare what they determine, B S AᵀZ̃ = X̃ᵀZ̃
+    np.testing.assert_allclose(Bt.T @ (s[:, None] * AtZ), X.T @ Z,
+                               atol=1e-12 * np.abs(X).max() * np.abs(Z).max(initial=1.0) * n)
+    clear = s_svd > 1e-6 * s_svd[0]  # directions that the data determine well
+    np.testing.assert_allclose(np.abs(np.sum(Bt[clear] * Bt_svd[clear], axis=1)), 1, atol=1e-8)

@@ -11,7 +11,8 @@ E‖r(X) − X‖²_M at once.  Closed form, with W = (Σ_XX^{1/2})⁺ the white
     r(x) = x − Q Qᵀ (x − μ),  Q = basis of range(Σ_XZ)   # method="orthogonal" (W = I)
 
 Implementation (no rank decided with a default tolerance where it is known).  With the thin
-SVD of the centred data X̃ = A S Bᵀ (at most n − 1 non-zero singular values, by centring),
+SVD of the centred data X̃ = A S Bᵀ (for n ≥ d through its QR, X̃ = QR, and the SVD of R, so
+that the n × d factor A is never formed) (at most n − 1 non-zero singular values, by centring),
 Σ_XX = B S² Bᵀ/(n − 1), W = √(n−1)·B S⁻¹ Bᵀ and W Σ_XZ = B (AᵀZ̃)/√(n − 1), so::
 
     Ũ = basis of range(AᵀZ̃)                # = range of the canonical correlations
@@ -77,6 +78,28 @@ from ._common import BaseEraser, Eraser, fit_erased_pca, validate_eraser_input
 _EPS = np.finfo(np.float64).eps
 
 
+def _svd_and_cross(Xc, Zc):
+    """Singular values s and right vectors Bᵀ of X̃ = A S Bᵀ (thin SVD), and AᵀZ̃.
+
+    For tall X̃ (n ≥ d) A is never formed: the Householder QR of [X̃ Z̃] holds X̃ = Q₁R in its
+    first d columns and Q₁ᵀZ̃ in the first d rows of the others (the reflectors of X̃'s columns
+    act on Z̃'s as well), and the SVD of the d × d factor, R = P S Bᵀ, gives A = Q₁P, so
+    AᵀZ̃ = Pᵀ(Q₁ᵀZ̃).  That costs about 2n(d + r)² flops against about 6nd² for the SVD of X̃
+    with its left vectors, with the same backward stability.  Wide X̃ goes through its SVD.
+    """
+    n, d = Xc.shape
+    if n < d or d == 0:
+        A, s, Bt = linalg.svd(Xc, full_matrices=False, lapack_driver="gesdd", check_finite=False)
+        return s, Bt, cross(A, Zc)
+    # a new array, in LAPACK's column order: the factorisation overwrites it, never the caller's
+    XZ = np.empty((n, d + Zc.shape[1]), order="F")
+    XZ[:, :d], XZ[:, d:] = Xc, Zc
+    (_, _), R = linalg.qr(XZ, mode="raw", overwrite_a=True, check_finite=False)
+    P, s, Bt = linalg.svd(np.triu(R[:d, :d]), full_matrices=False, lapack_driver="gesdd",
+                          check_finite=False)
+    return s, Bt, cross(P, R[:d, d:])
+
+
 def leace_eraser(X, groups, *, method="leace"):
     """The LEACE eraser of ``X`` for ``groups``: factors L (d×q), R (q×d) and bias μ."""
     n, d = X.shape
@@ -88,12 +111,12 @@ def leace_eraser(X, groups, *, method="leace"):
         Q = constraint_basis(cross(Xc, Zc), np.linalg.norm(Xc, axis=0), z_norms, n)
         return Eraser.orthogonal(Q, bias=mu)
     # Whitening through the SVD of the centred data: X̃ = A S Bᵀ.
-    A, s, Bt = linalg.svd(Xc, full_matrices=False, lapack_driver="gesdd", check_finite=False)
+    s, Bt, AtZ = _svd_and_cross(Xc, Zc)
     scale = (s[0] if s.size else 0.0) + np.sqrt(n) * np.linalg.norm(mu)
     rank = min(n - 1, int(np.sum(s > max(n, d) * _EPS * scale)))
-    A, s, B = A[:, :rank], s[:rank], Bt[:rank].T
+    s, B, AtZ = s[:rank], Bt[:rank].T, AtZ[:rank]
     # W Σ_XZ ∝ B AᵀZ̃: its range is B·range(AᵀZ̃) (A has unit columns).
-    U = constraint_basis(cross(A, Zc), np.ones(rank), z_norms, n)
+    U = constraint_basis(AtZ, np.ones(rank), z_norms, n)
     left = B @ (s[:, None] * U)  # W⁺U
     right = (U.T / s[None, :]) @ B.T  # UᵀW
     removed = B @ linalg.qr(s[:, None] * U, mode="economic", check_finite=False)[0]
