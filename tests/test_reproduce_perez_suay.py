@@ -378,3 +378,44 @@ def test_one_nn_breaks_near_ties_the_same_way_whatever_the_last_bits():
                              S_test, np.nan, 0.0)
         errors.add(row["error"])
     assert errors == {0.0}  # the tie goes to the first training row, label −1, every time
+
+
+# ---------------------------------------------------------------------- the chapter's verdict
+def _planted_checks():
+    s = perez_suay.SENTENCES
+    return pd.DataFrame([
+        {"figure": "Fig. 4", "panel": "sex", "sentence": s["fig4 fair"], "conclusion": "a",
+         "measured": "x", "holds": True},
+        {"figure": "Fig. 4", "panel": "sex+race", "sentence": s["fig4 fkr"], "conclusion": "b",
+         "measured": "FKR\\S lower", "holds": False},
+        {"figure": "Fig. 5", "panel": "n_children", "sentence": s["fig5 removing"],
+         "conclusion": "c", "measured": "y", "holds": True},
+    ])
+
+
+def test_verdict_counts_the_checks_per_figure_and_says_so():
+    checks = _planted_checks()
+    verdict = perez_suay.verdict(checks, {"Fig. 4": 25, "Fig. 5": 3})
+    assert [(r["held"], r["checks"]) for r in verdict.rows] == [(1, 2), (1, 1)]
+    assert verdict.rows[0]["item"] == perez_suay.FIGURE_ITEMS["Fig. 4"]
+    assert verdict.totals["held"] == 2 and verdict.totals["checks"] == 3
+    assert verdict.sentence.startswith("2 of the 3 checks")
+    assert "1 of 2 on its Figure 4; 1 of 1 on its Figure 5" in verdict.sentence
+    assert "25, 3 of the paper's 25 repetitions" in verdict.sentence
+    assert "all 25 of the paper's repetitions" in perez_suay.verdict(
+        checks, {"Fig. 4": 25, "Fig. 5": 25}).sentence
+    with pytest.raises(ValueError, match="perez_suay.checks"):
+        perez_suay.verdict(checks.drop(columns="holds"), {})
+
+
+def test_checks_report_explains_only_the_failing_checks_in_readers_words():
+    checks = _planted_checks()
+    listing, why, detail = perez_suay.checks_report(checks, "Fig. 4")
+    assert "- holds: sex: " in listing and "- **fails**: sex and race: " in listing
+    assert perez_suay.FAILURE_READINGS["fig4 fkr"] in why and "*sex and race*" in why
+    assert "without S" in detail._repr_html_() and "\\S" not in detail._repr_html_()
+    assert "collapsed" in repr(detail)
+    # a figure whose checks all hold has no "why"
+    assert len(perez_suay.checks_report(checks, "Fig. 5")) == 2
+    with pytest.raises(ValueError, match="has no checks"):
+        perez_suay.checks_report(checks, "Fig. 9")
