@@ -109,14 +109,14 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         features.
     n_constraints_ : int
         Number of independent sensitive directions projected out.
-    eigenvalues_ : ndarray of shape (n_components_,)
+    eigenvalues_ : ndarray of shape (``n_components_``,)
         Exact solver: the positive eigenvalues of K_⊥ kept (descending).
     X_fit_ : ndarray of shape (n_samples, n_features)
         Training rows (exact solver), or the landmarks (Nyström).
     gamma_ : float or None
         The kernel coefficient used.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Only when X has string feature names.
 
     References
