@@ -18,6 +18,7 @@ PyTorch it needs is not installed on every Python, see .ci/run).
 import numpy as np
 import pytest
 from adversarial import centred_design_basis, instance
+from extras import import_extra
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
@@ -25,8 +26,8 @@ from sklearn.svm import LinearSVC
 from fairlab import FairPCA
 from fairlab.baselines.leace import LEACE, OracleLEACE
 
-torch = pytest.importorskip("torch")
-concept_erasure = pytest.importorskip("concept_erasure")
+torch = import_extra("torch", "compare")
+concept_erasure = import_extra("concept_erasure", "compare")
 
 # one thread: the tests run one pytest worker per core (make test)
 torch.set_num_threads(1)
