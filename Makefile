@@ -19,7 +19,7 @@ PARALLEL ?= -n auto --dist loadscope
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 .PHONY: help install book student pdf test test-blas test-unit blas-info notebook bench bench-quick \
-	bench-all reproduce verify-results appendix sync lint clean
+	bench-all reproduce verify-results appendix sync lint clean student-check instructor grade
 
 # The targets with a one-line description (## after the prerequisites).
 help:  ## this list
@@ -45,6 +45,25 @@ book: $(STAMP) student  ## execute the notebooks (cached) and build the HTML boo
 # the two commands); the book links the bundle. See fairlab/exercises/_student.py.
 student: $(STAMP)  ## student notebooks without solutions and the class bundle (_build/student)
 	$(BIN)/python -m fairlab.exercises._student . _build/student
+
+# The class bundle as a student meets it: unzipped in a temporary folder, installed by its README's
+# own command into a fresh virtual environment (pip's configured index), and every student notebook
+# run from top to bottom in it, each check on its "no answer yet" path; fails on any error. Prints
+# the install's time, the environment's size and each notebook's time (about 10 minutes in all).
+student-check: student  ## the class bundle unzipped, installed as its README says, every notebook run
+	$(BIN)/python tests/student_check.py _build/student/fairlab-student.zip --python $(PYTHON)
+
+# The instructor bundle, never handed to students: the executed chapters with their solutions, the
+# answer key (reference values, precisions, typical mistakes, what each solution printed), the
+# instructor notes and the grader, zipped as _build/instructor/fairlab-instructor.zip.
+# make grade SUBMISSIONS=folder scores the student notebooks under folder (each executed, its
+# checks recorded): right, wrong or missing per exercise, into grades.csv.
+SUBMISSIONS ?= submissions
+instructor: $(STAMP)  ## solutions, answer key, notes and grader for teachers (_build/instructor)
+	$(BIN)/python -m fairlab.exercises._instructor build . _build/instructor
+
+grade: $(STAMP)  ## score submitted student notebooks: SUBMISSIONS=folder, into grades.csv
+	$(BIN)/python -m fairlab.exercises._instructor grade $(SUBMISSIONS) --csv grades.csv
 
 # The whole book as one PDF, _build/latex/fairlab-workbench.pdf, through LaTeX (xelatex) from the
 # notebooks' stored outputs, nothing executed. Needs TeX Live: on Debian or Ubuntu,

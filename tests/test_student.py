@@ -1,12 +1,14 @@
 """make student: the student notebooks hold no solution, are valid, and run; the class bundle holds
 them, the library and the two commands, and nothing of the instructor's."""
 
+import gzip
 import json
 import re
 import zipfile
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 from fairlab.exercises import _student
@@ -99,9 +101,13 @@ def test_bundle_holds_notebooks_library_environment_and_readme_only(built):
         top = {name.split("/")[1] for name in names}
         readme = zf.read(f"{_student.BUNDLE}/README.md").decode()
         packed = {name: zf.read(name) for name in names if name.endswith(".ipynb")}
-    assert top == {"notebooks", "fairlab", "pyproject.toml", "requirements.lock",
+    assert top == {"notebooks", "fairlab", "benchmarks", "pyproject.toml", "requirements.lock",
                    "environment.yml", "README.md", "Makefile"}
     assert f"{_student.BUNDLE}/fairlab/exercises/_checks.py" in names
+    assert f"{_student.BUNDLE}/fairlab/exercises/_key.py" not in names
+    assert f"{_student.BUNDLE}/fairlab/exercises/_hashes.json" in names
+    # the table that chapters 4, 6, 10 and 12 read (fairlab.evaluation.benchmark_ratios)
+    assert f"{_student.BUNDLE}/benchmarks/results/goals.csv" in names
     assert not any("/book/" in name or name.endswith(".md") and "README" not in name
                    for name in names)
     for path in CHAPTERS:
@@ -165,3 +171,102 @@ def test_every_chapter_states_its_measured_run_time():
         text = "\n".join(_student._source(c) for c in json.loads(path.read_text())["cells"]
                          if c["cell_type"] == "markdown")
         assert f"{{{{ run_time_{path.name[:2]} }}}}" in text, path.name
+
+
+def test_zip_members_are_plain_files_readable_by_all(built):
+    with zipfile.ZipFile(built[1]) as zf:
+        modes = {info.filename: info.external_attr >> 16 for info in zf.infolist()}
+    assert modes and all(mode == 0o100644 for mode in modes.values()), \
+        {name: oct(mode) for name, mode in modes.items() if mode != 0o100644}
+
+
+def test_every_command_a_student_notebook_names_is_in_the_bundle_makefile(built):
+    with zipfile.ZipFile(built[1]) as zf:
+        makefile = zf.read(f"{_student.BUNDLE}/Makefile").decode()
+    targets = set(re.findall(r"^([a-z][a-z-]*):", makefile, re.M))
+    named = set()
+    for path in (built[0] / "notebooks").glob("*.ipynb"):
+        text = "\n".join(_student._source(cell) for cell in json.loads(path.read_text())["cells"])
+        named |= set(re.findall(r"`make ([a-z][a-z-]*)", text))
+    assert named and named <= targets, named - targets
+
+
+def _constants(code):
+    """Every constant of a code object and of the code objects nested in it."""
+    for const in code.co_consts:
+        if hasattr(const, "co_consts"):
+            yield from _constants(const)
+        else:
+            yield const
+
+
+# A reference value that the chapter itself prints as a published number: the DI of German
+# credit's good-credit label for age > 25 is Table 2 of the paper that chapter 2 reproduces.
+PUBLISHED = {("ex-datasets-age", "0.7948")}
+
+
+def test_no_reference_answer_can_be_read_from_the_bundle(built):
+    """No file of the bundle (sources, notebooks, data, the digest table) holds a reference answer
+    of the instructor's key (of three significant digits or more at its check's precision; the
+    names of a choice are the exercise's own options), nor does a number among the compiled
+    constants of the exercises' modules (elsewhere constants are the library's parameters: 0.85
+    is the fraction of Fair PCA-S (0.85), not an answer)."""
+    from fairlab.exercises import _checks, _key
+
+    def digits(value, step):  # the value at its check's precision, e.g. "0.182"
+        return f"{value:.{max(0, -int(np.floor(np.log10(step))))}f}"
+
+    def significant(text):
+        return len(text.replace(".", "").strip("0"))
+
+    # A value of one or two significant digits at its precision (0.50, chance level; 5.8) is
+    # common in any text; three or more say something.
+    references = [(label, value, step) for label, roles in _key.references().items()
+                  for value, step in zip(roles["answer"], _checks.STEPS[label]["answer"])
+                  if step is not None and significant(digits(value, step)) >= 3]
+    # Everywhere: the value as the key writes it (six significant digits). In the exercises'
+    # modules and the student notebooks also at the check's precision: elsewhere (ledgers,
+    # published tables) three digits recur by chance among thousands of numbers.
+    exact = {f"{value:.6g}": label for label, value, _ in references
+             if significant(f"{value:.6g}") >= 4}  # 0.464 (of 1 000 points) is 3 digits
+    near = {digits(value, step): label for label, value, step in references
+            if (label, digits(value, step)) not in PUBLISHED}
+    found = []
+    with zipfile.ZipFile(built[1]) as zf:
+        for name in zf.namelist():
+            data = zf.read(name)
+            if name.endswith(".gz"):
+                data = gzip.decompress(data)
+            text = data.decode("utf-8", "replace")
+            own = "/fairlab/exercises/" in name or "/notebooks/" in name and name.endswith(".ipynb")
+            wanted = {**exact, **near} if own else exact
+            found += [(wanted[token], name, token)
+                      for token in {t.strip(".") for t in re.findall(r"\d[\d.]*", text)}
+                      if token in wanted]
+            if name.endswith(".py") and "/fairlab/exercises/" in name:
+                # a constant such as 0.5 (the bin's rounding) is no reference of 3 digits or more
+                found += [(label, name, const) for const in _constants(compile(text, name, "exec"))
+                          if isinstance(const, float) and significant(repr(const)) >= 3
+                          for label, value, step in references if abs(const - value) <= 1.5 * step]
+    assert not found, found
+
+
+def test_the_bundle_checks_need_no_key(built, tmp_path):
+    """The bundle's library checks answers from its digest table alone: the key is absent."""
+    import subprocess
+    import sys
+
+    with zipfile.ZipFile(built[1]) as zf:
+        for name in zf.namelist():
+            if name.startswith(f"{_student.BUNDLE}/fairlab/"):
+                zf.extract(name, tmp_path)
+    code = ("import importlib.util, math, os, fairlab; from fairlab import exercises; "
+            "assert fairlab.__file__.startswith(os.getcwd()), fairlab.__file__; "
+            "assert importlib.util.find_spec('fairlab.exercises._key') is None; "
+            "print(exercises.check('ex-repro-ddof', math.sqrt(10 / 9)).correct, "
+            "exercises.check('ex-repro-ddof', 10 / 9).correct, "
+            "exercises.check('ex-dediego-ci', (0.552, 1.048)).correct)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / _student.BUNDLE,
+                         capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "False", "True"]

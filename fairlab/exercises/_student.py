@@ -17,9 +17,13 @@
     ``{{ ... }}``;
 
 * ``fairlab-student.zip``: the student notebooks, the ledgers the reproduction chapters read
-  (``notebooks/results/``), the ``fairlab`` source with ``pyproject.toml`` and
-  ``requirements.lock`` (so that the bundle installs on its own), ``environment.yml``, a
-  two-target ``Makefile`` (``make install``, ``make lab``) and a ``README.md``;
+  (``notebooks/results/``), the benchmark table and scripts (``benchmarks/``), the ``fairlab``
+  source with ``pyproject.toml`` and ``requirements.lock`` (so that the bundle installs on its
+  own), ``environment.yml``, a ``Makefile`` (``make install``, ``make lab``, ``make test`` and
+  the commands the chapters name) and a ``README.md``. The instructor's key
+  (``fairlab/exercises/_key.py``) stays out: the checks find the salted digests of its values in
+  ``fairlab/exercises/_hashes.json``, written here with a salt drawn for this bundle. Files are
+  stored with mode 0644;
 * ``timings.csv`` and ``sessions.csv``: how long each chapter took to execute, summed from the
   execution timestamps stored in the committed notebooks, and per session of the courses on the
   teaching page (the instructor notes show them).
@@ -33,12 +37,15 @@ import copy
 import csv
 import json
 import re
+import secrets
 import sys
 import textwrap
+import time
 import zipfile
 from datetime import datetime
 from pathlib import Path
 
+from . import _hashing
 from ._registry import expected, labels
 
 BUNDLE = "fairlab-student"
@@ -50,6 +57,12 @@ SESSIONS = {
     "six sessions": [[1, 2, 3], [4, 5], [6, 7], [8, 9, 10], [11, 12, 13, 14, 15], [16, 17]],
 }
 ONE_OF = {("six sessions", 5)}  # sessions whose chapters are alternatives, not a sequence
+
+STUDENT_RUN_IT = (
+    "**Run it yourself.** This notebook comes from the class bundle, which also holds `fairlab`: "
+    "in the bundle's folder, `make install` sets up the environment once, `make lab` opens the "
+    "chapters in JupyterLab, and `make notebook NB=<chapter> PARAMS=\"-p seed 3\"` reruns this "
+    "one with other parameters (the bundle's README.md says more).")
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|:{3,})\{solution\}\s*(?P<label>\S*)")
 _CHECK_CALL = re.compile(r"check\(\s*[\"'](?P<label>[\w\-]+)[\"']")
@@ -90,6 +103,9 @@ def _substitutions(root):
     config = yaml.safe_load(Path(root, "_config.yml").read_text())
     typed = {name: " ".join(str(text).split())
              for name, text in config.get("parse", {}).get("myst_substitutions", {}).items()}
+    # The book's "Run it yourself" box points readers at the HTML book's download (which holds
+    # the solutions); a student's copy says how to run it from the bundle instead.
+    typed["run_it"] = STUDENT_RUN_IT
     return {**typed, **run_time_substitutions(root)}
 
 
@@ -235,51 +251,125 @@ exercises.check("ex-dediego-ci", answer)      # right / not yet, and why
 
 ## Two commands
 
-You need Python 3.11 or newer, `make`, and access to PyPI for the first install. In this folder:
+You need Python 3.11 or newer, `make`, and access to a Python package index (PyPI or your
+institution's mirror) for the first install. In this folder:
 
 ```bash
-make install   # creates .venv with fairlab, Jupyter and everything the chapters use
+make install   # creates .venv with fairlab, JupyterLab and what the chapters import
 make lab       # opens the notebooks in JupyterLab
 ```
 
-With conda instead: `conda env create -f environment.yml`, `conda activate fairlab`, then
-`jupyter lab notebooks/`.
+With conda instead: `conda env create -f environment.yml`, `conda activate fairlab`,
+`pip install --no-deps --editable .`, then `jupyter lab notebooks/`.
 
 JupyterLab shows the chapters' MyST markdown (admonitions, math, cross-references) through the
-`jupyterlab-myst` extension, which both installs include. Every notebook runs from top to bottom
-as it is: a check that has no answer yet says so and what form the answer takes. The chapters'
-first code cell holds their parameters; the checks assume the defaults.
+`jupyterlab-myst` extension, which the install includes. Every notebook runs from top to bottom
+as it is (`make test` runs them all and says which fail): a check that has no answer yet says so
+and what form the answer takes. The chapters' first code cell holds their parameters; the checks
+assume the defaults.
+
+## The other commands the chapters name
+
+- `make notebook NB=01_quickstart PARAMS="-p seed 3"`: rerun one chapter with other parameters
+  (papermill) into `_build/papermill/`;
+- `make bench`: the runtime table of `benchmarks/results/goals.csv`, measured on your machine;
+- `make reproduce`: the paper-scale results the ledgers of `notebooks/results/` lack (hours);
+- `make verify-results`: recompute a sample of the ledgers and compare (minutes).
+
+The last three first install the optional solvers they need (`pip install '.[baselines]'`).
+`make test` here runs the notebooks; the book's own test suite is not part of the bundle.
 
 ## What is in the bundle
 
 - `notebooks/`: the chapters, without solutions and without outputs;
   `notebooks/results/`: the stored results that the reproduction chapters read;
+- `benchmarks/`: the runtime benchmarks and their stored table;
 - `fairlab/`, `pyproject.toml`, `requirements.lock`: the library the notebooks call, and the
   tested versions of its dependencies;
 - `environment.yml`: the same environment for conda.
 """
 
 _MAKEFILE = """\
-# make install: .venv with fairlab and everything the chapters use; make lab: open them.
+# make install: .venv with fairlab, JupyterLab and what the chapters import; make lab: open them.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+NB     ?= 01_quickstart
+PARAMS ?=
+LEDGERS ?= kleindessner kleindessner_tradeoffs perez_suay de_diego
+PIP    := $(BIN)/python -m pip install --quiet --no-compile --constraint requirements.lock
+# Bytecode for the installed packages but not for their own test suites, which no chapter imports
+# (pip would compile everything: 200 MB, a third of the environment).
+COMPILE := $(BIN)/python -m compileall -q -j 0 -x '/tests?/'
+SITE   = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 
-.PHONY: install lab
+.PHONY: install lab test notebook solvers bench reproduce verify-results
 
 install:
 \ttest -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-\t$(BIN)/python -m pip install --quiet --constraint requirements.lock --editable '.[book]'
+\t$(PIP) --editable '.[student]'
+\t$(COMPILE) "$(SITE)" fairlab
 
 lab:
 \t$(BIN)/jupyter lab notebooks/
+
+# Every notebook from top to bottom in a fresh kernel (executed copies in _build/executed).
+test:
+\t$(BIN)/python -m fairlab.exercises._run notebooks _build/executed
+
+notebook:
+\tmkdir -p _build/papermill
+\t$(BIN)/papermill --cwd notebooks notebooks/$(NB).ipynb _build/papermill/$(NB).ipynb $(PARAMS)
+
+# The SDP solvers of the compared methods, which bench, reproduce and verify-results need.
+solvers:
+\t$(PIP) --editable '.[student,baselines]'
+\t$(COMPILE) "$(SITE)"
+
+bench: solvers
+\t$(BIN)/python benchmarks/goals.py
+
+reproduce: solvers
+\tfor ledger in $(LEDGERS); do $(BIN)/python -m fairlab.experiments run $$ledger || exit 1; done
+
+verify-results: solvers
+\tOPENBLAS_NUM_THREADS=1 $(BIN)/python -m fairlab.experiments verify
 """
+
+# Library files the student bundle leaves out: the instructor's key and grading, and a digest
+# table left by an earlier build (the bundle gets its own).
+_INSTRUCTOR_ONLY = {"fairlab/exercises/_key.py", "fairlab/exercises/_hashes.json",
+                    "fairlab/exercises/_instructor.py"}
 
 
 def _library_files(root):
     for path in sorted(Path(root, "fairlab").rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+        if (path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+                and path.relative_to(root).as_posix() not in _INSTRUCTOR_ONLY):
             yield path
+
+
+def _benchmark_files(root):
+    folder = Path(root, "benchmarks")
+    yield from sorted(folder.glob("*.py"))
+    yield from sorted(folder.glob("results/*.csv"))
+
+
+def hash_table(salt=None):
+    """The digests of the key's values under a fresh salt (what the student bundle ships)."""
+    from . import _key
+    from ._checks import STEPS
+
+    return _hashing.make_table(_key.references(), STEPS, salt or secrets.token_hex(16))
+
+
+def _info(name, mtime=None):
+    """A zip member stored as a plain file with mode 0644 (rw-r--r--)."""
+    info = zipfile.ZipInfo(f"{BUNDLE}/{name}",
+                           date_time=time.localtime(mtime)[:6] if mtime else (2020, 1, 1, 0, 0, 0))
+    info.external_attr = (0o100644 << 16)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    return info
 
 
 def build(root=".", out=None):
@@ -306,17 +396,18 @@ def build(root=".", out=None):
     bundle = out / f"{BUNDLE}.zip"
     with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as zf:
         def add(path, name):
-            zf.write(path, f"{BUNDLE}/{name}")
+            zf.writestr(_info(name, path.stat().st_mtime), path.read_bytes())
         for path in sorted(notebooks_out.glob("*.ipynb")):
             add(path, f"notebooks/{path.name}")
         for path in sorted(Path(root, "notebooks", "results").glob("*.csv.gz")):
             add(path, f"notebooks/results/{path.name}")
-        for path in _library_files(root):
+        for path in [*_library_files(root), *_benchmark_files(root)]:
             add(path, path.relative_to(root).as_posix())
+        zf.writestr(_info("fairlab/exercises/_hashes.json"), json.dumps(hash_table()) + "\n")
         for name in ("pyproject.toml", "requirements.lock", "environment.yml"):
             add(root / name, name)
-        zf.writestr(f"{BUNDLE}/README.md", _README)
-        zf.writestr(f"{BUNDLE}/Makefile", _MAKEFILE)
+        zf.writestr(_info("README.md"), _README)
+        zf.writestr(_info("Makefile"), _MAKEFILE)
     return bundle
 
 
