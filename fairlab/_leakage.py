@@ -14,7 +14,13 @@ import pandas as pd
 from sklearn.linear_model import LogisticRegression
 
 from ._linalg import SIGN_TIE, column_signs
-from ._validation import as_column_matrix, check_groups, check_int, encode_sensitive
+from ._validation import (
+    as_column_matrix,
+    as_sensitive_container,
+    check_groups,
+    check_int,
+    encode_sensitive,
+)
 from .metrics import (
     _as_matrix,
     _centred_gram,
@@ -130,8 +136,14 @@ def _check_adversaries(adversaries):
 
 
 def _sensitive_columns(sensitive_features):
-    """``[(attribute name, 1-D column)]``: one entry per column of ``sensitive_features``."""
+    """``[(attribute name, 1-D column)]``: one entry per column of ``sensitive_features``.
+
+    Columns keep their dtype (a bare ``pd.Categorical`` becomes a Series), so that
+    ``sensitive_type="auto"`` reads them by :func:`~fairlab._validation.auto_sensitive_kind`,
+    the rule of the estimators.
+    """
     name = "sensitive_features"
+    sensitive_features = as_sensitive_container(sensitive_features)
     if isinstance(sensitive_features, pd.DataFrame):
         if sensitive_features.shape[1] == 0:
             raise ValueError(f"{name} has no columns; pass at least one sensitive attribute.")

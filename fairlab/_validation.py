@@ -228,6 +228,7 @@ def check_array(array, *, input_name, owner, **kwargs):
 
 def _as_2d_columns(sensitive_features, n_samples, name):
     """Return a list of 1-D object/number arrays, one per attribute column."""
+    sensitive_features = as_sensitive_container(sensitive_features)
     if isinstance(sensitive_features, pd.Series):
         columns = [sensitive_features.to_numpy()]
     elif isinstance(sensitive_features, pd.DataFrame):
@@ -388,9 +389,10 @@ def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive
     (used where a constraint needs a basis of range(XᵀS̃), not for penalties).
     """
     columns = _as_2d_columns(sensitive_features, n_samples, name)
+    dtypes = column_dtypes(sensitive_features, len(columns))
     blocks, independent = [], []
-    for r, col in enumerate(columns):
-        if col.dtype.kind in "iuf":
+    for r, (col, dtype) in enumerate(zip(columns, dtypes)):
+        if col.dtype.kind in "iuf" and not isinstance(dtype, pd.CategoricalDtype):
             col = col.astype(float)
             if not np.isfinite(col).all():
                 raise ValueError(
@@ -423,6 +425,61 @@ def check_continuous_sensitive(sensitive_features, n_samples, *, name="sensitive
 
 
 _SENSITIVE_TYPES = ("auto", "categorical", "continuous")
+
+
+def auto_sensitive_kind(dtype):
+    """How ``sensitive_type="auto"`` reads a column of this dtype: the one rule of fairlab.
+
+    ``"continuous"`` for floating-point columns — NumPy floats and pandas' nullable
+    ``Float64``/``Float32``; ``"categorical"`` (group labels) for everything else: booleans,
+    integers (NumPy or pandas' nullable ``Int64``, ``boolean``), strings, objects, dates, and
+    every ``pd.Categorical``/``CategoricalDtype`` column *whatever the dtype of its
+    categories* (a Categorical of floats is a set of named groups that happen to be numbers).
+    The rule looks at the dtype as the user passed it, never at the values: the estimators
+    (:func:`sensitive_kinds_of`), the encoding of the metrics (:func:`encode_sensitive`) and
+    the leakage audit all call this function, so one column is read alike everywhere.
+
+    Parameters
+    ----------
+    dtype : NumPy dtype or pandas extension dtype
+
+    Returns
+    -------
+    {"categorical", "continuous"}
+    """
+    if isinstance(dtype, pd.CategoricalDtype):
+        return "categorical"
+    if pd.api.types.is_bool_dtype(dtype):
+        return "categorical"
+    if pd.api.types.is_float_dtype(dtype):
+        return "continuous"
+    if pd.api.types.is_complex_dtype(dtype):
+        return "continuous"  # numbers: refused as such, with the message of continuous columns
+    return "categorical"
+
+
+def as_sensitive_container(sensitive_features):
+    """A bare ``pd.Categorical`` or ``pd.Index`` as a Series, so that its dtype is kept.
+
+    ``np.asarray`` of a Categorical of floats gives floats: the dtype that says "groups"
+    would be lost before :func:`auto_sensitive_kind` sees it.
+    """
+    if isinstance(sensitive_features, (pd.Categorical, pd.Index)):
+        return pd.Series(sensitive_features)
+    return sensitive_features
+
+
+def column_dtypes(sensitive_features, n_columns):
+    """The dtype of every column of ``sensitive_features`` as passed (before any conversion)."""
+    sensitive_features = as_sensitive_container(sensitive_features)
+    if isinstance(sensitive_features, pd.DataFrame):
+        return list(sensitive_features.dtypes)
+    if isinstance(sensitive_features, pd.Series):
+        return [sensitive_features.dtype]
+    dtype = getattr(sensitive_features, "dtype", None)
+    if dtype is None:
+        dtype = np.asarray(sensitive_features).dtype
+    return [dtype] * n_columns
 
 
 @dataclass(frozen=True)
@@ -471,6 +528,7 @@ def sortable_labels(col):
 
 def _label_columns(a, name):
     """The columns of a 1-D/2-D array-like as (label, 1-D array, is_categorical_under_auto)."""
+    a = as_sensitive_container(a)
     if isinstance(a, pd.Series):
         a = a.to_frame()
     if isinstance(a, pd.DataFrame):
@@ -481,10 +539,11 @@ def _label_columns(a, name):
                 pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))
             # nullable Int64/Float64/boolean: floats with NaN for <NA>, so that missing is caught
             values = a[c].to_numpy(dtype=float, na_value=np.nan) if nullable else a[c].to_numpy()
-            out.append((repr(c), values, not pd.api.types.is_float_dtype(dtype)))
+            out.append((repr(c), values, auto_sensitive_kind(dtype) == "categorical"))
         return out
     a = as_column_matrix(a, name)
-    return [(str(j), a[:, j], a.dtype.kind not in "fc") for j in range(a.shape[1])]
+    categorical = auto_sensitive_kind(a.dtype) == "categorical"
+    return [(str(j), a[:, j], categorical) for j in range(a.shape[1])]
 
 
 def as_column_matrix(a, name):
@@ -591,13 +650,16 @@ def continuous_column(col, where):
     return col
 
 
-def sensitive_kinds_of(sensitive_type, columns, name="sensitive_features"):
+def sensitive_kinds_of(sensitive_type, columns, name="sensitive_features", dtypes=None):
     """The reading of every sensitive column: a tuple of "categorical"/"continuous".
 
     ``sensitive_type`` is the estimators' parameter: one of "categorical", "continuous",
     "auto" (float columns continuous, all others group labels, as :func:`encode_sensitive`
     reads an array), or a list/tuple with one of them per column.  ``columns`` are the
-    columns of ``sensitive_features`` (anything with a ``dtype``: NumPy or dask arrays).
+    columns of ``sensitive_features`` (anything with a ``dtype``: NumPy or dask arrays);
+    ``dtypes``, when given, are the columns' dtypes as the user passed them (a
+    ``pd.Categorical`` of floats converts to floats), which "auto" reads through
+    :func:`auto_sensitive_kind`.
     """
     if isinstance(sensitive_type, str):
         types = [sensitive_type] * len(columns)
@@ -616,11 +678,9 @@ def sensitive_kinds_of(sensitive_type, columns, name="sensitive_features"):
                 "labels), 'continuous' (numbers) or 'auto' (float columns continuous, "
                 "integer/bool/string labels as groups) for every column."
             )
-    return tuple(
-        "continuous" if t == "continuous" or (t == "auto" and np.dtype(c.dtype).kind == "f")
-        else "categorical"
-        for t, c in zip(types, columns)
-    )
+    if dtypes is None:
+        dtypes = [c.dtype for c in columns]
+    return tuple(auto_sensitive_kind(dt) if t == "auto" else t for t, dt in zip(types, dtypes))
 
 
 @dataclass(frozen=True)
@@ -648,14 +708,18 @@ def check_sensitive(sensitive_features, n_samples, sensitive_type, *, min_group_
 
     Categorical columns get the checks of :func:`check_groups`, continuous ones those of
     :func:`encode_sensitive` (numeric, finite) and must not be constant.  With every column
-    categorical the result is that of :func:`check_groups`.
+    categorical the result is that of :func:`check_groups`.  Continuous columns are returned
+    scaled by exact powers of two, max|s| in [½, 1) (:func:`_unit_binade`): the constraints
+    use only their span, and their norms and rank decisions are then free of overflow and
+    underflow whatever the unit of the attribute (1e-300 … 1e300).
 
     Returns
     -------
     SensitiveColumns
     """
     columns = _as_2d_columns(sensitive_features, n_samples, name)
-    kinds = sensitive_kinds_of(sensitive_type, columns, name)
+    kinds = sensitive_kinds_of(sensitive_type, columns, name,
+                               dtypes=column_dtypes(sensitive_features, len(columns)))
     categorical = [r for r, kind in enumerate(kinds) if kind == "categorical"]
     groups = None
     if categorical:
@@ -671,9 +735,23 @@ def check_sensitive(sensitive_features, n_samples, sensitive_type, *, min_group_
                     "needs a varying attribute. Drop that column, or pass "
                     "sensitive_features=None for the unconstrained method."
                 )
-            continuous.append(col)
+            continuous.append(_unit_binade(col))
     S = np.column_stack(continuous) if continuous else None
     return SensitiveColumns(kinds=kinds, groups=groups, continuous=S)
+
+
+def _unit_binade(col):
+    """``col`` times the power of two that puts max|col| in [½, 1): exact, span unchanged.
+
+    A continuous attribute enters a constraint only through the span of its centred column,
+    which a scale does not change; at 1e154 its squares overflow and at 1e-200 they underflow,
+    and the norms and rank decisions built from them then lost the constraint silently.  A
+    power of two rescales without rounding, so every value keeps its bits.
+    """
+    top = np.max(np.abs(col), initial=0.0)
+    if top == 0.0:
+        return col
+    return np.ldexp(col, -int(np.frexp(top)[1]))
 
 
 def check_n_components(n_components, upper, *, name="n_components", bound_text=None):
@@ -716,6 +794,33 @@ def check_int(value, name, *, minimum=1, maximum=None, allow_none=False):
         raise ValueError(f"{name} must be {wanted}{' or None' if allow_none else ''}; "
                          f"got {value!r}.")
     return int(value)
+
+
+def reject_bool_params(estimator, names):
+    """Refuse a bool in any of the numeric hyper-parameters ``names`` of ``estimator``.
+
+    ``True`` passes scikit-learn's ``Interval(Integral, ...)`` and ``Real`` constraints as 1
+    (``n_landmarks=True`` would draw one landmark, ``degree=True`` fit a linear kernel), and a
+    bool is neither a count nor a coefficient: the message names the parameter and the fix.
+    """
+    for name in names:
+        value = getattr(estimator, name)
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError(
+                f"{name}={value!r} is a bool, and a bool is neither a count nor a "
+                f"coefficient; pass a number (e.g. {name}={_NUMERIC_EXAMPLES.get(name, 1)}) "
+                f"or leave the default "
+                f"({name}={_default_of(estimator, name)!r}).")
+
+
+_NUMERIC_EXAMPLES = {"n_landmarks": 500, "degree": 2, "coef0": 1.0, "gamma": 0.1,
+                     "random_state": 0}
+
+
+def _default_of(estimator, name):
+    import inspect
+
+    return inspect.signature(type(estimator).__init__).parameters[name].default
 
 
 def reject_bool(value, name="n_components"):

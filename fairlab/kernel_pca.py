@@ -54,6 +54,18 @@ Scaling.  Both scikit-learn's ``KernelPCA`` (v√λ) and the paper's Algorithm 3
 the same numbers.  With a linear kernel these axes are the columns of FairPCA's ``components_``,
 and the embedding equals ``FairPCA(center=...).transform`` up to the sign of each column.
 
+Linear kernel.  Its Gram matrix XXᵀ is never formed: K̃ = FFᵀ with F = Xc (or X), the
+constraint vectors are A = XcᵀZ, so G = FPFᵀ (P the projector onto range(A)^⊥) and its
+eigenpairs are the singular pairs of the projected data F Q⊥ — the exact solver is FairPCA
+computed without squaring.  Centring the entries of XXᵀ cancels (at an offset of 1e4 the
+centred Gram matrix of unit-spread data is rounding, and the fair components were lost),
+and squaring the data squares their column scales (at scales 1e-6 … 1e6 a Gram or scatter
+matrix resolves only the largest component).  Here X is centred before anything else (two
+passes), the fair directions are built in column-scaled coordinates, the singular values come
+from LAPACK's Jacobi SVD (relative accuracy for column-scaled matrices), and an uncentred
+fit adds the mean as one exact extra row (MᵀM = McᵀMc + n·bbᵀ) instead of rounding it into
+every entry.  See :func:`_linear_constraint` and :func:`_linear_components`.
+
 Large n.  ``approximation="nystroem"`` maps the data to explicit Nyström features
 f(x) = W^{-1/2} k(L, x) built on a set L of m landmarks (W = k(L, L)), then runs linear
 :class:`fairlab.FairPCA` on them: O(n·m² + m³) instead of O(n³).  With all n points as
@@ -62,9 +74,11 @@ landmarks, f(x_i)ᵀf(x_j) = K_ij and the result equals the exact solver.
 
 import warnings
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 from scipy import linalg
+from scipy.linalg import lapack
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.base import (
     BaseEstimator,
@@ -99,10 +113,17 @@ from ._linalg import (
     n_distinct_rows,
     signs_of_extremes,
     symmetric_matvec,
+    thin_svd,
     top_eigh_route,
 )
 from ._moments import any_dask, dask_inputs, dask_transform_input, import_dask, is_dask, map_rows
-from ._validation import check_n_components, check_sensitive, validate_data, warn_unconstrained
+from ._validation import (
+    check_n_components,
+    check_sensitive,
+    reject_bool_params,
+    validate_data,
+    warn_unconstrained,
+)
 
 __all__ = ["FairKernelPCA"]
 
@@ -169,6 +190,131 @@ def _component_floor(n, unit, trace, T):
     mu_min = 1.0 / float(np.max(np.einsum("ij,ij->j", T, T)))
     delta = n * unit * (1.0 + 2.0 * np.sqrt(max(trace, 0.0) / mu_min))
     return max(base, delta / _CONSTRAINT_RTOL)
+
+
+class _LinearProblem(NamedTuple):
+    """The linear kernel's centring and constraint on X itself (:func:`_linear_constraint`).
+
+    ``mean`` μ (two-pass), ``Xc`` = X − μ, ``A`` = XcᵀZ (the feature-space constraint vectors
+    Φ̃ᵀZ of the linear kernel), ``Q`` an orthonormal basis of range(A) (its rank decided),
+    and the fair directions range(A)^⊥ = span(Q⊥) held scale-free: with c the column norms
+    of Xc and R an orthonormal basis of range(D_c⁻¹A)^⊥, Q⊥ = D_c⁻¹ R T⁻¹, T the triangular
+    factor of D_c⁻¹R (so that Q⊥ has orthonormal columns).
+    """
+
+    mean: np.ndarray
+    Xc: np.ndarray
+    A: np.ndarray
+    Q: np.ndarray
+    scale: np.ndarray
+    R: np.ndarray
+    T: np.ndarray
+
+    def project(self, rows):
+        """rows·Q⊥ = ((rows/c)R)T⁻¹: no product of a large column with a small weight."""
+        return linalg.solve_triangular(self.T, ((rows / self.scale) @ self.R).T, trans="T",
+                                       lower=False).T
+
+    def directions(self, V):
+        """Q⊥V = R(T⁻¹V)/c, entry by entry as accurate as the scaled problem (d × k)."""
+        return (self.R @ linalg.solve_triangular(self.T, V, lower=False)) / self.scale[:, None]
+
+
+def _linear_constraint(X, Z):
+    """Centring and constraint of the linear kernel, on X itself (no Gram matrix is formed).
+
+    Z is centred, so XᵀZ = XcᵀZ: A is computed from the two-pass centred Xc and loses nothing
+    to an offset.  Its rank is decided by :func:`~fairlab._linalg.constraint_basis` (entries
+    rounding at n·eps·‖x_col‖‖z‖, the columns of X as given), once, on the column-scaled
+    D_c⁻¹A (the rule is invariant to that scaling).  The fair directions are then built in
+    the scaled coordinates, where every column of X weighs alike: with column scales of 1e-6
+    … 1e6, an orthonormal basis of range(A)^⊥ computed directly is accurate only to eps
+    normwise, and its small entries on the large columns (weights ~1e-12) would carry errors
+    as large as the signal of the small columns.  T is the triangular factor of D_c⁻¹R by
+    Householder QR with the rows sorted by decreasing norm (row-wise stable for such graded
+    matrices).  Returns a :class:`_LinearProblem`.
+    """
+    n, d = X.shape
+    mean = X.mean(axis=0)
+    Xc = X - mean
+    shift = Xc.mean(axis=0)  # the second pass removes the first pass's rounding
+    Xc -= shift
+    mean = mean + shift
+    norms = np.sqrt(np.einsum("ij,ij->j", Xc, Xc))
+    scale = np.where(norms > 0, norms, 1.0)
+    if Z.shape[1]:
+        A = Xc.T @ Z
+        Qs = constraint_basis(A / scale[:, None],
+                              np.sqrt(np.einsum("ij,ij->j", X, X)) / scale,
+                              np.ones(Z.shape[1]), n_terms=n)
+        # the same range in the original coordinates, for A⁺ and n_constraints_
+        Q = _orthonormal_range(scale[:, None] * Qs)
+    else:
+        A, Qs, Q = np.zeros((d, 0)), np.zeros((d, 0)), np.zeros((d, 0))
+    R = complement_basis(Qs)
+    B = R / scale[:, None]
+    order = np.argsort(-np.einsum("ij,ij->i", B, B), kind="stable")
+    T = linalg.qr(B[order], mode="r", check_finite=False)[0][: R.shape[1]]
+    return _LinearProblem(mean, Xc, A, Q, scale, R, T)
+
+
+def _orthonormal_range(B):
+    """Orthonormal basis of range(B) for B of full column rank (thin QR)."""
+    return linalg.qr(B, mode="economic", check_finite=False)[0] if B.shape[1] else B
+
+
+def _graded_svd(B):
+    """Singular values (descending) and right singular vectors of B, accurate per value.
+
+    LAPACK's preconditioned Jacobi SVD (``dgejsv``, column-scaled mode) computes every
+    singular value of B = CD (D diagonal) to a relative accuracy of eps·κ(C), whatever D:
+    the columns of the projected data keep the spread of X's column scales, and the small
+    singular values must not inherit the rounding eps·σ₁ of a bidiagonalisation.  Wide B
+    (fewer rows than columns): the thin SVD (``gesdd``).
+    """
+    m, p = B.shape
+    if m >= p:
+        sva, _, V, work, _, info = lapack.dgejsv(np.asfortranarray(B), joba=0, jobu=3, jobv=0,
+                                                 jobr=0, jobt=0, jobp=0)
+        if info == 0:
+            s = sva * (work[0] / work[1])
+            order = np.argsort(-s, kind="stable")
+            return s[order], V[:, order]
+    _, s, Wt = thin_svd(np.ascontiguousarray(B))
+    return s, Wt.T
+
+
+def _linear_components(Mc, Z, b=None):
+    """Singular pairs of the projected data M = Mc + 1bᵀ, and how many components are kept.
+
+    ``Mc`` (n × p) is the centred data with the constrained directions projected out (XcQ⊥),
+    ``b`` = Q⊥ᵀμ the projected mean when the kernel is uncentred (M = XQ⊥), None otherwise.
+    G = MMᵀ is the projected Gram matrix of the linear kernel: λ_j = s_j², v_j = MW_j/s_j,
+    with no squaring, so components far below the largest one keep their accuracy.  As 1 ⟂
+    Mc, MᵀM = McᵀMc + n·bbᵀ: the SVD is that of Mc with the row √n·bᵀ appended, so the offset
+    is never added into (and rounded with) the entries of Mc; the training scores are
+    MW_j = McW_j + bᵀW_j, a column plus a constant.
+
+    A component is kept while (i) s_j > max(n, p)·eps·s_1 (above it, a direction of the data;
+    below, rounding) and (ii) its group means agree to ``_CONSTRAINT_RTOL`` of its own norm,
+    measured: ‖ZᵀMcW_j‖ ≤ τ·s_j (Z orthonormal and centred, so ZᵀMW_j = ZᵀMcW_j) — the rule
+    of the Gram route (:func:`_component_floor`), measured instead of bounded.  The first
+    component that fails either test ends the kept ones.  Returns (scores MW, s, W, rank).
+    """
+    n, p = Mc.shape
+    if p == 0 or n == 0:
+        return np.zeros((n, 0)), np.zeros(0), np.zeros((p, 0)), 0
+    B = Mc if b is None else np.vstack([Mc, np.sqrt(n) * b[None, :]])
+    s, W = _graded_svd(B)
+    centred_scores = Mc @ W
+    scores = centred_scores if b is None else centred_scores + b @ W
+    if s[0] <= 0 or not np.isfinite(s[0]):
+        return scores, s, W, 0
+    ok = s > max(n, p) * np.finfo(float).eps * s[0]
+    if Z.shape[1]:
+        ok &= np.linalg.norm(Z.T @ centred_scores, axis=0) <= _CONSTRAINT_RTOL * s
+    rank = int(np.argmin(ok)) if not ok.all() else ok.size
+    return scores, s, W, rank
 
 
 def _projected_gram_arpack(K, Z, unit, k, center, random_state):
@@ -370,10 +516,11 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         0 without ``sensitive_features``); with Nyström, ``fair_pca_.n_constraints_``.
     gamma_ : float or None
         The kernel coefficient used (None for kernels without one).
-    solver_ : {"dense", "arpack", "randomized", "generalized"}
+    solver_ : {"dense", "arpack", "randomized", "generalized", "svd"}
         The eigensolver that computed the components: what ``eigen_solver="auto"`` resolved
         to, ``"dense"`` when ARPACK did not converge (the dense solver then answers).  With
-        Nyström, the solver of ``fair_pca_`` (``"dense"`` for its ``"full"``).
+        Nyström, the solver of ``fair_pca_`` (``"dense"`` for its ``"full"``); ``"svd"`` for
+        ``kernel="linear"`` (the SVD of the projected data, see Notes).
     X_fit_ : ndarray of shape (n_samples, n_features) or None
         Training data (``None`` for a precomputed kernel or with Nyström).
     landmark_indices_ : ndarray of shape (n_landmarks,)
@@ -401,6 +548,14 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
 
     This maximises the same objective as Algorithm 3 (equation (7) of the paper) over the same
     feasible set, without its ridge and at the price of one n×n symmetric eigenproblem.
+
+    ``kernel="linear"`` is solved on X itself, with no Gram matrix (module docstring, *Linear
+    kernel*): the SVD of the centred data projected onto the fair directions, so that offsets
+    (up to 1e8 spreads) and column scales (1e-6 … 1e6) cost no accuracy: the eigenvalues agree
+    with an exact (60-digit) computation to 1e-8 relative.  ``eigen_solver`` is then ignored
+    (``solver_`` is ``"svd"``) and ``transform(x)`` is (x − μ)ᵀU (U the unit axes).  Its
+    component floor is that of the factor: a component is kept while its singular value
+    exceeds max(n, d)·eps·σ₁ and its measured group means agree to τ = 1e-6 of its norm.
     Eigenvalues below 1e-12·λ₁ are treated as zero (their columns are 0), as in scikit-learn,
     and so are those below the rounding floor of G over a tolerance τ = 1e-6: the computed G
     is off by ‖ΔG‖₂ ≤ δ_G = n·unit·(1 + 2√(tr(K̃)/μ_min)) (unit = eps·max|K|, eps for rbf; μ_min
@@ -519,7 +674,10 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             return self._fit_dask(X, sensitive_features).transform(X)
         return self._fit(X, sensitive_features)
 
+    _NUMERIC_PARAMS = ("gamma", "degree", "coef0", "n_landmarks", "random_state")
+
     def _fit(self, X, sensitive_features):
+        reject_bool_params(self, self._NUMERIC_PARAMS)
         precomputed = self.kernel == "precomputed"
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         n = X.shape[0]
@@ -553,9 +711,67 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.gamma_ = (
             resolve_gamma(X, self.gamma) if self.kernel in GAMMA_KERNELS else None
         )
+        self._linear = None
         if self.approximation == "nystroem":
             return self._fit_nystroem(X, sensitive_features, k, n_constraints=Z.shape[1])
+        if self.kernel == "linear":
+            return self._fit_linear(X, Z, k)
         return self._fit_exact(X, Z, groups, k)
+
+    def _fit_linear(self, X, Z, k):
+        """The exact solver for the linear kernel, on X itself (see Notes: *Linear kernel*).
+
+        K̃ = FFᵀ with F = Xc (two-pass centred) or X (``center=False``), and the constraint
+        vectors are A = XcᵀZ, so G = F P Fᵀ with P the projector onto range(A)^⊥ = range(Q⊥):
+        its eigenpairs are the singular pairs of M = F Q⊥ (:func:`_linear_components`).  Axes
+        u_j = Q⊥W_j (unit), ``transform(x) = (x − μ)ᵀu_j``, and ``dual_coef_``
+        c_j = (v_j − Z A⁺Fᵀv_j)/√λ_j, equation (3) with ZᵀK̃Z = AᵀA and ZᵀK̃v = AᵀFᵀv.
+        """
+        n = X.shape[0]
+        problem = _linear_constraint(X, Z)
+        mean, Xc, A, Q = problem.mean, problem.Xc, problem.A, problem.Q
+        F = Xc if self.center else X
+        scores, s, W, rank = _linear_components(
+            problem.project(Xc), Z, None if self.center else problem.project(mean[None, :])[0])
+        kept = min(rank, k)
+        V = scores[:, :kept] / s[:kept]
+        if kept < k:  # beyond the rank: unit vectors of G's null space, zero eigenvalues
+            V = np.hstack([V, complement_basis(linalg.qr(scores[:, :rank], mode="economic")[0])
+                           [:, : k - kept]])
+        signs = column_signs(V)
+        V = V * signs
+        lam = np.zeros(k)
+        lam[:kept] = s[:kept] ** 2
+        directions = np.zeros((X.shape[1], k))
+        directions[:, :kept] = problem.directions(W[:, :kept] * signs[:kept])
+        B = np.zeros((n, k))
+        if kept:
+            FtV = F.T @ V[:, :kept]
+            if Q.shape[1]:  # A⁺ on the rank decided for A (Q spans its range)
+                Ua, sa, Vat = thin_svd(np.ascontiguousarray(A))
+                r = Q.shape[1]
+                FtV = Vat[:r].T @ ((Ua[:, :r].T @ FtV) / sa[:r, None])
+                B[:, :kept] = (V[:, :kept] - Z @ FtV) / s[:kept]
+            else:
+                B[:, :kept] = V[:, :kept] / s[:kept]
+        if self.n_components is None:
+            if not kept:
+                raise ValueError(
+                    "the projected kernel matrix is zero: no component carries variance "
+                    "(constant features, or all variation explained by the groups)."
+                )
+            V, lam, directions, B = V[:, :kept], lam[:kept], directions[:, :kept], B[:, :kept]
+        self._linear = (mean, directions, not self.center)
+        self.X_fit_ = X
+        self.solver_ = "svd"
+        self.n_constraints_ = Q.shape[1]
+        self._k_fit_rows = self._k_fit_all = None
+        self.eigenvalues_ = lam
+        self.eigenvectors_ = V
+        self.dual_coef_ = B
+        self.n_components_ = lam.shape[0]
+        E = V * np.sqrt(lam)
+        return E
 
     def _get_kernel(self, X, Y=None):
         return kernel_matrix(
@@ -735,6 +951,8 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         dask :class:`~fairlab.FairPCA` on the Nyström features (computed block by block,
         never stored); one for the sign convention of the embedding and ``eigenvalues_``.
         """
+        reject_bool_params(self, self._NUMERIC_PARAMS)
+        self._linear = None
         if self.approximation != "nystroem":
             raise TypeError(
                 "FairKernelPCA's exact solver needs the n×n Gram matrix of all rows, which a "
@@ -832,6 +1050,10 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             else:
                 K_nl = self._get_kernel(X, self._landmarks)
             return self.fair_pca_.transform(K_nl @ self._nystroem_map) * self._nystroem_signs
+        if getattr(self, "_linear", None) is not None:  # the linear kernel, on X itself
+            mean, directions, uncentred = self._linear
+            E = (X - mean) @ directions
+            return E + mean @ directions if uncentred else E  # xᵀu = (x − μ)ᵀu + μᵀu
         K = self._get_kernel(X, self.X_fit_) if self.kernel != "precomputed" else X
         if self.center:
             K = center_cross_gram(K, self._k_fit_rows, self._k_fit_all,

@@ -38,6 +38,10 @@ What the transformer returns
   the kernel model on k_⊥.
 * ``fair_kernel(X, Y=None)``: the matrix k_⊥(X, Y) itself (Y = X by default), what
   ``kernel="precomputed"`` in scikit-learn's SVR or KernelRidge takes.
+* ``kernel="linear"``: k_⊥(x, y) = xᵀQ⊥Q⊥ᵀy with Q⊥ an orthonormal basis of the directions
+  orthogonal to XcᵀS̃, so Ψ(x) = xᵀQ⊥W from the SVD of XQ⊥ — computed on X itself, without
+  the Gram matrix XXᵀ (whose rounding at an offset of 1e3 left one component of five), as
+  :class:`~fairlab.FairKernelPCA` does (see its *Linear kernel* notes).
 * ``approximation="nystroem"``: Ψ are the Nyström features F of ``n_landmarks`` training rows
   with the directions FᵀS̃ projected out: O(n·L²) instead of O(n³).  With L = n it is the exact
   transformer (to rounding).
@@ -67,9 +71,21 @@ from ._kernels import (
     resolve_gamma,
     warn_if_indefinite,
 )
-from ._linalg import complement_basis, constraint_basis, flip_signs
-from ._validation import check_sensitive, validate_data, warn_unconstrained
-from .kernel_pca import _component_floor, _constraint_columns, _constraint_factor, _nystroem_map
+from ._linalg import column_signs, complement_basis, constraint_basis, flip_signs
+from ._validation import (
+    check_sensitive,
+    reject_bool_params,
+    validate_data,
+    warn_unconstrained,
+)
+from .kernel_pca import (
+    _component_floor,
+    _constraint_columns,
+    _constraint_factor,
+    _linear_components,
+    _linear_constraint,
+    _nystroem_map,
+)
 
 __all__ = ["FairKernelProjection"]
 
@@ -183,6 +199,7 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         -------
         self : FairKernelProjection
         """
+        reject_bool_params(self, ("gamma", "degree", "coef0", "n_landmarks", "random_state"))
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         n = X.shape[0]
         warn_if_indefinite(self.kernel, "its features are not those of a fair kernel",
@@ -195,14 +212,40 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
             Z = _constraint_columns(check_sensitive(sensitive_features, n, self.sensitive_type,
                                                     min_group_size=1))
         self.gamma_ = resolve_gamma(X, self.gamma) if self.kernel in GAMMA_KERNELS else None
+        self._linear = None
         if self.approximation == "nystroem":
             self._fit_nystroem(X, Z)
         else:
             self._fit_exact(X, Z)
         return self
 
+    def _fit_linear(self, X, Z):
+        """The linear kernel on X itself: K_⊥ = (XQ⊥)(XQ⊥)ᵀ, no Gram matrix formed.
+
+        With A = XᵀS̃ = XcᵀZ and Q⊥ a basis of range(A)^⊥ (:func:`~fairlab.kernel_pca.
+        _linear_constraint`), k_⊥(x, y) = xᵀQ⊥Q⊥ᵀy.  The thin SVD XQ⊥ = U diag(s) Wᵀ gives
+        K_⊥'s eigenpairs (λ = s², kept by the rule of :func:`~fairlab.kernel_pca.
+        _linear_components`) and the features Ψ(x) = xᵀQ⊥W, which equal k_⊥(x, X)UΛ^{-1/2}.
+        Ψ(x) is evaluated as (x − μ)ᵀQ⊥W + μᵀQ⊥W: the offset μ enters as one constant per
+        column, never rounded into the entries, so no centred sensitive column sees it.
+        """
+        problem = _linear_constraint(X, Z)
+        mean = problem.mean
+        scores, s, W, rank = _linear_components(problem.project(problem.Xc), Z,
+                                                problem.project(mean[None, :])[0])
+        signs = column_signs(scores[:, :rank])
+        self._linear = (problem, problem.directions(W[:, :rank] * signs))
+        self._constraint_coef = self._sigma = self._constraint_images = None
+        self._feature_map = None
+        self.eigenvalues_ = s[:rank] ** 2
+        self.X_fit_ = X
+        self.n_constraints_ = problem.Q.shape[1]
+        self.n_components_ = rank
+
     def _fit_exact(self, X, Z):
         n = X.shape[0]
+        if self.kernel == "linear":
+            return self._fit_linear(X, Z)
         K = self._kernel(X)
         unit = entry_rounding_unit(K, self.kernel)
         # (S̃ᵀKS̃)⁺ = Z T diag(σ) Tᵀ Zᵀ, and W = KZT the images of the constraint directions
@@ -249,6 +292,11 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         Y = X if Y is None else validate_data(self, Y, reset=False, dtype=np.float64)
+        if getattr(self, "_linear", None) is not None:  # k_⊥(x, y) = xᵀQ⊥Q⊥ᵀy
+            problem = self._linear[0]
+            shift = problem.project(problem.mean[None, :])
+            return ((problem.project(X - problem.mean) + shift)
+                    @ (problem.project(Y - problem.mean) + shift).T)
         if self._constraint_coef is None:  # Nyström: the features define the kernel
             return self.transform(X) @ self.transform(Y).T
         left = self._kernel(X, self.X_fit_) @ self._constraint_coef
@@ -273,6 +321,9 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        if getattr(self, "_linear", None) is not None:  # Ψ(x) = xᵀQ⊥W
+            problem, D = self._linear
+            return (X - problem.mean) @ D + problem.mean @ D
         if self._constraint_coef is None:
             return self._kernel(X, self.X_fit_) @ self._feature_map
         return self._fair_rows(X) @ self._feature_map

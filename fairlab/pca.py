@@ -105,9 +105,11 @@ from ._moments import (
 )
 from ._validation import (
     _as_2d_columns,
+    as_sensitive_container,
     check_continuous_dtype,
     check_n_components,
     check_sensitive,
+    column_dtypes,
     sensitive_kinds_of,
     validate_data,
     warn_unconstrained,
@@ -815,6 +817,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                 f"{self.pos_label!r}; found {int(mask.sum())}. Check pos_label."
             )
         self._warn_groups_without_positives(sensitive_features, mask, X.shape[0])
+        sensitive_features = as_sensitive_container(sensitive_features)  # keeps a Categorical
         if hasattr(sensitive_features, "iloc"):
             sensitive_features = sensitive_features.iloc[mask]
         else:
@@ -834,7 +837,8 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         absent from the fitted rows, so the constraint cannot include it.
         """
         columns = _as_2d_columns(sensitive_features, n, "sensitive_features")
-        kinds = sensitive_kinds_of(self.sensitive_type, columns)
+        kinds = sensitive_kinds_of(self.sensitive_type, columns,
+                                   dtypes=column_dtypes(sensitive_features, len(columns)))
         for r, col in enumerate(columns):
             if kinds[r] == "continuous":  # no groups: its covariance is taken on the kept rows
                 continue

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 FAMILIES = ("fair_pca", "fair_kernel_pca", "fair_pls", "fair_dr", "kernel_fair_dr",
-            "fair_pca_continuous")
+            "fair_pca_continuous", "linear_kernel_far")
 _FAMILY_CODES = {name: i for i, name in enumerate(FAMILIES)}
 
 
@@ -668,6 +668,46 @@ def _fair_pca_continuous(rng, index):
     return X, sensitive, y, params, info
 
 
+def _linear_kernel_far(rng, index):
+    """A linear-kernel problem far from the origin and across scales (kernel estimators).
+
+    Offsets o·scale_j with o log-uniform in 1 … 1e8 (common to all columns, or per column with
+    random signs), per-column scales log-uniform in 1e-3 … 1e3 on two instances of three (unit
+    otherwise), one categorical attribute of 2–4 groups moving every column by ~its scale
+    (the constraint has full rank m − 1 by construction), and on one instance of four a
+    generic continuous column beside it (rank m).  The data have full column rank d ≤ 8 < n,
+    so the fair subspace has dimension d − rank ≥ 1 by construction.  ``center`` alternates.
+    """
+    info = {}
+    n = int(rng.integers(20, 121))
+    m = int(rng.integers(2, 5))
+    d = int(rng.integers(m + (index % 4 == 3), 9))  # at least one fair direction
+    codes = _group_codes(rng, n, m, tiny=int(rng.integers(0, 2)))
+    scales = _log_uniform(rng, 1e-6, 1e6, d) if index % 3 else np.ones(d)
+    X = rng.normal(size=(n, d)) + rng.normal(size=(m, d))[codes]
+    continuous = None
+    if index % 4 == 3:
+        continuous = rng.normal(size=n) * float(_log_uniform(rng, 1e-3, 1e3)) + float(
+            _log_uniform(rng, 1.0, 1e6))
+        X[:, 0] += (continuous - continuous.mean()) / continuous.std()
+    offset = float(_log_uniform(rng, 1.0, 1e8))
+    signs = rng.choice([-1.0, 1.0], d) if rng.random() < 0.5 else np.ones(d)
+    X = (X + offset * signs) * scales
+    rank = m - 1 + (continuous is not None)
+    labels = _labels(rng, codes, str(rng.choice(["int", "str"])))
+    if continuous is None:
+        sensitive, sensitive_type = labels, "categorical"
+    else:
+        sensitive = pd.DataFrame({"group": labels, "level": continuous})
+        sensitive_type = ["categorical", "continuous"]
+    params = {"kernel": "linear", "center": bool(index % 2 == 0),
+              "sensitive_type": sensitive_type}
+    info.update(offset=offset, scale_range=float(scales.max() / scales.min()),
+                n_constraints=rank, bound=d - rank, codes=[codes],
+                float_columns=[] if continuous is None else [continuous])
+    return X, sensitive, None, params, info
+
+
 _BUILDERS = {
     "fair_pca": _fair_pca,
     "fair_kernel_pca": _fair_kernel_pca,
@@ -675,6 +715,7 @@ _BUILDERS = {
     "fair_dr": _fair_dr,
     "kernel_fair_dr": _kernel_fair_dr,
     "fair_pca_continuous": _fair_pca_continuous,
+    "linear_kernel_far": _linear_kernel_far,
 }
 
 

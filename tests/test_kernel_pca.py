@@ -453,8 +453,13 @@ def _floor_data(eps, seed=0, n=60):
     return X, s
 
 
+# (γxᵀy + 0)¹ with γ = 1: the linear kernel's values, through the Gram route (kernel="linear"
+# itself is solved on X, without a Gram matrix or its floor: see the test after this one)
+GRAM_LINEAR = dict(kernel="poly", degree=1, gamma=1.0, coef0=0.0)
+
+
 def documented_floor(X, s):
-    """δ_G/1e-6 with δ_G = n·unit·(1 + 2√(tr K̃/μ_min)), unit = eps·max|K| (linear kernel)."""
+    """δ_G/1e-6 with δ_G = n·unit·(1 + 2√(tr K̃/μ_min)), unit = eps·max|K| (Gram route)."""
     n = len(X)
     K = X @ X.T
     H = np.eye(n) - 1.0 / n
@@ -478,7 +483,7 @@ def test_component_floor_both_sides(seed):
         floor = documented_floor(X, s)
         small = np.var(X[:, 2]) * len(X)  # ≈ the small direction's eigenvalue
         assert (small > 3 * floor) if kept else (small < floor / 3), (small, floor)
-        est = FairKernelPCA(3, kernel="linear").fit(X, sensitive_features=s)
+        est = FairKernelPCA(3, **GRAM_LINEAR).fit(X, sensitive_features=s)
         E = est.transform(X)
         norms = np.linalg.norm(E, axis=0)
         assert (norms[1] > 0) == kept, (eps, est.eigenvalues_)  # 3 − 1 constraint = 2 axes
@@ -487,8 +492,30 @@ def test_component_floor_both_sides(seed):
         for j in np.flatnonzero(norms > 0):
             rel = np.linalg.norm(Z.T @ E[:, j]) / (np.linalg.norm(Z) * norms[j])
             assert rel <= 1e-6, (eps, j, rel)
-        auto = FairKernelPCA(None, kernel="linear").fit(X, sensitive_features=s)
+        auto = FairKernelPCA(None, **GRAM_LINEAR).fit(X, sensitive_features=s)
         assert auto.n_components_ == (2 if kept else 1)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_linear_kernel_keeps_what_the_gram_floor_drops(seed):
+    # The same data with kernel="linear": solved on X (thin SVD of the projected, centred
+    # data), the small direction (eigenvalue ≈ n·1e-6, 1e-7 of the largest) is resolved to
+    # full accuracy and fair at its own scale, so it is a component on both sides.
+    for eps in (1e-2, 1e-3):
+        X, s = _floor_data(eps, seed)
+        est = FairKernelPCA(3, kernel="linear").fit(X, sensitive_features=s)
+        E = est.transform(X)
+        Xc = X - X.mean(axis=0)
+        z = (s == s[0]).astype(float) - np.mean(s == s[0])
+        a = Xc.T @ z
+        R = linalg.null_space(a[None, :])  # the fair directions, independently
+        lam_ref = linalg.svd(Xc @ R, compute_uv=False) ** 2
+        np.testing.assert_allclose(est.eigenvalues_[:2], lam_ref, rtol=1e-8)
+        assert est.eigenvalues_[2] == 0.0
+        for j in range(2):
+            assert np.abs(z @ E[:, j]) <= 1e-9 * np.linalg.norm(z) * np.linalg.norm(E[:, j])
+        assert FairKernelPCA(None, kernel="linear").fit(
+            X, sensitive_features=s).n_components_ == 2
 
 
 def test_rounding_level_components_are_dropped_on_adversarial_instances():
