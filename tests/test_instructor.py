@@ -68,3 +68,11 @@ def test_grading_from_stored_outputs(tmp_path):
     (tmp_path / "dee" / CHAPTER.name).write_text(json.dumps(notebook))
     rows = _instructor.grade(tmp_path, ROOT, execute=False, report=lambda line: None)
     assert [(r["label"], r["status"]) for r in rows] == [("ex-fpca-numerical", "right")]
+
+
+def test_notes_quote_the_computed_solution_not_a_typed_value():
+    notes = (ROOT / "book" / "instructor_notes.md").read_text()
+    assert "{{ solution_ex_audit_train_test }}" in notes
+    assert "a few hundredths" not in notes
+    quoted = _instructor.solution_substitutions(ROOT)["solution_ex_audit_train_test"]
+    assert "test gap: 0.182" in quoted

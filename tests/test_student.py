@@ -270,3 +270,34 @@ def test_the_bundle_checks_need_no_key(built, tmp_path):
                          capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "False", "True"]
+
+
+def test_every_session_fits_90_minutes_and_has_checked_homework():
+    from fairlab import exercises
+
+    rows = _student.plans(ROOT)
+    assert len(rows) == sum(len(p) for p in _student.PLANS.values()) == 9
+    index = (ROOT / "book" / "exercises.md").read_text()
+    teaching = (ROOT / "book" / "teaching.md").read_text()
+    for row, plan in zip(rows, [p for plans in _student.PLANS.values() for p in plans]):
+        assert row["total"] == row["lecture"] + row["run"] + row["lab"] + row["discussion"]
+        assert row["total"] <= _student.SESSION_MINUTES, row
+        assert set(plan["homework"]) & set(exercises.labels()), row  # a checked exercise
+        for label in plan["homework"]:
+            assert f"{{ref}}`{label}`" in index, label
+        # the teaching page's list for this course names the session's homework
+        course = teaching.split(f"## A course in {row['course']}")[1].split("\n## ")[0]
+        item = re.search(rf"^{row['session']}\. (.*?)(?=^\d\. |\Z)", course, re.M | re.S)[1]
+        assert all(f"{{ref}}`{label}`" in item for label in plan["homework"]), (row, item)
+
+
+def test_lecture_minutes_follow_the_word_count():
+    """A chapter's lecture minutes are its prose words (solutions left out) at LECTURE_WPM."""
+    path = ROOT / "notebooks" / "04_fair_pca_derivation.ipynb"
+    chapter = json.loads(path.read_text())
+    student = _student.student_notebook(chapter)
+    # the student notebook's prose is the chapter's without solutions, plus one line per answer
+    words = sum(len(_student._source(c).split()) for c in student["cells"]
+                if c["cell_type"] == "markdown"
+                and not _student._source(c).startswith("**Your answer**"))
+    assert abs(_student.prose_words(chapter) - words) <= 5  # substitutions differ slightly

@@ -14,8 +14,11 @@ chapters it renders, and sets the substitutions that the pages use:
   has built it (CI does where TeX Live is installed) and otherwise a sentence saying how to build
   it, so the page never links to a file the site does not hold.
 
+* ``{{ solution_<label> }}`` (``-`` as ``_``): what the solution cell of each checked exercise
+  printed when its chapter was last executed, which the instructor notes quote.
+
 The instructor notes read the chapters' timings from the same folder (``timings.csv``,
-``sessions.csv``).
+``sessions.csv``), and the teaching page the minutes of each session (``plans.csv``).
 """
 
 from pathlib import Path
@@ -25,12 +28,13 @@ PDF = "_build/latex/fairlab-workbench.pdf"
 
 
 def _configure(app, config):
-    from fairlab.exercises import _student
+    from fairlab.exercises import _instructor, _student
 
     root = Path(app.srcdir)
     _student.build(root, root / "_build" / "student")
     substitutions = dict(config.myst_substitutions or {})
     substitutions.update(_student.run_time_substitutions(root))
+    substitutions.update(_instructor.solution_substitutions(root))
     substitutions["student_bundle"] = (
         f"{{download}}`fairlab-student.zip </{BUNDLE}>` (the student notebooks, the library "
         "and a README with the two commands that install and open them)")

@@ -88,6 +88,13 @@ def solution_outputs(root):
     return out
 
 
+def solution_substitutions(root):
+    """``{"solution_<label>": text}`` (the label's ``-`` as ``_``) for the book's pages: what
+    :func:`solution_outputs` read, so that a page quotes a computed value instead of typing it."""
+    return {f"solution_{label.replace('-', '_')}": text
+            for label, text in solution_outputs(root).items() if text}
+
+
 def answer_key(root):
     """One row per checked exercise: chapter, form, precision, reference, mistakes, output."""
     from . import _key

@@ -26,7 +26,8 @@
   stored with mode 0644;
 * ``timings.csv`` and ``sessions.csv``: how long each chapter took to execute, summed from the
   execution timestamps stored in the committed notebooks, and per session of the courses on the
-  teaching page (the instructor notes show them).
+  teaching page (the instructor notes show them); ``plans.csv``: the minutes of each session of
+  those courses (:func:`plans`), which the teaching page shows.
 
 Nothing is executed, so the whole run takes seconds.
 """
@@ -50,13 +51,42 @@ from ._registry import expected, labels
 
 BUNDLE = "fairlab-student"
 SOLUTION_TAG = "solution"
-# The courses of book/teaching.md: session -> the chapters it runs (in session 5 of the six,
-# each group of students runs one of Chapters 11-15).
-SESSIONS = {
-    "three sessions": [[1, 3], [4, 5], [6, 11]],
-    "six sessions": [[1, 2, 3], [4, 5], [6, 7], [8, 9, 10], [11, 12, 13, 14, 15], [16, 17]],
+# The courses of book/teaching.md: per session, the chapters it covers and its homework (each
+# session has at least one checked compute exercise). In session 5 of the six, each group of
+# students takes one of Chapters 11, 12, 14 and 15 (and the homework of its chapter).
+PLANS = {
+    "three sessions": [
+        {"chapters": [1, 3], "homework": ["ex-insep-test", "ex-di-dp", "ex-linear-mmd"]},
+        {"chapters": [4, 5], "homework": ["ex-fpca-numerical", "ex-variants-l", "ex-fpca-means",
+                                          "ex-fpca-bound"]},
+        {"chapters": [6, 11], "homework": ["ex-repro-ddof", "ex-repro-protocol",
+                                           "ex-fkpca-linear"]},
+    ],
+    "six sessions": [
+        {"chapters": [1, 2, 3], "homework": ["ex-datasets-age", "ex-insep-test", "ex-di-dp"]},
+        {"chapters": [4, 5], "homework": ["ex-fpca-numerical", "ex-variants-l", "ex-fpca-bound"]},
+        {"chapters": [6, 7, 13], "homework": ["ex-erasure-parity", "ex-fkpca-linear",
+                                              "ex-fkl-monotone"]},
+        {"chapters": [8, 9, 10, 16], "homework": ["ex-scaling-shift", "ex-fdr-2d",
+                                                  "ex-fair-pls-monotone"]},
+        {"chapters": [11, 12, 14, 15], "one_of": True,
+         "homework": ["ex-repro-ddof", "ex-tradeoff-gap", "ex-ps-encoding", "ex-dediego-ci"]},
+        {"chapters": [17, 18], "homework": ["ex-audit-train-test", "ex-theory-oblique-2d",
+                                            "ex-theory-choose"]},
+    ],
 }
-ONE_OF = {("six sessions", 5)}  # sessions whose chapters are alternatives, not a sequence
+SESSIONS = {course: [plan["chapters"] for plan in plans] for course, plans in PLANS.items()}
+ONE_OF = {(course, number) for course, plans in PLANS.items()
+          for number, plan in enumerate(plans, start=1) if plan.get("one_of")}
+
+# The minutes of a 90-minute session (book/teaching.md, "Course plans"): the chapters' prose
+# presented at LECTURE_WPM words a minute (a lecturer's pace with formulas on the board, below the
+# 130-150 of conversation), their notebooks run once in class (the stored execution times), a lab
+# in which the students start the session's checked exercises, and a closing discussion.
+SESSION_MINUTES = 90
+LECTURE_WPM = 120
+LAB_MINUTES = 15
+DISCUSSION_MINUTES = 10
 
 STUDENT_RUN_IT = (
     "**Run it yourself.** This notebook comes from the class bundle, which also holds `fairlab`: "
@@ -392,6 +422,7 @@ def build(root=".", out=None):
                         "seconds": round(execution_seconds(notebook), 1)})
     _write_csv(out / "timings.csv", timings)
     _write_csv(out / "sessions.csv", _sessions(timings))
+    _write_csv(out / "plans.csv", plans(root))
 
     bundle = out / f"{BUNDLE}.zip"
     with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -422,6 +453,45 @@ def _sessions(timings):
             rows.append({"course": course, "session": number,
                          "chapters": (" or " if one_of else ", ").join(map(str, present)),
                          "seconds": round(total, 1)})
+    return rows
+
+
+def prose_words(notebook):
+    """Words of a chapter's prose: its markdown cells without the solutions."""
+    return sum(len(text.split()) for cell in notebook["cells"] if cell["cell_type"] == "markdown"
+               for kind, text, _ in split_solutions(_source(cell)) if kind == "text")
+
+
+def plans(root):
+    """The minutes of every session of :data:`PLANS`: one dict per session with the chapters,
+    their words, and the minutes of lecture (words / LECTURE_WPM), run (the stored execution
+    times), lab, discussion and their total, rounded up to whole minutes, and the homework.
+
+    In a session whose chapters are alternatives (one per group) the longest is counted.
+    """
+    import math
+
+    per_chapter = {}
+    for path in chapters(root):
+        notebook = json.loads(path.read_text())
+        per_chapter[int(path.name[:2])] = (prose_words(notebook), execution_seconds(notebook))
+    rows = []
+    for course, sessions in PLANS.items():
+        for number, plan in enumerate(sessions, start=1):
+            present = [c for c in plan["chapters"] if c in per_chapter]
+            parts = [(math.ceil(per_chapter[c][0] / LECTURE_WPM),
+                      math.ceil(per_chapter[c][1] / 60), per_chapter[c][0]) for c in present]
+            if plan.get("one_of"):
+                lecture, run, words = max(parts, key=lambda p: p[0] + p[1])
+            else:
+                lecture, run, words = (sum(p[i] for p in parts) for i in range(3))
+            total = lecture + run + LAB_MINUTES + DISCUSSION_MINUTES
+            joint = " or " if plan.get("one_of") else ", "
+            rows.append({"course": course, "session": number,
+                         "chapters": joint.join(map(str, present)), "words": words,
+                         "lecture": lecture, "run": run, "lab": LAB_MINUTES,
+                         "discussion": DISCUSSION_MINUTES, "total": total,
+                         "homework": ", ".join(plan["homework"])})
     return rows
 
 
