@@ -663,31 +663,59 @@ plt.show()
 # %% [markdown]
 # ## What each method guarantees
 #
-# "Removes" means: holds on the training data, exactly (to rounding) unless marked approximate. Cost
-# is for $n$ rows, $d$ features, $k$ components, $m$ groups and $q$ sensitive columns. "Supervised"
-# means the method uses $y$. Every method uses $S$. Tests are in `tests/`.
+# "Removes" means: holds on the training data, exactly (to rounding) unless marked approximate. "Supervised"
+# means the method uses $y$. Every method uses $S$. Each row's cost and tests are one click away, below the table.
 #
-# | method | provably removes | cost | supervised | linear / kernel | backed by |
-# |---|---|---|---|---|---|
-# | `FairPCA` | group means of the scores ($T^\top\tilde Z=0$: linear guardedness, linear HSIC $=0$); `fairness="equal_opportunity"`: the same on the rows with $y$ = `pos_label`; `equalize_covariance`: also *reduces* covariance gaps (no exact guarantee) | closed form; $O(nd^2+d^3)$, dual $O(n^2d+n^3)$ when $d>n$; top-$k$ solvers; one pass (dask, `partial_fit`) | no (EO mode: yes) | linear | {prf:ref}`prop-theory-fair-subspace`, {prf:ref}`prop-theory-sal`, `test_pca.py::test_constraints_orthonormality_and_optimality_on_random_instances`, `test_adversarial.py` |
-# | `FairKernelPCA` | group means in feature space | closed form; $O(n^2d+n^3)$ exact, ARPACK top-$k$; Nyström $O(nL^2+L^3)$ | no | kernel | {prf:ref}`prop-projected-gram`, `test_kernel_pca.py::test_training_embedding_has_equal_group_means` |
-# | `FairPLS` | $\eta=\infty$: $\operatorname{Cov}(t_h,S)=0$ for every component; $\eta<\infty$: Cov² non-increasing in $\eta$, $O(1/\eta)$ from the limit; `equalized_odds`: the conditional cross-covariance given $Y$ | closed form per component; $O(knd + kd(m+q)^2)$; one pass | yes | linear | {prf:ref}`prop-fair-pls-hard`, {prf:ref}`prop-theory-pls-limit`, {ref}`ex-fair-pls-monotone`, `test_pls.py::test_eta_inf_components_exactly_uncorrelated`, `test_pls.py::test_cov2_of_all_components_decreases_in_eta` |
-# | `KernelFairPLS` | $\eta=\infty$: zero cross-covariance of the scores with the feature map of $S$ (HSIC $=0$ for the chosen kernel on $S$); $\eta<\infty$: HSIC penalised | closed form per component on the $n\times n$ Gram matrix, $O(n^2)$ memory | yes | kernel | `test_pls.py::test_linear_kernel_fair_pls_equals_fair_pls`, `test_pls.py::test_kernel_fair_pls_rbf_properties` |
-# | `NaiveFairPLS` | each kept component has correlation ratio $\eta^2(t_h,S)<\tau$; nothing about their combination | PLS + selection | yes | linear | `test_pls.py::test_naive_fair_pls_correlation_ratio_and_selection` |
-# | `FairLinearRegression` (FLR) | HSIC(ŷ, S) (linear: Cov²) non-increasing in $\mu$; the covariance is $O(1/\mu)$, so the HSIC is $O(1/\mu^2)$; limit: ridge on the Fair PCA coordinates | closed form $O(nd^2+d^3)$; whole $\mu$ path from one Cholesky; one pass | yes | linear, continuous $S$ allowed | {prf:ref}`prop-theory-flr-limit`, {ref}`ex-fkl-monotone`, `test_kernel_learning.py::test_hsic_decreases_monotonically_along_mu` |
-# | `FairKernelRegression` (FKR) | HSIC(ŷ, S) with a kernel on $S$, non-increasing in $\mu$; RKHS-norm bound | closed form $O(n^3)$; path by one simultaneous diagonalisation | yes | kernel | {prf:ref}`prop-fkr-bound`, {prf:ref}`prop-fkr-linear`, `test_kernel_learning.py::test_hsic_decreases_monotonically_along_mu` |
-# | `FairDR` (FDR) | `ridge=0`: $\operatorname{Cov}(t,S)=0$, directions ranked by HSIC$(\tilde Xv,\tilde X)$; `ridge=eps`: $O(\varepsilon)$ from it | closed form $O(nd^2+d^3)$ | no | linear, continuous $S$ allowed | {prf:ref}`prop-fdr-limit`, {prf:ref}`prop-theory-fdr`, `test_kernel_learning.py::test_fdr_exact_components_are_uncorrelated_and_optimal` |
-# | `KernelFairDR` (KFDR) | `ridge=0`: zero cross-covariance of the scores with the feature map of $S$ | closed form $O(n^3)$ | no | kernel | {prf:ref}`prop-kfdr-deflation`, `test_kernel_learning.py::test_kfdr_exact_training_scores_are_uncorrelated_with_s` |
-# | `FairTradeoff` | $\lambda=0$: the guarantee of its fair block; $\lambda>0$: none (it is the knob) | the two blocks | as its blocks | as its blocks | `test_tradeoff.py::test_lam_zero_keeps_group_means_equal` |
-# | `SAL` | centred: $\operatorname{range}(G)$, zero cross-covariance, and with PCA it is Fair PCA; `center=False`: also the mean direction | closed form $O(ndm)$ + a PCA | no | linear | {prf:ref}`prop-theory-sal`, `test_baselines_erasure.py::test_sal_followed_by_pca_equals_fair_pca_and_orthogonal_leace` |
-# | `LEACE` | zero cross-covariance, least displacement among erasers of $x$; `method="orthogonal"`: the orthogonal eraser | closed form; thin SVD $O(nd\min(n,d))$ | no | linear | {prf:ref}`prop-theory-leace-oblique`, `test_baselines_erasure.py::test_leace_zero_cross_covariance_on_adversarial_instances`, `test_baselines_erasure.py::test_leace_is_the_least_squares_eraser` |
-# | `OracleLEACE` | zero cross-covariance on the training rows only; least displacement of all erasers; reads $s$ at transform time; equals `CorrelationRemover` | closed form $O(ndm)$ | no | linear | {prf:ref}`prop-theory-correlation-remover`, `test_baselines_erasure.py::test_oracle_equals_fairlearn_correlation_remover`, `test_baselines_erasure.py::test_oracle_moves_the_data_least` |
-# | `INLP` | nothing exact: the span of $T$ classifier weights; zero cross-covariance if and only if it contains $\operatorname{range}(G)$ | iterative; $T$ classifier fits + $O(nd)$ each | no | linear | {numref}`Section %s <sec-theory-fair-subspace>` above, `test_baselines_erasure.py::test_inlp_removed_span_is_the_classifiers_weights` |
-# | `RLACE` | approximate: a local solution of a minimax game over rank-$r$ projections | iterative; $O(d^3)$ per step, $10^4$ steps by default | no | linear | {numref}`Section %s <sec-theory-fair-subspace>` above, `test_baselines_erasure.py::test_rlace_erases_an_easy_instance` |
-# | `FPCA` | `delta=0`: equal projected means; covariance gap penalised (`mu`), not removed | SDP by an interior-point method, $O(d^6)$ per iteration, $d \le 150$ | no | linear | `test_baselines_fair_pca.py::test_fpca_mean_constraint_holds`, `test_baselines_fair_pca.py::test_fpca_covariance_penalty_trades_variance_for_covariance_match` |
-# | `MbFPCA` | approximate: MMD² of the projected groups $\le\tau$ (a local optimum of a penalty loop) | iterative; $O(n^2k)$ per evaluation | no | linear map, kernel criterion | `test_baselines_fair_pca.py::test_mbfpca_meets_its_mmd_tolerance` |
-# | `SamadiFairPCA` | equal average reconstruction losses of two groups, which is not a dependence statistic | eigenvalue optimisation; $O(d^3)$ per step | no | linear | `test_baselines_fair_pca.py::test_samadi_equal_losses_below_pca_and_optimal` |
-# | fairlearn `CorrelationRemover` | with `alpha=1`: as `OracleLEACE` | closed form | no | linear | `test_baselines_erasure.py::test_oracle_equals_fairlearn_correlation_remover` |
+# | method | provably removes | supervised | linear / kernel | proved in |
+# |---|---|---|---|---|
+# | `FairPCA` | group means of the scores ($T^\top\tilde Z=0$: linear guardedness, linear HSIC $=0$); `fairness="equal_opportunity"`: the same on the rows with $y$ = `pos_label`; `equalize_covariance`: also *reduces* covariance gaps (no exact guarantee) | no (EO mode: yes) | linear | {prf:ref}`prop-theory-fair-subspace`, {prf:ref}`prop-theory-sal` |
+# | `FairKernelPCA` | group means in feature space | no | kernel | {prf:ref}`prop-projected-gram` |
+# | `FairPLS` | $\eta=\infty$: $\operatorname{Cov}(t_h,S)=0$ for every component; $\eta<\infty$: Cov² non-increasing in $\eta$, $O(1/\eta)$ from the limit; `equalized_odds`: the conditional cross-covariance given $Y$ | yes | linear | {prf:ref}`prop-fair-pls-hard`, {prf:ref}`prop-theory-pls-limit`, {ref}`ex-fair-pls-monotone` |
+# | `KernelFairPLS` | $\eta=\infty$: zero cross-covariance of the scores with the feature map of $S$ (HSIC $=0$ for the chosen kernel on $S$); $\eta<\infty$: HSIC penalised | yes | kernel | its tests |
+# | `NaiveFairPLS` | each kept component has correlation ratio $\eta^2(t_h,S)<\tau$; nothing about their combination | yes | linear | its tests |
+# | `FairLinearRegression` (FLR) | HSIC(ŷ, S) (linear: Cov²) non-increasing in $\mu$; the covariance is $O(1/\mu)$, so the HSIC is $O(1/\mu^2)$; limit: ridge on the Fair PCA coordinates | yes | linear, continuous $S$ allowed | {prf:ref}`prop-theory-flr-limit`, {ref}`ex-fkl-monotone` |
+# | `FairKernelRegression` (FKR) | HSIC(ŷ, S) with a kernel on $S$, non-increasing in $\mu$; RKHS-norm bound | yes | kernel | {prf:ref}`prop-fkr-bound`, {prf:ref}`prop-fkr-linear` |
+# | `FairDR` (FDR) | `ridge=0`: $\operatorname{Cov}(t,S)=0$, directions ranked by HSIC$(\tilde Xv,\tilde X)$; `ridge=eps`: $O(\varepsilon)$ from it | no | linear, continuous $S$ allowed | {prf:ref}`prop-fdr-limit`, {prf:ref}`prop-theory-fdr` |
+# | `KernelFairDR` (KFDR) | `ridge=0`: zero cross-covariance of the scores with the feature map of $S$ | no | kernel | {prf:ref}`prop-kfdr-deflation` |
+# | `FairTradeoff` | $\lambda=0$: the guarantee of its fair block; $\lambda>0$: none (it is the knob) | as its blocks | as its blocks | its tests |
+# | `SAL` | centred: $\operatorname{range}(G)$, zero cross-covariance, and with PCA it is Fair PCA; `center=False`: also the mean direction | no | linear | {prf:ref}`prop-theory-sal` |
+# | `LEACE` | zero cross-covariance, least displacement among erasers of $x$; `method="orthogonal"`: the orthogonal eraser | no | linear | {prf:ref}`prop-theory-leace-oblique` |
+# | `OracleLEACE` | zero cross-covariance on the training rows only; least displacement of all erasers; reads $s$ at transform time; equals `CorrelationRemover` | no | linear | {prf:ref}`prop-theory-correlation-remover` |
+# | `INLP` | nothing exact: the span of $T$ classifier weights; zero cross-covariance if and only if it contains $\operatorname{range}(G)$ | no | linear | {numref}`Section %s <sec-theory-fair-subspace>` above |
+# | `RLACE` | approximate: a local solution of a minimax game over rank-$r$ projections | no | linear | {numref}`Section %s <sec-theory-fair-subspace>` above |
+# | `FPCA` | `delta=0`: equal projected means; covariance gap penalised (`mu`), not removed | no | linear | its tests |
+# | `MbFPCA` | approximate: MMD² of the projected groups $\le\tau$ (a local optimum of a penalty loop) | no | linear map, kernel criterion | its tests |
+# | `SamadiFairPCA` | equal average reconstruction losses of two groups, which is not a dependence statistic | no | linear | its tests |
+# | fairlearn `CorrelationRemover` | with `alpha=1`: as `OracleLEACE` | no | linear | its tests |
+#
+# ::::{admonition} Cost and tests of each method
+# :class: dropdown
+#
+# Cost is for $n$ rows, $d$ features, $k$ components, $m$ groups and $q$ sensitive columns; the tests are files
+# in `tests/` (each checks the guarantee of its row on random and adversarial instances).
+#
+# | method | cost | tests |
+# |---|---|---|
+# | `FairPCA` | closed form; $O(nd^2+d^3)$, dual $O(n^2d+n^3)$ when $d>n$; top-$k$ solvers; one pass (dask, `partial_fit`) | `test_adversarial.py`, `test_pca.py` |
+# | `FairKernelPCA` | closed form; $O(n^2d+n^3)$ exact, ARPACK top-$k$; Nyström $O(nL^2+L^3)$ | `test_kernel_pca.py` |
+# | `FairPLS` | closed form per component; $O(knd + kd(m+q)^2)$; one pass | `test_pls.py` |
+# | `KernelFairPLS` | closed form per component on the $n\times n$ Gram matrix, $O(n^2)$ memory | `test_pls.py` |
+# | `NaiveFairPLS` | PLS + selection | `test_pls.py` |
+# | `FairLinearRegression` (FLR) | closed form $O(nd^2+d^3)$; whole $\mu$ path from one Cholesky; one pass | `test_kernel_learning.py` |
+# | `FairKernelRegression` (FKR) | closed form $O(n^3)$; path by one simultaneous diagonalisation | `test_kernel_learning.py` |
+# | `FairDR` (FDR) | closed form $O(nd^2+d^3)$ | `test_kernel_learning.py` |
+# | `KernelFairDR` (KFDR) | closed form $O(n^3)$ | `test_kernel_learning.py` |
+# | `FairTradeoff` | the two blocks | `test_tradeoff.py` |
+# | `SAL` | closed form $O(ndm)$ + a PCA | `test_baselines_erasure.py` |
+# | `LEACE` | closed form; thin SVD $O(nd\min(n,d))$ | `test_baselines_erasure.py` |
+# | `OracleLEACE` | closed form $O(ndm)$ | `test_baselines_erasure.py` |
+# | `INLP` | iterative; $T$ classifier fits + $O(nd)$ each | `test_baselines_erasure.py` |
+# | `RLACE` | iterative; $O(d^3)$ per step, $10^4$ steps by default | `test_baselines_erasure.py` |
+# | `FPCA` | SDP by an interior-point method, $O(d^6)$ per iteration, $d \le 150$ | `test_baselines_fair_pca.py` |
+# | `MbFPCA` | iterative; $O(n^2k)$ per evaluation | `test_baselines_fair_pca.py` |
+# | `SamadiFairPCA` | eigenvalue optimisation; $O(d^3)$ per step | `test_baselines_fair_pca.py` |
+# | fairlearn `CorrelationRemover` | closed form | `test_baselines_erasure.py` |
+# ::::
 #
 # Two reading rules follow from the propositions. First, "zero cross-covariance" guards against linear
 # read-outs on the training data. Proposition 1 of Kleindessner et al. ({prf:ref}`prop-gaussian`: two Gaussian
