@@ -121,7 +121,7 @@ dr_components = [1, 2, 3, 5, 10, 20, 50]  # numbers of components n_p of PCA and
 results_csv = ""             # path of a CSV for the tidy results; empty: none
 progress = False             # tqdm progress bars; turn on when running interactively
 
-# %%
+# %% tags=["hide-input"]
 import time
 
 import matplotlib.pyplot as plt
