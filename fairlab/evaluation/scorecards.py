@@ -4,6 +4,7 @@
 """
 
 import inspect
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -248,8 +249,18 @@ def audit_representations(estimators, splits, *, progress=False, **leakage_optio
         ``split``, ``representation`` (the key in ``estimators``), then the columns of
         :func:`fairlab.metrics.leakage`.
     """
+    if not isinstance(estimators, Mapping):
+        raise TypeError(
+            f"estimators must be a dict name -> estimator, e.g. {{'Fair PCA': FairPCA(2)}}; got "
+            f"{type(estimators).__name__}.")
+    if not estimators:
+        raise ValueError("estimators is empty: there is nothing to audit. Pass a dict name -> "
+                         "estimator, e.g. {'Fair PCA': FairPCA(2)}.")
     tables = []
     splits = list(splits)
+    if not splits:
+        raise ValueError("splits is empty: there is nothing to audit. Pass at least one split, "
+                         "e.g. repeated_splits(X, y, s, n_splits=1).")
     for i, split in enumerate(_progress(splits, progress, total=len(splits), desc="splits")):
         for name, estimator in estimators.items():
             fitted = _fit_with_sensitive(estimator, split.X_train, split.y_train, split.s_train)
