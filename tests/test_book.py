@@ -86,6 +86,20 @@ def test_book_builds_with_warnings_as_errors(html_dir):
     assert (html_dir / "_static" / "mathjax").is_dir(), "MathJax must be bundled for offline math"
 
 
+def test_api_inventory_holds_every_public_name(html_dir):
+    """objects.inv, the built book's index of documented objects, names each public name of
+    fairlab and its sub-packages (their ``__all__``; tests/test_api_pages.py lists them)."""
+    from sphinx.util.inventory import InventoryFile
+    from test_api_pages import public_names
+
+    with open(html_dir / "objects.inv", "rb") as stream:
+        inventory = InventoryFile.load(stream, "", lambda base, uri: uri)
+    documented = {name for role, entries in inventory.items() if role.startswith("py:")
+                  for name in entries}
+    missing = sorted(set(public_names()) - documented)
+    assert not missing, f"on no API page of the built book: {missing}"
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 (the base class's name)
         pass
