@@ -207,3 +207,18 @@ def test_papermill_run_with_a_misspelled_choice_is_refused(tmp_path):
         papermill.execute_notebook(str(path), str(tmp_path / path.name),
                                    parameters={"tradeoff_dataset": "germen"},
                                    cwd=str(path.parent), progress_bar=False)
+
+
+def test_make_notebook_names_no_kernel():
+    """make notebook runs papermill with the kernel the notebook names, as the tests do."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("make"):
+        pytest.skip("make is not installed")
+    out = subprocess.run(["make", "-n", "-o", ".venv/.fairlab-installed", "notebook",
+                          "NB=13_concept_erasure_images", "PARAMS=-p seed 1"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    command = next(line for line in out.splitlines() if "bin/papermill" in line)
+    assert "13_concept_erasure_images.ipynb" in command and "-p seed 1" in command
+    assert " -k " not in command and "--kernel" not in command
