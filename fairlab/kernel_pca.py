@@ -66,6 +66,14 @@ from LAPACK's Jacobi SVD (relative accuracy for column-scaled matrices), and an 
 fit adds the mean as one exact extra row (MᵀM = McᵀMc + n·bbᵀ) instead of rounding it into
 every entry.  See :func:`_linear_constraint` and :func:`_linear_components`.
 
+Polynomial kernel, centred.  (γxᵀy + c₀)^p far from the origin is dominated by terms that
+depend on one argument only ((γ‖μ‖²)^p, …), which centring removes: formed and then centred
+they cancel and leave rounding.  For an integer degree and ``center=True`` the kernel is
+expanded around the training mean and only the terms centring keeps are formed
+(:func:`_poly_centred_terms`), in ``fit`` and ``transform`` alike; the rounding unit of the
+component floor is then that of those terms.  (Uncentred, the poly kernel's entries are its
+values, and their rounding is the kernel's own.)
+
 Large n.  ``approximation="nystroem"`` maps the data to explicit Nyström features
 f(x) = W^{-1/2} k(L, x) built on a set L of m landmarks (W = k(L, L)), then runs linear
 :class:`fairlab.FairPCA` on them: O(n·m² + m³) instead of O(n³).  With all n points as
@@ -315,6 +323,52 @@ def _linear_components(Mc, Z, b=None):
         ok &= np.linalg.norm(Z.T @ centred_scores, axis=0) <= _CONSTRAINT_RTOL * s
     rank = int(np.argmin(ok)) if not ok.all() else ok.size
     return scores, s, W, rank
+
+
+def _poly_centred_terms(A, B, mean, gamma, coef0, degree):
+    r"""The terms of the polynomial kernel that double centring keeps, without the others.
+
+    With x = μ + x̃ (μ the training mean), γxᵀy + c₀ = a + b(x) + b(y) + c(x, y) where
+    a = γμᵀμ + c₀, b(x) = γμᵀx̃ and c(x, y) = γx̃ᵀỹ, so for an integer degree p
+
+    .. math::
+
+        k(x, y) = \sum_{α+β+β'+δ=p} \frac{p!}{α!\,β!\,β'!\,δ!}\, a^α\, b(x)^β\, b(y)^{β'}\,
+                  c(x, y)^δ.
+
+    A term with δ = 0 and β = 0 or β' = 0 depends on one argument only; centring (with the
+    training statistics, on either side) removes it exactly.  Far from the origin those are
+    the large ones (a^p alone is (γ‖μ‖²)^p): forming k and centring it afterwards cancels
+    them in floating point and leaves rounding where the centred kernel should be.  This
+    returns the sum of the other terms for the rows of ``A`` against those of ``B``; centred
+    with its own training statistics it is the centred kernel H K H, computed without
+    cancellation.  Cost O(n_A·n_B·p) beyond the Gram matrix of the x̃.
+    """
+    from math import factorial
+
+    p = int(degree)
+    At, Bt = A - mean, B - mean
+    a = gamma * float(mean @ mean) + coef0
+    powers = np.arange(p + 1)
+    Va = (gamma * (At @ mean))[:, None] ** powers
+    Vb = (gamma * (Bt @ mean))[:, None] ** powers
+    C = gamma * (At @ Bt.T)
+    S = np.zeros((A.shape[0], B.shape[0]))
+    C_delta = np.ones_like(S)
+    for delta in range(p + 1):
+        if delta:
+            C_delta = C_delta * C
+        W = np.zeros((p + 1, p + 1))
+        for beta in range(p + 1 - delta):
+            for beta2 in range(p + 1 - delta - beta):
+                if delta == 0 and (beta == 0 or beta2 == 0):
+                    continue  # a function of one argument: centring removes it exactly
+                alpha = p - delta - beta - beta2
+                W[beta, beta2] = (factorial(p) / (factorial(alpha) * factorial(beta)
+                                  * factorial(beta2) * factorial(delta)) * a**alpha)
+        if W.any():
+            S += C_delta * (Va @ W @ Vb.T)
+    return S
 
 
 def _projected_gram_arpack(K, Z, unit, k, center, random_state):
@@ -711,7 +765,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.gamma_ = (
             resolve_gamma(X, self.gamma) if self.kernel in GAMMA_KERNELS else None
         )
-        self._linear = None
+        self._linear = self._poly_mean = None
         if self.approximation == "nystroem":
             return self._fit_nystroem(X, sensitive_features, k, n_constraints=Z.shape[1])
         if self.kernel == "linear":
@@ -778,8 +832,21 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             X, Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0
         )
 
+    def _centred_poly(self):
+        """Whether the poly kernel is centred through :func:`_poly_centred_terms`."""
+        return (self.kernel == "poly" and self.center and float(self.degree) % 1 == 0
+                and self.degree >= 1)
+
     def _fit_exact(self, X, Z, groups, k):
-        K = self._get_kernel(X)
+        self._poly_mean = None
+        if self._centred_poly():  # the centred poly kernel without cancellation
+            mean = X.mean(axis=0)
+            mean = mean + (X - mean).mean(axis=0)
+            K = _poly_centred_terms(X, X, mean, self.gamma_, self.coef0, self.degree)
+            K = (K + K.T) / 2
+            self._poly_mean = mean
+        else:
+            K = self._get_kernel(X)
         if self.kernel == "precomputed":
             K = (K + K.T) / 2
         # Centring statistics of KernelCenterer, reused for k(X_new, X_train) in transform.
@@ -952,7 +1019,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         never stored); one for the sign convention of the embedding and ``eigenvalues_``.
         """
         reject_bool_params(self, self._NUMERIC_PARAMS)
-        self._linear = None
+        self._linear = self._poly_mean = None
         if self.approximation != "nystroem":
             raise TypeError(
                 "FairKernelPCA's exact solver needs the n×n Gram matrix of all rows, which a "
@@ -1054,7 +1121,11 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             mean, directions, uncentred = self._linear
             E = (X - mean) @ directions
             return E + mean @ directions if uncentred else E  # xᵀu = (x − μ)ᵀu + μᵀu
-        K = self._get_kernel(X, self.X_fit_) if self.kernel != "precomputed" else X
+        if getattr(self, "_poly_mean", None) is not None:
+            K = _poly_centred_terms(X, self.X_fit_, self._poly_mean, self.gamma_, self.coef0,
+                                    self.degree)
+        else:
+            K = self._get_kernel(X, self.X_fit_) if self.kernel != "precomputed" else X
         if self.center:
             K = center_cross_gram(K, self._k_fit_rows, self._k_fit_all,
                                   overwrite=kernel_matrix_is_new(self.kernel))

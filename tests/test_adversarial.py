@@ -652,13 +652,23 @@ def check_fair_kernel_pca(inst, report, generalized=True):
     if np.any(mu > floor):
         mu_min = float(mu[mu > floor].min())
         comp_floor = max(comp_floor, n * unit_est * (1 + 2 * np.sqrt(max(trK, 0) / mu_min)) / 1e-6)
+    floor_lo = comp_floor
     if p["kernel"] == "linear":
         # the linear kernel is solved on X itself (thin SVD of the projected data, no Gram
         # matrix): its floor is that of the factor, far below this reference's resolution u
-        comp_floor = 0.0
+        comp_floor = floor_lo = 0.0
+    elif p["kernel"] == "poly" and p["center"] and float(p.get("degree", 3)) % 1 == 0:
+        # the centred poly kernel is formed without the terms centring removes, so its
+        # entries round at eps·max|S| (S the kept terms, |K̃| ≤ 4 max|S|), not eps·max|K|: the
+        # components it may keep reach down to the floor with unit eps·max|K̃|/4
+        unit_lo = EPS * float(np.abs(Kt).max()) / 4.0
+        floor_lo = 4.0 * n * unit_lo
+        if np.any(mu > floor):
+            floor_lo = max(floor_lo, n * unit_lo * (1 + 2 * np.sqrt(max(trK, 0) / mu_min))
+                           / 1e-6)
     top = lam[:k]
     ref_kept = float(top[top > 10.0 * comp_floor].sum())
-    ref = float(top[top > comp_floor / 10.0].sum())
+    ref = float(top[top > floor_lo / 10.0].sum())
     ctx = {"Kt": Kt, "Zt": stacked_centred_one_hot(codes), "ref": ref, "trK": trK,
            "delta": delta, "u": u, "unclear": unclear, "ref_kept": ref_kept}
     # Leading subspace to compare: the first q components, q the last index with a gap

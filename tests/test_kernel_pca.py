@@ -453,9 +453,9 @@ def _floor_data(eps, seed=0, n=60):
     return X, s
 
 
-# (γxᵀy + 0)¹ with γ = 1: the linear kernel's values, through the Gram route (kernel="linear"
-# itself is solved on X, without a Gram matrix or its floor: see the test after this one)
-GRAM_LINEAR = dict(kernel="poly", degree=1, gamma=1.0, coef0=0.0)
+# The linear kernel's Gram matrix XXᵀ, precomputed: the Gram route and its floor
+# (kernel="linear" itself is solved on X, without a Gram matrix: see the test after this one)
+GRAM_LINEAR = dict(kernel="precomputed")
 
 
 def documented_floor(X, s):
@@ -483,8 +483,8 @@ def test_component_floor_both_sides(seed):
         floor = documented_floor(X, s)
         small = np.var(X[:, 2]) * len(X)  # ≈ the small direction's eigenvalue
         assert (small > 3 * floor) if kept else (small < floor / 3), (small, floor)
-        est = FairKernelPCA(3, **GRAM_LINEAR).fit(X, sensitive_features=s)
-        E = est.transform(X)
+        est = FairKernelPCA(3, **GRAM_LINEAR).fit(X @ X.T, sensitive_features=s)
+        E = est.transform(X @ X.T)
         norms = np.linalg.norm(E, axis=0)
         assert (norms[1] > 0) == kept, (eps, est.eigenvalues_)  # 3 − 1 constraint = 2 axes
         Z = np.column_stack([s == g for g in (0, 1)]).astype(float)
@@ -492,7 +492,7 @@ def test_component_floor_both_sides(seed):
         for j in np.flatnonzero(norms > 0):
             rel = np.linalg.norm(Z.T @ E[:, j]) / (np.linalg.norm(Z) * norms[j])
             assert rel <= 1e-6, (eps, j, rel)
-        auto = FairKernelPCA(None, **GRAM_LINEAR).fit(X, sensitive_features=s)
+        auto = FairKernelPCA(None, **GRAM_LINEAR).fit(X @ X.T, sensitive_features=s)
         assert auto.n_components_ == (2 if kept else 1)
 
 
@@ -565,3 +565,57 @@ def test_other_kernel_estimators_warn_on_an_indefinite_kernel(estimator, with_y)
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         estimator("rbf", {}).fit(*args, sensitive_features=s)
+
+
+# --------------------------------------------- polynomial kernel far from the origin (centred)
+def _decimal_fair_poly_eigenvalues(X, z, gamma, coef0, degree):
+    """Eigenvalues of G = K̃ − K̃z̃(z̃ᵀK̃z̃)⁻¹z̃ᵀK̃ for (γxᵀy + c₀)^p, in 60-digit decimals.
+
+    Independent of fairlab and of floating point: K from the exact inputs, double-centred,
+    the constraint of the exact centred indicator z̃, Jacobi rotations to 1e-45·‖G‖.
+    """
+    from decimal import Decimal, localcontext
+
+    from test_adversarial import _dec_jacobi
+
+    with localcontext() as ctx:
+        ctx.prec = 60
+        n = len(X)
+        L = [[Decimal(float(v)) for v in row] for row in X]
+        g, c0 = Decimal(float(gamma)), Decimal(float(coef0))
+        K = [[(g * sum((a * b for a, b in zip(L[i], L[j])), Decimal(0)) + c0) ** degree
+              for j in range(n)] for i in range(n)]
+        rows = [sum(row, Decimal(0)) / n for row in K]
+        grand = sum(rows, Decimal(0)) / n
+        Kc = [[K[i][j] - rows[i] - rows[j] + grand for j in range(n)] for i in range(n)]
+        zs = [Decimal(int(v)) for v in z]
+        zm = sum(zs, Decimal(0)) / n
+        zc = [v - zm for v in zs]
+        Kz = [sum((Kc[i][j] * zc[j] for j in range(n)), Decimal(0)) for i in range(n)]
+        zKz = sum((zc[i] * Kz[i] for i in range(n)), Decimal(0))
+        G = [[Kc[i][j] - Kz[i] * Kz[j] / zKz for j in range(n)] for i in range(n)]
+        w, _ = _dec_jacobi(G, sum(v * v for row in G for v in row) * Decimal(10) ** -90)
+        return np.array([float(v) for v in w])
+
+
+@pytest.mark.parametrize("offset", [1e2, 1e4, 1e6])
+@pytest.mark.parametrize("degree", [2, 3])
+def test_poly_kernel_far_from_the_origin_is_centred_without_cancellation(offset, degree):
+    # (γxᵀy + c₀)^p on X + offset: the terms that centring removes grow like offset^{2p}; they
+    # are never formed (_poly_centred_terms).  Every kept component equals the 60-digit
+    # reference to 1e-8 relative, and every component above 1e-6·λ₁ is kept (before: at an
+    # offset of 1e6 every eigenvalue was 0, at 1e2 the third was off by 1.4e-8).
+    rng = np.random.default_rng(0)
+    n = 14
+    z = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, 3)) + offset
+    X[:, 0] += z
+    est = FairKernelPCA(3, kernel="poly", degree=degree, coef0=1.0).fit(X, sensitive_features=z)
+    ref = _decimal_fair_poly_eigenvalues(X, z, est.gamma_, 1.0, degree)[:3]
+    kept = est.eigenvalues_ > 0
+    assert np.all(kept[ref >= 1e-6 * ref[0]]), (est.eigenvalues_, ref)
+    np.testing.assert_allclose(est.eigenvalues_[kept], ref[kept], rtol=1e-8)
+    E = est.transform(X)
+    np.testing.assert_allclose(np.sum(E**2, axis=0), est.eigenvalues_, rtol=1e-9,
+                               atol=1e-12 * ref[0])
+    assert _group_mean_gap(E[:, kept], z) <= 1e-6 * np.sqrt(ref[0])
