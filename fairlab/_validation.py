@@ -563,7 +563,8 @@ def encode_sensitive(sensitive_features, n_samples=None, *, name="sensitive_feat
     """Encode a sensitive attribute that may be continuous or group labels (FairPLS, metrics).
 
     ``sensitive_type="auto"`` reads float columns as continuous and integer, boolean, string,
-    object and pandas categorical columns as group labels; ``"categorical"`` and
+    object and pandas categorical columns (of any categories) as group labels
+    (:func:`auto_sensitive_kind`); ``"categorical"`` and
     ``"continuous"`` force one reading.  See :class:`SensitiveEncoding` for the encoding.
 
     Raises

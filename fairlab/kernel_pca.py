@@ -547,7 +547,9 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         s̃ᵀΦcU = 0: every component's training scores have zero covariance with s
         (G = Kc − KcZ(ZᵀKcZ)⁺ZᵀKc with Z an orthonormal basis of span(Z̃)).  A two-valued
         column declared continuous gives exactly the categorical fit.  ``"auto"``: float
-        columns continuous, others categorical; a list or tuple gives one type per column.
+        columns continuous, others categorical (a ``pd.Categorical`` whatever its categories:
+        :func:`fairlab._validation.auto_sensitive_kind`, the rule of every fairlab function);
+        a list or tuple gives one type per column.
         The rank of the continuous columns is decided from the data (collinear columns count
         once), so ``n_components`` may reach n minus that rank.  Nyström passes it on to
         ``fair_pca_``.

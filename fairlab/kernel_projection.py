@@ -109,8 +109,9 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
     coef0 : float, default=1
     sensitive_type : {"continuous", "categorical", "auto"} or list of them, default="continuous"
         How each column of ``sensitive_features`` is read, as in :class:`~fairlab.FairPCA`:
-        a number, group labels, or floats as numbers and the rest as labels; a list or tuple
-        gives one type per column.  A two-valued column gives the same projection either way.
+        a number, group labels, or floats as numbers and the rest as labels (a
+        ``pd.Categorical`` is labels whatever its categories); a list or tuple gives one type
+        per column.  A two-valued column gives the same projection either way.
     approximation : {"nystroem"} or None, default=None
         ``"nystroem"``: the projection on Nyström features of ``n_landmarks`` training rows.
     n_landmarks : int, default=1000

@@ -553,7 +553,9 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         X), says that every component has zero covariance with s on the fitted rows.  A
         two-valued column declared continuous gives exactly the categorical fit (its centred
         column spans the same line as the centred indicator).  ``"auto"``: float columns
-        continuous, all others (integer, boolean, string, object) categorical.  A list or tuple
+        continuous, all others (integer, boolean, string, object, and a ``pd.Categorical``
+        whatever its categories) categorical — one rule in every fairlab function
+        (:func:`fairlab._validation.auto_sensitive_kind`).  A list or tuple
         gives one of these per column (mixed attributes).  Continuous columns must be numeric
         and finite and not constant.
         With ``fairness="equal_opportunity"`` the covariance is that of the rows with
