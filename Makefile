@@ -19,7 +19,8 @@ PARALLEL ?= -n auto --dist loadscope
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 .PHONY: help install book student pdf test test-blas test-unit blas-info notebook bench bench-quick \
-	bench-all reproduce verify-results appendix sync lint clean student-check instructor grade
+	bench-all reproduce verify-results appendix sync lint clean student-check instructor grade \
+	handouts
 
 # The targets with a one-line description (## after the prerequisites).
 help:  ## this list
@@ -76,6 +77,12 @@ pdf: $(STAMP)  ## the whole book as one PDF (needs TeX Live)
 	    $(BIN)/jupyter-book build --builder pdflatex --config _build/pdf/_config.yml \
 	    --warningiserror --nitpick --keep-going .
 	@echo "The PDF book: _build/latex/fairlab-workbench.pdf"
+
+# One printable handout per session of the three-session course (book/teaching.md): a cover with
+# the session's chapters, minutes and homework, then its chapters with their stored outputs and
+# without solutions, through LaTeX as make pdf (needs TeX Live); _build/handouts/*.pdf.
+handouts: $(STAMP)  ## one handout PDF per session of the three-session course (needs TeX Live)
+	$(BIN)/python -m fairlab.exercises._handouts . _build/handouts
 
 # Unit and property tests, then every notebook re-executed and compared with its stored outputs.
 test: $(STAMP)  ## unit tests and every notebook re-executed and compared (nbval)

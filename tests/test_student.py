@@ -301,3 +301,26 @@ def test_lecture_minutes_follow_the_word_count():
                 if c["cell_type"] == "markdown"
                 and not _student._source(c).startswith("**Your answer**"))
     assert abs(_student.prose_words(chapter) - words) <= 5  # substitutions differ slightly
+
+
+def test_handout_sources_keep_outputs_and_drop_solutions(tmp_path):
+    """make handouts: per session of the three-session course a cover and its chapters, with
+    their stored outputs and without solutions (the LaTeX build itself runs where TeX is)."""
+    from fairlab.exercises import _handouts
+
+    folders = _handouts.build(ROOT, tmp_path, latex=False)
+    plan = _student.PLANS["three sessions"]
+    assert len(folders) == len(plan) == 3
+    for folder, session in zip(folders, plan):
+        cover = (folder / "index.md").read_text()
+        assert all(label in cover for label in session["homework"])
+        names = sorted(p.name for p in (folder / "notebooks").glob("*.ipynb"))
+        assert [int(name[:2]) for name in names] == session["chapters"]
+        for name in names:
+            handout = json.loads((folder / "notebooks" / name).read_text())
+            chapter = json.loads((ROOT / "notebooks" / name).read_text())
+            text = "\n".join(_student._source(cell) for cell in handout["cells"])
+            assert "{solution}" not in text
+            stored = sum(bool(c.get("outputs")) for c in chapter["cells"]
+                         if _student.SOLUTION_TAG not in c.get("metadata", {}).get("tags", []))
+            assert sum(bool(c.get("outputs")) for c in handout["cells"]) == stored

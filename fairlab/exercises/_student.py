@@ -215,8 +215,12 @@ def _source(cell):
     return "".join(source) if isinstance(source, list) else source
 
 
-def student_notebook(notebook, substitutions=None):
-    """The student version of a chapter (a notebook as a dict, as ``json.load`` gives it)."""
+def student_notebook(notebook, substitutions=None, *, keep_outputs=False):
+    """The student version of a chapter (a notebook as a dict, as ``json.load`` gives it).
+
+    ``keep_outputs=True`` keeps the stored outputs of the cells that are not solutions (the
+    printed handouts show the figures and tables).
+    """
     substitutions = substitutions or {}
     out = copy.deepcopy(notebook)
     out["metadata"].pop("jupytext", None)
@@ -229,6 +233,9 @@ def student_notebook(notebook, substitutions=None):
         elif cell["cell_type"] == "code":
             kept = [t for t in tags if t != "hide-input"]
             new = _code(source, kept)
+            if keep_outputs:
+                new["outputs"] = copy.deepcopy(cell.get("outputs", []))
+                new["execution_count"] = cell.get("execution_count")
             for key in ("mystnb",):
                 if key in cell.get("metadata", {}):
                     new["metadata"][key] = cell["metadata"][key]
