@@ -41,10 +41,10 @@
 #
 # | metric | `fairlab.metrics` | formula | paper |
 # |---|---|---|---|
-# | demographic parity difference $\Delta_{DP}$ | `demographic_parity_difference` | $\max_g P(\hat Y=1\mid G=g)-\min_g P(\hat Y=1\mid G=g)$ | Kleindessner et al. (2023) |
+# | demographic parity difference $\Delta_{DP}$ | `demographic_parity_difference` | $\max_g P(\hat Y=1\mid G=g)$ $-\min_g P(\hat Y=1\mid G=g)$ | Kleindessner et al. (2023) |
 # | equal opportunity difference $\Delta_{EO}$ | `equal_opportunity_difference` | $\max_g \mathrm{TPR}_g-\min_g \mathrm{TPR}_g$ | Kleindessner et al. (2023) |
 # | equalized odds difference | `equalized_odds_difference` | $\max(\Delta\mathrm{TPR},\Delta\mathrm{FPR})$ | {cite}`hardt2016equality` |
-# | disparate impact $DI$ | `disparate_impact` | $P(\hat Y=1\mid S=0)/P(\hat Y=1\mid S=1)$ | De-Diego et al. (2025) |
+# | disparate impact $DI$ | `disparate_impact` | $P(\hat Y=1\mid S=0)$ $/\,P(\hat Y=1\mid S=1)$ | De-Diego et al. (2025) |
 # | equal opportunity ratio | `equal_opportunity_ratio` | $\mathrm{TPR}_{S=0}/\mathrm{TPR}_{S=1}$ | De-Diego et al. (2025) |
 # | Kolmogorov–Smirnov | `ks_distance` | $\sup_t\lvert F_0(t)-F_1(t)\rvert$ of a continuous prediction | De-Diego et al. (2025) |
 # | squared cross-covariance | `cov2` | $\mathrm{Cov}^2(T,S)=\lVert \tfrac1n\tilde T^\top\tilde S\rVert_F^2$ | De-Diego et al. (2025) |

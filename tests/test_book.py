@@ -16,6 +16,16 @@ page:
 * nothing wider than its column unless inside a scroll box, at 1280 px and at 390 px, and nothing
   wider than the phone's screen; figure text at least 9 px as displayed at 1280 px; no raw TeX
   (``$…$``, ``\\(``) in the rendered text; these per page, so that a page can be marked;
+* result tables: at 1280 px a table wider than the column scrolls inside its own box with its
+  label column sticky; every chapter shows at most 10 tables outside collapsed detail
+  (``<details>``); the reproduction chapters (11-15) show no console output over 10 lines, and
+  those in the chapter shape (11, 12, 14, 15) no header in snake_case, no raw LaTeX, no printed
+  dict and no commit hash in an output; chapter 11 is at most 15 000 px tall at 1280 px with its
+  detail collapsed;
+* figures on a phone: at 390 px every figure's text is 8 px or more as displayed, or the figure
+  links to its file at full size;
+* math: inline formulas in MathJax's own layout (an inline-block), so that a superscript such as
+  the transpose sign lies inside its formula's box (laid out inline it lost its bar);
 * the navigation works: at 390 px tapping ☰ and "Contents" opens the panel, at 1280 px the
   sidebar button hides and shows the sidebar; exactly one search box; search snippets show
   formulas as text;
@@ -54,6 +64,12 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DESKTOP, PHONE, PRINT = 1280, 390, 718  # px; PRINT: an A4 page less Chromium's default margins
 MIN_FIGURE_TEXT_PX = 9  # the smallest text of a figure as displayed at DESKTOP width
+MIN_PHONE_FIGURE_TEXT_PX = 8  # ... at PHONE width, unless the figure links to its full size
+MAX_TABLES, MAX_CONSOLE_LINES = 10, 10  # per chapter: tables outside <details>; lines per output
+MAX_CHAPTER_11_HEIGHT = 15_000  # px at DESKTOP width, its detail collapsed
+REPRODUCTION_CHAPTERS = [f"notebooks/{stem}.html" for stem in (
+    "11_reproducing_kleindessner", "12_reproducing_kleindessner_tradeoffs",
+    "13_concept_erasure_images", "14_reproducing_perez_suay", "15_reproducing_de_diego")]
 INSTALL_HINT = "install Debian's Chromium with `apt-get install chromium` (run as root)"
 
 
@@ -485,6 +501,133 @@ RAW_TEX_JS = r"""(() => {
   return problems;
 })"""
 
+# Tables wider than the column (a chapter's result tables): each must sit in a box that scrolls
+# sideways and fits the column, with its label column sticky (position: sticky on the first cell
+# of its body rows that is not a group row's heading across the table), so that the labels stay
+# in view while the numbers scroll.
+WIDE_TABLE_JS = r"""(() => {
+  const problems = [];
+  const article = document.querySelector('article.bd-article');
+  if (!article) return problems;
+  const cs = getComputedStyle(article);
+  const ar = article.getBoundingClientRect();
+  const column = ar.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  for (const table of article.querySelectorAll('table')) {
+    const r = table.getBoundingClientRect();
+    if (r.width === 0 || r.width <= column + 1.5 || table.closest('details:not([open])')) continue;
+    let box = null;
+    for (let a = table.parentElement; a && a !== article; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX;
+      if (ox === 'auto' || ox === 'scroll') { box = a; break; }
+    }
+    const cell = [...table.querySelectorAll('tbody tr')].map((row) => row.firstElementChild)
+      .find((c) => c && c.colSpan === 1);  // a label cell, not a group row's heading
+    const sticky = cell && getComputedStyle(cell).position === 'sticky';
+    const name = (table.querySelector('caption') || table).textContent.replace(/\s+/g, ' ')
+      .trim().slice(0, 60);
+    if (!box || box.getBoundingClientRect().width > column + 1.5)
+      problems.push(`table ${Math.round(r.width)}px wide in a ${Math.round(column)}px column ` +
+                    `does not scroll in its own box: ${name}`);
+    else if (!sticky)
+      problems.push(`table ${Math.round(r.width)}px wide scrolls without a sticky label ` +
+                    `column: ${name}`);
+  }
+  return problems;
+})()"""
+
+# What a chapter shows: tables outside collapsed detail, console outputs (stream or plain text)
+# with their line counts, and what a reader should never see in an output: a snake_case header,
+# raw LaTeX, a printed dict, a commit hash. Also the page's height with its detail collapsed.
+CHAPTER_JS = r"""(() => {
+  const article = document.querySelector('article.bd-article');
+  if (!article) return null;
+  const tables = [...article.querySelectorAll('table')].filter(
+    (t) => !t.closest('details') && t.getBoundingClientRect().height > 0);
+  const consoles = [...article.querySelectorAll(
+    '.cell_output .output.stream pre, .cell_output .output.text_plain pre')]
+    .filter((p) => p.getBoundingClientRect().height > 0)
+    .map((p) => ({lines: p.textContent.replace(/\n$/, '').split('\n').length,
+                  first: p.textContent.trim().split('\n')[0].slice(0, 70)}));
+  const unseen = [];
+  for (const out of article.querySelectorAll('.cell_output')) {
+    for (const th of out.querySelectorAll('th')) {
+      const t = th.textContent.trim();
+      if (/^[a-z0-9]+(_[a-z0-9]+)+$/.test(t)) unseen.push(`snake_case header "${t}"`);
+    }
+    const text = out.textContent;
+    const latex = text.match(/\$[^$\n]*\\[a-zA-Z]+[^$\n]*\$|\\pm\b/);
+    if (latex) unseen.push(`raw LaTeX "${latex[0].slice(0, 40)}"`);
+    const dict = text.match(/\{'[^'\n]{1,40}': /);
+    if (dict) unseen.push(`a printed dict "${dict[0]}"`);
+    const hash = text.match(/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{10,40}\b/);
+    if (hash) unseen.push(`a commit hash "${hash[0]}"`);
+  }
+  return {tables: tables.length, consoles, unseen: [...new Set(unseen)],
+          height: document.documentElement.scrollHeight};
+})()"""
+
+# Figures as displayed on a phone: the smallest text of each SVG figure in px at its displayed
+# size, and whether the figure links to its own file (a version at full size).
+PHONE_FIGURE_JS = r"""(async () => {
+  const found = [];
+  const images = [...document.querySelectorAll('article.bd-article img')]
+    .filter((img) => img.closest('.cell_output') && img.getBoundingClientRect().width > 0);
+  for (const img of images) {
+    const shown = img.getBoundingClientRect().width;
+    const src = img.getAttribute('src');
+    const link = img.closest('a[href]');
+    const linked = !!link && link.href === img.src;
+    let smallest = null;
+    if (/\.svg$/i.test(src)) {
+      const holder = document.createElement('div');
+      holder.style.cssText = 'position:absolute; left:0; top:0; visibility:hidden';
+      holder.innerHTML = await (await fetch(img.src)).text();
+      const svg = holder.querySelector('svg');
+      svg.setAttribute('width', `${shown}px`);
+      svg.removeAttribute('height');
+      document.body.appendChild(holder);
+      for (const t of svg.querySelectorAll('text')) {
+        if (!t.textContent.trim()) continue;
+        const m = t.getScreenCTM();
+        const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+        smallest = smallest === null ? px : Math.min(smallest, px);
+      }
+      holder.remove();
+    } else {
+      smallest = 13.9 * shown / img.naturalWidth;  // matplotlib's smallest default text, scaled
+    }
+    found.push({name: src.split('/').pop(), smallest, linked});
+  }
+  return found;
+})()"""
+
+# Inline formulas: MathJax's own layout (mjx-math an inline-block) and every transpose sign (⊤,
+# U+22A4) inside its formula's box; laid out inline, the box was a line of zero height and the
+# superscript sat 14 px above it, where the next line's box cut its bar.
+TRANSPOSE_JS = r"""(() => {
+  const problems = [];
+  const inline = [...document.querySelectorAll(
+    'mjx-container[jax="CHTML"]:not([display="true"]) > mjx-math')];
+  const wrong = inline.filter((m) => getComputedStyle(m).display !== 'inline-block');
+  if (wrong.length)
+    problems.push(`${wrong.length} of ${inline.length} inline formulas are not inline-blocks ` +
+                  `(${getComputedStyle(wrong[0]).display})`);
+  let glyphs = 0;
+  for (const c of document.querySelectorAll('mjx-c')) {
+    if (!/\bmjx-c22A4\b/.test(c.className)) continue;
+    const r = c.getBoundingClientRect();
+    if (r.height === 0) continue;
+    glyphs += 1;
+    const box = c.closest('mjx-math').getBoundingClientRect();
+    if (r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+      problems.push(`a transpose sign sticks out of its formula's box by ` +
+                    `${Math.round(Math.max(box.top - r.top, r.bottom - box.bottom))}px: ` +
+                    (c.closest('.math') || c).textContent.slice(0, 40));
+  }
+  return {problems: [...new Set(problems)], glyphs};
+})()"""
+
+
 # Links and buttons to a repository, a clone or Binder.
 REPOSITORY_LINKS_JS = r"""(() => [
   ...[...document.querySelectorAll('a[href]')]
@@ -564,11 +707,15 @@ def report(html_dir, server, browser):
         checks = {"errors": errors, "external": external}
         checks[f"layout at {PHONE}px"] = browser.evaluate(f"{CHECK_JS}(false)")
         checks[f"width at {PHONE}px"] = browser.evaluate(f"{WIDTH_JS}(true)")
+        checks["figures at phone"] = browser.evaluate(PHONE_FIGURE_JS)
         browser.viewport(DESKTOP)
         checks[f"layout at {DESKTOP}px"] = browser.evaluate(f"{CHECK_JS}(false)")
         checks[f"width at {DESKTOP}px"] = browser.evaluate(f"{WIDTH_JS}(false)")
         checks["figure text"] = browser.evaluate(f"{FIGURE_TEXT_JS}({MIN_FIGURE_TEXT_PX})")
         checks["raw tex"] = browser.evaluate(RAW_TEX_JS)
+        checks["wide tables"] = browser.evaluate(WIDE_TABLE_JS)
+        checks["chapter"] = browser.evaluate(CHAPTER_JS)
+        checks["transpose"] = browser.evaluate(TRANSPOSE_JS)
         checks["repository links"] = browser.evaluate(REPOSITORY_LINKS_JS)
         browser.viewport(PRINT, media="print")
         checks["layout in print"] = browser.evaluate(f"{CHECK_JS}(true)")
@@ -643,6 +790,53 @@ def test_page_figure_text_is_legible(report, page):
 def test_page_shows_no_raw_tex(report, page):
     problems = report[page]["raw tex"]
     assert not problems, f"{page}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", _toc_pages())
+def test_page_wide_tables_scroll_in_their_box_with_sticky_labels(report, page):
+    problems = report[page]["wide tables"]
+    assert not problems, f"{page} at {DESKTOP}px:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", [p for p in _toc_pages() if p.startswith("notebooks/")])
+def test_chapter_shows_at_most_ten_tables_outside_collapsed_detail(report, page):
+    tables = report[page]["chapter"]["tables"]
+    assert tables <= MAX_TABLES, f"{page}: {tables} tables outside collapsed detail"
+
+
+@pytest.mark.parametrize("page", REPRODUCTION_CHAPTERS)
+def test_reproduction_chapter_has_no_long_console_output(report, page):
+    problems = [f"console output of {c['lines']} lines (at most {MAX_CONSOLE_LINES}): {c['first']}"
+                for c in report[page]["chapter"]["consoles"] if c["lines"] > MAX_CONSOLE_LINES]
+    assert not problems, f"{page}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", [p for p in REPRODUCTION_CHAPTERS if "13_concept" not in p])
+def test_reproduction_chapter_outputs_hold_only_readers_words(report, page):
+    problems = report[page]["chapter"]["unseen"]
+    assert not problems, f"{page}:\n" + "\n".join(problems)
+
+
+def test_chapter_11_is_short_with_its_detail_collapsed(report):
+    height = report["notebooks/11_reproducing_kleindessner.html"]["chapter"]["height"]
+    assert height <= MAX_CHAPTER_11_HEIGHT, f"{height}px tall at {DESKTOP}px"
+
+
+@pytest.mark.parametrize("page", _toc_pages())
+def test_page_figures_legible_on_a_phone_or_linked_at_full_size(report, page):
+    problems = [f"figure {f['name']}: smallest text {f['smallest']:.1f}px at {PHONE}px, and no "
+                "link to its full size" for f in report[page]["figures at phone"]
+                if f["smallest"] is not None and f["smallest"] < MIN_PHONE_FIGURE_TEXT_PX - 0.05
+                and not f["linked"]]
+    assert not problems, f"{page}:\n" + "\n".join(problems)
+
+
+def test_transpose_sign_keeps_its_bar(report):
+    for page in ("notebooks/04_fair_pca_derivation.html", "notebooks/15_reproducing_de_diego.html"):
+        assert report[page]["transpose"]["glyphs"] > 0, f"{page}: no transpose sign to check"
+    failures = [f"{page}: {problem}" for page, checks in report.items()
+                for problem in checks["transpose"]["problems"]]
+    assert not failures, "\n".join(failures)
 
 
 def test_no_page_links_to_an_unset_repository(report):

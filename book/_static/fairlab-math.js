@@ -1,7 +1,7 @@
 // An inline formula is an inline-block (MathJax's own layout), which cannot break across lines.
 // Each one wider than the line it sits in is marked data-fairlab-wide, which fairlab.css turns
 // into a line of its own that scrolls sideways; marked after MathJax has typeset the page and
-// again whenever the window is resized (a phone turned, a desktop window narrowed).
+// again whenever the text column changes width (a phone turned, a desktop window narrowed).
 (() => {
   "use strict";
   const INLINE = 'mjx-container[jax="CHTML"]:not([display="true"])';
@@ -31,7 +31,11 @@
     const startup = window.MathJax && window.MathJax.startup;
     if (startup && startup.promise) startup.promise.then(mark);
     else mark();
-    window.addEventListener("resize", mark);
+    // The column's width settles after a resize (the theme's sidebars move in transitions): mark
+    // again whenever the article changes size, not on the resize event itself.
+    const column = document.querySelector("article.bd-article") || document.body;
+    if (window.ResizeObserver) new ResizeObserver(() => mark()).observe(column);
+    else window.addEventListener("resize", mark);
   }
 
   if (document.readyState === "complete") start();
