@@ -56,14 +56,7 @@ def test_notebook_names_its_kernel(path):
         f"{path.name} has no kernelspec: papermill fails with 'No kernel name found'")
 
 
-# Chapters whose parameters cell is being revised: their results_csv comment holds '=' ("" = none).
-PENDING = {"12_reproducing_kleindessner_tradeoffs", "14_reproducing_perez_suay",
-           "15_reproducing_de_diego"}
-
-
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=pytest.mark.xfail(reason="results_csv's comment holds '='"))
-    if p.stem in PENDING else p for p in NOTEBOOKS], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_papermill_reads_every_parameter(path):
     found, messages = _inspect(path)
     unparsed = [m for m in messages if "Unable to parse" in m]
