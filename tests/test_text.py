@@ -103,3 +103,104 @@ def test_the_model_encodes_the_attribute_and_the_label(model):
         acc = cross_val_score(LogisticRegression(C=10, max_iter=2000), X, frame[target],
                               cv=4).mean()
         assert acc > 0.85, target
+
+
+# ---------------------------------------------------------------------------------------------
+# The experiment (fairlab.experiments.text_representations)
+# ---------------------------------------------------------------------------------------------
+def planted(n=600, d=12, seed=0):
+    """Gaussian 'embeddings': the gender shifts the mean along e0 and scales e1 (a difference
+    in covariance, which no linear eraser removes), the sentiment shifts along e2."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    s = rng.permutation(np.arange(n) % 2)
+    y = (rng.random(n) < np.where(s == 1, 0.7, 0.3)).astype(int)
+    X = rng.normal(size=(n, d))
+    X[:, 0] += 3.0 * s
+    X[:, 1] *= np.where(s == 1, 2.5, 0.4)
+    X[:, 2] += 2.0 * y
+    frame = pd.DataFrame({"gender": np.where(s == 1, "female", "male"), "sentiment": y})
+    return frame, X
+
+
+def test_text_tradeoffs_table_and_what_it_measures():
+    from fairlab.experiments.text_representations import GRIDS, text_tradeoffs
+
+    frame, X = planted(n=1000)
+    table = text_tradeoffs(frame, X, methods=["LEACE", "Fair PLS"], n_components=3,
+                           adversaries=("logistic", "rbf_svm"), n_bootstrap=50)
+    assert list(table.columns) == ["method", "parameter", "value", "measure", "score", "ci_low",
+                                   "ci_high"]
+    assert len(table) == 3 * (len(GRIDS["LEACE"][1]) + len(GRIDS["Fair PLS"][1]))
+    assert (table.ci_low <= table.ci_high).all()
+    score = table.set_index(["method", "value", "measure"]).score
+    # raw data: both adversaries find the gender; LEACE at full strength leaves the linear
+    # adversary near chance and the RBF SVM (variance along e1) well above it
+    assert score["LEACE", 0.0, "leakage (logistic)"] > 0.85  # measured 0.916
+    assert score["LEACE", 1.0, "leakage (logistic)"] < 0.56  # measured 0.518
+    assert score["LEACE", 1.0, "leakage (rbf_svm)"] > 0.65  # measured 0.712
+    # the task survives erasure (the sentiment direction is not the gender's)
+    assert score["LEACE", 1.0, "task accuracy"] > 0.75
+    assert score["Fair PLS", np.inf, "leakage (logistic)"] < score["Fair PLS", 0.0,
+                                                                   "leakage (logistic)"]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(methods=["LEACE", "BERT"]), "methods must be a non-empty list"),
+    (dict(methods=[]), "methods must be a non-empty list"),
+    (dict(n_components=0), "n_components must be a positive int"),
+])
+def test_text_tradeoffs_bad_input(kwargs, match):
+    from fairlab.experiments.text_representations import text_tradeoffs
+
+    frame, X = planted(n=40)
+    with pytest.raises(ValueError, match=match):
+        text_tradeoffs(frame, X, **kwargs)
+
+
+def test_cached_text_tradeoffs_writes_only_when_asked(model, tmp_path):
+    from fairlab.experiments.text_representations import cached_text_tradeoffs
+
+    params = dict(n_samples=48, methods=["Fair PLS"], n_components=2, adversaries=["logistic"],
+                  n_bootstrap=20)
+    with pytest.raises(ValueError, match="unknown parameters"):
+        cached_text_tradeoffs(tmp_path, seed=3)
+    first = cached_text_tradeoffs(tmp_path, **params)
+    assert not list(tmp_path.iterdir())
+    written = cached_text_tradeoffs(tmp_path, write=True, **params)
+    assert sorted(p.name[:10] for p in tmp_path.iterdir()) == ["embeddings", "tradeoffs_"]
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(first, written)
+    pd.testing.assert_frame_equal(cached_text_tradeoffs(tmp_path, **params), written,
+                                  check_exact=False, rtol=1e-7)
+
+
+def test_the_books_table_is_recomputed_from_its_embeddings():
+    """The chapter's committed table: its Fair PLS and LEACE rows of task accuracy and linear
+    leakage are recomputed from the committed embeddings (no model needed) to their stored 8
+    digits."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from fairlab.datasets._text import make_sentences
+    from fairlab.experiments import text_representations as text
+
+    folder = Path(__file__).resolve().parents[1] / "notebooks" / "results" / "text"
+    results, embeddings = text.cache_paths(folder)
+    assert Path(results).exists() and Path(embeddings).exists()
+    stored = text.cached_text_tradeoffs(folder)
+    d = text.DEFAULTS
+    frame = make_sentences(d["n_samples"], correlation=d["correlation"],
+                           random_state=d["random_state"])
+    X = text.embed_sentences(frame.text, cache=embeddings)
+    again = text.text_tradeoffs(frame, X, methods=["Fair PLS", "LEACE"],
+                                adversaries=("logistic",), n_bootstrap=d["n_bootstrap"])
+    keys = ["method", "value", "measure"]
+    merged = again.merge(stored, on=keys, suffixes=("", "_stored"))
+    assert len(merged) == len(again) == 2 * (5 + 4)
+    for column in ("score", "ci_low", "ci_high"):
+        np.testing.assert_allclose(merged[column], merged[f"{column}_stored"], rtol=1e-7)
+    assert isinstance(stored, pd.DataFrame)
