@@ -14,6 +14,8 @@ chapters it renders, and sets the substitutions that the pages use:
   has built it (CI does where TeX Live is installed) and otherwise a sentence saying how to build
   it, so the page never links to a file the site does not hold.
 
+* ``{{ handout_N }}``: a download link to the printable handout of session N of the
+  three-session course (``make handouts``) when it has been built, otherwise how to build it;
 * ``{{ solution_<label> }}`` (``-`` as ``_``): what the solution cell of each checked exercise
   printed when its chapter was last executed, which the instructor notes quote.
 
@@ -25,6 +27,7 @@ from pathlib import Path
 
 BUNDLE = "_build/student/fairlab-student.zip"
 PDF = "_build/latex/fairlab-workbench.pdf"
+HANDOUTS = "_build/handouts"
 
 
 def _configure(app, config):
@@ -44,6 +47,12 @@ def _configure(app, config):
         substitutions["pdf_book"] = (
             "the whole book as one PDF, which this copy of the site does not include: `make pdf` "
             "builds it where TeX Live is installed ({doc}`/book/run_this_book` says how)")
+    for number in (1, 2, 3):  # the three-session course's handouts (make handouts)
+        handout = f"{HANDOUTS}/handout-session-{number}.pdf"
+        substitutions[f"handout_{number}"] = (
+            f"{{download}}`handout-session-{number}.pdf </{handout}>`"
+            if (root / handout).is_file() else
+            "`make handouts` prints it where TeX Live is installed")
     config.myst_substitutions = substitutions
 
 
