@@ -663,30 +663,30 @@ plt.show()
 # %% [markdown]
 # ## What each method guarantees
 #
-# "Removes" means: holds on the training data, exactly (to rounding) unless marked approximate. "Supervised"
-# means the method uses $y$. Every method uses $S$. Each row's cost and tests are one click away, below the table.
+# "Removes" means: holds on the training data, exactly (to rounding) unless marked approximate. Every method
+# uses $S$; the kind says whether it also uses $y$. Each row's cost and tests are one click away, below the table.
 #
-# | method | provably removes | supervised | linear / kernel | proved in |
-# |---|---|---|---|---|
-# | `FairPCA` | group means of the scores ($T^\top\tilde Z=0$: linear guardedness, linear HSIC $=0$); `fairness="equal_opportunity"`: the same on the rows with $y$ = `pos_label`; `equalize_covariance`: also *reduces* covariance gaps (no exact guarantee) | no (EO mode: yes) | linear | {prf:ref}`prop-theory-fair-subspace`, {prf:ref}`prop-theory-sal` |
-# | `FairKernelPCA` | group means in feature space | no | kernel | {prf:ref}`prop-projected-gram` |
-# | `FairPLS` | $\eta=\infty$: $\operatorname{Cov}(t_h,S)=0$ for every component; $\eta<\infty$: Cov² non-increasing in $\eta$, $O(1/\eta)$ from the limit; `equalized_odds`: the conditional cross-covariance given $Y$ | yes | linear | {prf:ref}`prop-fair-pls-hard`, {prf:ref}`prop-theory-pls-limit`, {ref}`ex-fair-pls-monotone` |
-# | `KernelFairPLS` | $\eta=\infty$: zero cross-covariance of the scores with the feature map of $S$ (HSIC $=0$ for the chosen kernel on $S$); $\eta<\infty$: HSIC penalised | yes | kernel | its tests |
-# | `NaiveFairPLS` | each kept component has correlation ratio $\eta^2(t_h,S)<\tau$; nothing about their combination | yes | linear | its tests |
-# | `FairLinearRegression` (FLR) | HSIC(ŷ, S) (linear: Cov²) non-increasing in $\mu$; the covariance is $O(1/\mu)$, so the HSIC is $O(1/\mu^2)$; limit: ridge on the Fair PCA coordinates | yes | linear, continuous $S$ allowed | {prf:ref}`prop-theory-flr-limit`, {ref}`ex-fkl-monotone` |
-# | `FairKernelRegression` (FKR) | HSIC(ŷ, S) with a kernel on $S$, non-increasing in $\mu$; RKHS-norm bound | yes | kernel | {prf:ref}`prop-fkr-bound`, {prf:ref}`prop-fkr-linear` |
-# | `FairDR` (FDR) | `ridge=0`: $\operatorname{Cov}(t,S)=0$, directions ranked by HSIC$(\tilde Xv,\tilde X)$; `ridge=eps`: $O(\varepsilon)$ from it | no | linear, continuous $S$ allowed | {prf:ref}`prop-fdr-limit`, {prf:ref}`prop-theory-fdr` |
-# | `KernelFairDR` (KFDR) | `ridge=0`: zero cross-covariance of the scores with the feature map of $S$ | no | kernel | {prf:ref}`prop-kfdr-deflation` |
-# | `FairTradeoff` | $\lambda=0$: the guarantee of its fair block; $\lambda>0$: none (it is the knob) | as its blocks | as its blocks | its tests |
-# | `SAL` | centred: $\operatorname{range}(G)$, zero cross-covariance, and with PCA it is Fair PCA; `center=False`: also the mean direction | no | linear | {prf:ref}`prop-theory-sal` |
-# | `LEACE` | zero cross-covariance, least displacement among erasers of $x$; `method="orthogonal"`: the orthogonal eraser | no | linear | {prf:ref}`prop-theory-leace-oblique` |
-# | `OracleLEACE` | zero cross-covariance on the training rows only; least displacement of all erasers; reads $s$ at transform time; equals `CorrelationRemover` | no | linear | {prf:ref}`prop-theory-correlation-remover` |
-# | `INLP` | nothing exact: the span of $T$ classifier weights; zero cross-covariance if and only if it contains $\operatorname{range}(G)$ | no | linear | {numref}`Section %s <sec-theory-fair-subspace>` above |
-# | `RLACE` | approximate: a local solution of a minimax game over rank-$r$ projections | no | linear | {numref}`Section %s <sec-theory-fair-subspace>` above |
-# | `FPCA` | `delta=0`: equal projected means; covariance gap penalised (`mu`), not removed | no | linear | its tests |
-# | `MbFPCA` | approximate: MMD² of the projected groups $\le\tau$ (a local optimum of a penalty loop) | no | linear map, kernel criterion | its tests |
-# | `SamadiFairPCA` | equal average reconstruction losses of two groups, which is not a dependence statistic | no | linear | its tests |
-# | fairlearn `CorrelationRemover` | with `alpha=1`: as `OracleLEACE` | no | linear | its tests |
+# | method | provably removes | kind | proved in |
+# |---|---|---|---|
+# | `FairPCA` | group means of the scores ($T^\top\tilde Z=0$: linear guardedness, linear HSIC $=0$); `fairness="equal_opportunity"`: the same on the rows with $y$ = `pos_label`; `equalize_covariance`: also *reduces* covariance gaps (no exact guarantee) | linear; uses $y$ in EO mode | {prf:ref}`prop-theory-fair-subspace`, {prf:ref}`prop-theory-sal` |
+# | `FairKernelPCA` | group means in feature space | kernel | {prf:ref}`prop-projected-gram` |
+# | `FairPLS` | $\eta=\infty$: $\operatorname{Cov}(t_h,S)=0$ for every component; $\eta<\infty$: Cov² non-increasing in $\eta$, $O(1/\eta)$ from the limit; `equalized_odds`: the conditional cross-covariance given $Y$ | linear; uses $y$ | {prf:ref}`prop-fair-pls-hard`, {prf:ref}`prop-theory-pls-limit`, {ref}`ex-fair-pls-monotone` |
+# | `KernelFairPLS` | $\eta=\infty$: zero cross-covariance of the scores with the feature map of $S$ (HSIC $=0$ for the chosen kernel on $S$); $\eta<\infty$: HSIC penalised | kernel; uses $y$ | its tests |
+# | `NaiveFairPLS` | each kept component has correlation ratio $\eta^2(t_h,S)<\tau$; nothing about their combination | linear; uses $y$ | its tests |
+# | `FairLinearRegression` (FLR) | HSIC(ŷ, S) (linear: Cov²) non-increasing in $\mu$; the covariance is $O(1/\mu)$, so the HSIC is $O(1/\mu^2)$; limit: ridge on the Fair PCA coordinates | linear, continuous $S$ allowed; uses $y$ | {prf:ref}`prop-theory-flr-limit`, {ref}`ex-fkl-monotone` |
+# | `FairKernelRegression` (FKR) | HSIC(ŷ, S) with a kernel on $S$, non-increasing in $\mu$; RKHS-norm bound | kernel; uses $y$ | {prf:ref}`prop-fkr-bound`, {prf:ref}`prop-fkr-linear` |
+# | `FairDR` (FDR) | `ridge=0`: $\operatorname{Cov}(t,S)=0$, directions ranked by HSIC$(\tilde Xv,\tilde X)$; `ridge=eps`: $O(\varepsilon)$ from it | linear, continuous $S$ allowed | {prf:ref}`prop-fdr-limit`, {prf:ref}`prop-theory-fdr` |
+# | `KernelFairDR` (KFDR) | `ridge=0`: zero cross-covariance of the scores with the feature map of $S$ | kernel | {prf:ref}`prop-kfdr-deflation` |
+# | `FairTradeoff` | $\lambda=0$: the guarantee of its fair block; $\lambda>0$: none (it is the knob) | as its blocks | its tests |
+# | `SAL` | centred: $\operatorname{range}(G)$, zero cross-covariance, and with PCA it is Fair PCA; `center=False`: also the mean direction | linear | {prf:ref}`prop-theory-sal` |
+# | `LEACE` | zero cross-covariance, least displacement among erasers of $x$; `method="orthogonal"`: the orthogonal eraser | linear | {prf:ref}`prop-theory-leace-oblique` |
+# | `OracleLEACE` | zero cross-covariance on the training rows only; least displacement of all erasers; reads $s$ at transform time; equals `CorrelationRemover` | linear | {prf:ref}`prop-theory-correlation-remover` |
+# | `INLP` | nothing exact: the span of $T$ classifier weights; zero cross-covariance if and only if it contains $\operatorname{range}(G)$ | linear | {numref}`Section %s <sec-theory-fair-subspace>` above |
+# | `RLACE` | approximate: a local solution of a minimax game over rank-$r$ projections | linear | {numref}`Section %s <sec-theory-fair-subspace>` above |
+# | `FPCA` | `delta=0`: equal projected means; covariance gap penalised (`mu`), not removed | linear | its tests |
+# | `MbFPCA` | approximate: MMD² of the projected groups $\le\tau$ (a local optimum of a penalty loop) | linear map, kernel criterion | its tests |
+# | `SamadiFairPCA` | equal average reconstruction losses of two groups, which is not a dependence statistic | linear | its tests |
+# | fairlearn `CorrelationRemover` | with `alpha=1`: as `OracleLEACE` | linear | its tests |
 #
 # ::::{admonition} Cost and tests of each method
 # :class: dropdown
