@@ -130,10 +130,13 @@ import pandas as pd
 from IPython.display import display
 from sklearn.base import clone
 
-from fairlab import FairKernelRegression, experiments, published
+from fairlab import FairKernelRegression, check_parameters, experiments, published
 from fairlab.experiments import perez_suay, write_results_csv
 from fairlab.plotting import book_style
 
+check_parameters(globals(), use_ledger=bool, live_units=list, seed=int, n_repetitions=int, adult_train=int,
+                 adult_val=int, adult_test=int, cmc_train=int, cmc_val=int, cmc_test=int, n_mus=int, n_alphas=int,
+                 n_sigmas=int, n_sigmas_s=int, n_sigmas_dr=int, dr_components=list, results_csv=str, progress=bool)
 book_style()
 grids = {"alpha": np.logspace(-4, 3, n_alphas), "sigma": np.logspace(-4, 4, n_sigmas),
          "sigma_s": np.logspace(-1, 2, n_sigmas_s), "mu": np.logspace(-7, 3, n_mus)}
