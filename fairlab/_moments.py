@@ -320,6 +320,28 @@ def sensitive_kinds(columns, continuous_kinds):
                  for c in columns)
 
 
+#: The largest |s| of a continuous sensitive column whose squares, summed over up to 1e8 rows,
+#: stay finite in float64.
+MAX_SUMMABLE = 1e150
+
+
+def _check_summable(values, where):
+    """Refuse a continuous column whose squares overflow in the streamed sums.
+
+    The in-memory fits rescale such a column by an exact power of two before they decide its
+    rank; the streamed sums (dask arrays, ``partial_fit``) cannot, since a scale chosen on one
+    chunk may not suit the next, so they say so instead of blaming X for an infinity.
+    """
+    top = float(np.max(np.abs(values), initial=0.0))
+    if top > MAX_SUMMABLE:
+        raise ValueError(
+            f"{where} reaches |s| = {top:.3g}: its squares overflow float64 in the streamed "
+            f"sums (dask arrays, partial_fit), which need max|s| <= {MAX_SUMMABLE:g}: "
+            "rescale the column (e.g. divide it by its standard deviation: a fairness constraint does "
+            "not change; a penalty's weight does) or fit it in memory, where it is rescaled "
+            "exactly.")
+
+
 def chunk_variables(spec, X, Y, columns, name="sensitive_features"):
     """(V, categorical label arrays) of one chunk: V = [X, Y, continuous sensitive columns]."""
     parts = [np.asarray(X, dtype=np.float64)]
@@ -337,6 +359,7 @@ def chunk_variables(spec, X, Y, columns, name="sensitive_features"):
                     f"{col.dtype} values here; keep the encoding of an attribute across chunks."
                 ) from None
             check_continuous_finite(values, f"{name} attribute {r}")
+            _check_summable(values, f"{name} attribute {r} (continuous)")
             parts.append(values[:, None])
         else:
             if col.size and _is_missing(col).any():

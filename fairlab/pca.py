@@ -999,9 +999,12 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         for r, var, lim in zip(attributes, variances, level):
             if not var > lim:
                 raise ValueError(
-                    f"sensitive_features attribute {r} (continuous) is constant; a fairness "
-                    "constraint needs a varying attribute. Drop that column, or pass "
-                    "sensitive_features=None for the unconstrained method."
+                    f"sensitive_features attribute {r} (continuous) is constant in the streamed "
+                    "sums: constant, or so small (max|s| below about 1e-150) that its squares "
+                    "underflow float64. A fairness constraint needs a varying attribute: drop "
+                    "that column or pass sensitive_features=None; a tiny one, rescale it (e.g. "
+                    "divide it by its standard deviation) or fit it in memory, where it is "
+                    "rescaled exactly."
                 )
 
     # -- statistics → solution (shared by the in-memory, dask and streaming fits) ---------

@@ -151,3 +151,53 @@ def test_bool_is_not_a_number(make, param, value):
         _quiet(make(value), X, (s > 0).astype(int))
     if value is True:
         assert "is a bool" in str(info.value)
+
+
+def _dask_fit(S, X, chunks=100):
+    da = pytest.importorskip("dask.array")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return FairPCA(2, sensitive_type="continuous").fit(
+            da.from_array(X, chunks=chunks), sensitive_features=da.from_array(S, chunks=chunks))
+
+
+def _partial_fit(S, X, chunks=100):
+    model = FairPCA(2, sensitive_type="continuous")
+    for start in range(0, X.shape[0], chunks):
+        model.partial_fit(X[start:start + chunks],
+                          sensitive_features=S[start:start + chunks])
+    return model
+
+
+@pytest.mark.parametrize("fit", [_dask_fit, _partial_fit])
+@pytest.mark.parametrize("scale, verdict", [(1e160, "overflow"), (2e150, "overflow"),
+                                            (1e-210, "underflow"), (1e-170, "underflow")])
+def test_streamed_fits_refuse_a_continuous_column_they_cannot_sum(fit, scale, verdict):
+    """The streamed sums cannot rescale a column exactly (a scale chosen on one chunk may not
+    suit the next): beyond float64's range for squares they say so, naming the column, instead
+    of blaming X for an infinity (1e160) or calling a tiny column only constant (1e-210)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    s = rng.normal(size=300)
+    s /= np.abs(s).max()  # max |s| = 1 exactly, so the scale is the column's largest value
+    # partial_fit keeps accumulating: it reports at the first use of the statistics
+    with pytest.raises(ValueError, match=rf"attribute 0 \(continuous\) .*{verdict}.*rescale"):
+        fit(s * scale, X).transform(X)
+
+
+@pytest.mark.parametrize("fit", [_dask_fit, _partial_fit])
+@pytest.mark.parametrize("scale", [1e150, 1e-140, 1.0])
+def test_streamed_fits_at_the_edges_of_the_summable_range_equal_the_in_memory_fit(fit, scale):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 4))
+    s = rng.normal(size=300)
+    s /= np.abs(s).max()
+    X[:, 0] += s
+    streamed = fit(s * scale, X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        memory = FairPCA(2, sensitive_type="continuous").fit(X, sensitive_features=s)
+    E = streamed.transform(X)
+    assert abs(np.corrcoef(E[:, 0], s)[0, 1]) < 1e-10
+    np.testing.assert_allclose(np.abs(streamed.components_), np.abs(memory.components_),
+                               atol=1e-8)
