@@ -337,9 +337,9 @@ def _check_summable(values, where):
         raise ValueError(
             f"{where} reaches |s| = {top:.3g}: its squares overflow float64 in the streamed "
             f"sums (dask arrays, partial_fit), which need max|s| <= {MAX_SUMMABLE:g}: "
-            "rescale the column (e.g. divide it by its standard deviation: a fairness constraint does "
-            "not change; a penalty's weight does) or fit it in memory, where it is rescaled "
-            "exactly.")
+            "rescale the column (e.g. divide it by its standard deviation: a fairness "
+            "constraint does not change; a penalty's weight does) or fit it in memory, where "
+            "it is rescaled exactly.")
 
 
 def chunk_variables(spec, X, Y, columns, name="sensitive_features"):
