@@ -93,10 +93,14 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from fairlab import experiments, published
+from fairlab import check_parameters, experiments, published
 from fairlab.experiments import de_diego, write_results_csv
 from fairlab.plotting import book_style, figure_legend, legend_outside, method_style, panel_grid
 
+check_parameters(globals(), use_ledger=bool, live_units=list, seed=int, datasets=list, lawschool=bool,
+                 max_rows_a=(int, None), n_splits=int, test_size=float, etas_a=list, max_rows_b=(int, None),
+                 n_folds=int, etas_b=list, models=(list, ["LR", "DT", "XGB"]), fig7_eta=float, results_csv=str,
+                 progress=bool)
 book_style()
 if lawschool:  # add Law School, in the paper's place (third)
     datasets = [k for k, name in de_diego.DATASETS.items()
