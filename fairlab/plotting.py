@@ -513,6 +513,28 @@ def _symbol(param, param_labels, name):
     return label if label is not None and len(label) <= 3 else None  # "λ", never "param"
 
 
+def _annotate_apart(ax, labels, points, *, apart=0.08):
+    """Write each ``(x, y, text, colour)`` label beside its point unless it would sit on another.
+
+    Distances are measured in fractions of the data's range on each axis: a label closer than
+    ``apart`` to one already written (curves that end at the same point, the two ends of a short
+    curve) is left out, so that no two labels overlap each other.
+    """
+    if not labels:
+        return
+    xy = np.asarray(points, dtype=float)
+    span = np.ptp(xy, axis=0)
+    span[~(span > 0)] = 1.0
+    placed = []
+    for x, y, text, colour in labels:
+        here = np.array([x, y]) / span
+        if any(np.max(np.abs(here - other)) < apart for other in placed):
+            continue
+        placed.append(here)
+        ax.annotate(text, (x, y), fontsize=MIN_FONT_PT, xytext=(4, 4), textcoords="offset points",
+                    color=colour)
+
+
 def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", param=None,
                   errorbars=True, annotate=True, param_labels=None, published=None,
                   legend="right", ax=None):
@@ -537,7 +559,8 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
     annotate : bool
         Write the parameter's value at the two ends of each curve, as "λ = 0", with the symbol
         of ``param_labels``; a curve whose parameter has no symbol is not annotated (a column
-        name such as ``param`` is never shown).
+        name such as ``param`` is never shown), and a label that would sit on another one (curves
+        ending at the same point) is left out.
     param_labels : str or dict, optional
         The symbol of the swept parameter: one for every curve (``"λ"``), or one per ``hue``
         value (``{"Reductions": "ε", None: "λ"}``, the key ``None`` for the others).  Default:
@@ -552,6 +575,7 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
     ax = _get_ax(ax)
     hue = hue if hue is not None and hue in results.columns else None
     groups = results.groupby(hue, sort=False) if hue else [(None, results)]
+    labels, points = [], []
     for name, df in groups:
         if param is not None:
             stats = df.groupby(param, sort=True)[[x, y]].agg(["mean", "std"])
@@ -569,10 +593,10 @@ def plot_tradeoff(results, *, x="dp_violation", y="accuracy", hue="method", para
                         linewidth=1)
         symbol = _symbol(param, param_labels, name)
         if annotate and symbol and values is not None and len(values) > 1:
-            for j in (0, len(values) - 1):
-                ax.annotate(f"{symbol} = {values[j]:g}", (xm.iloc[j], ym.iloc[j]),
-                            fontsize=MIN_FONT_PT, xytext=(4, 4), textcoords="offset points",
-                            color=style["color"])
+            labels += [(float(xm.iloc[j]), float(ym.iloc[j]), f"{symbol} = {values[j]:g}",
+                        style["color"]) for j in (0, len(values) - 1)]
+        points += list(zip(np.asarray(xm, dtype=float), np.asarray(ym, dtype=float)))
+    _annotate_apart(ax, labels, points)
     if published is not None:
         _draw_published(ax, published, x, y, hue or "method", "plot_tradeoff")
     ax.set_xlabel(_label(x))

@@ -469,7 +469,8 @@ def test_tradeoff_labels_are_readers_words_and_ticks_do_not_run_together():
     fp.plot_tradeoff(curves, x="violation", y="error", param="param", legend=False, ax=ax,
                      param_labels={"Reductions": "ε", None: "λ"})
     texts = sorted(t.get_text() for t in ax.texts)
-    assert texts == ["ε = 0.001", "ε = 0.2", "λ = 0", "λ = 1"]
+    # both curves start at (3.1e-3, 0.2): the second label there ("ε = 0.001") is left out
+    assert texts == ["ε = 0.2", "λ = 0", "λ = 1"]
     # the narrow range of violations (3.1e-3 to 3.5e-3) in half the column: tick labels apart
     ax.figure.canvas.draw()
     renderer = ax.figure.canvas.get_renderer()
@@ -479,3 +480,15 @@ def test_tradeoff_labels_are_readers_words_and_ticks_do_not_run_together():
         assert 2 <= len(boxes) <= 6
         for a, b in zip(boxes, boxes[1:]):
             assert not a.overlaps(b), [t.get_text() for t in axis.get_ticklabels()]
+
+
+def test_tradeoff_labels_never_sit_on_each_other():
+    # two curves that start at the same point: one "λ = 0" label there, not two on top of each other
+    curves = pd.DataFrame([{"method": m, "lam": lam, "accuracy": 0.8 - lam * (0.1 + i / 10),
+                            "dp_violation": 0.2 * (1 - lam)}
+                           for i, m in enumerate(["Fair PCA", "Fair PCA-S"])
+                           for lam in (0.0, 0.5, 1.0)])
+    ax = fp.plot_tradeoff(curves, param="lam", legend=False)
+    starts = [t for t in ax.texts if t.xy == (0.2, 0.8)]
+    assert len(starts) == 1
+    assert sorted(t.get_text() for t in ax.texts) == ["λ = 0", "λ = 1", "λ = 1"]  # the ends differ
