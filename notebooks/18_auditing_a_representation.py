@@ -100,11 +100,16 @@ circle_audit[["method", "measure", "score", "ci_low", "ci_high", "chance", "p_va
               "detected"]].round(3)
 
 # %% [markdown]
-# Each row is one way of looking for the attribute. The **adversaries** are trained with `cv`-fold
+# Each row is one way of looking for the attribute. Every row sees each column of the representation
+# standardised robustly (by its median and interquartile range, a gross outlier read at a fence), so that an
+# offset, a unit or one huge value cannot hide a leak. The **adversaries** are trained with `cv`-fold
 # cross-validation on the audited rows, so every row is predicted by a model that never saw it. Their score
 # is the balanced accuracy (the mean over groups of the share of a group's rows predicted correctly, chance
 # $1/m$ whatever the group sizes) and, for two groups, the ROC AUC (chance ½). The interval is a bootstrap of
-# the out-of-fold predictions: it tells how precisely $n$ rows measure the score. An adversary *detects*
+# the out-of-fold predictions, each side stretched by $\sqrt{1 + K/(K-1)}$ for $K$ folds, Nadeau and
+# Bengio's correction for the variation of the fitted adversaries, which a bootstrap of fixed predictions
+# does not see (without it, a 95 % interval covered chance on only about 82 % of independent data sets):
+# it tells how precisely $n$ rows measure the score. An adversary *detects*
 # leakage when its whole interval lies above chance. The two **permutation tests** compare the
 # representation's MMD² between the groups and its HSIC with the attribute against their values under
 # random relabelling; their `chance` column is the mean of those permuted values, and they detect leakage
