@@ -179,8 +179,7 @@ def test_cached_text_tradeoffs_writes_only_when_asked(model, tmp_path):
 
 def test_the_books_table_is_recomputed_from_its_embeddings():
     """The chapter's committed table: its Fair PLS and LEACE rows of task accuracy and linear
-    leakage are recomputed from the committed embeddings (no model needed) to their stored 8
-    digits."""
+    leakage are recomputed from the committed embeddings (no model needed)."""
     from pathlib import Path
 
     import pandas as pd
@@ -201,6 +200,14 @@ def test_the_books_table_is_recomputed_from_its_embeddings():
     keys = ["method", "value", "measure"]
     merged = again.merge(stored, on=keys, suffixes=("", "_stored"))
     assert len(merged) == len(again) == 2 * (5 + 4)
+    # Equal to the stored digits under the kernel that computed them; under another OpenBLAS
+    # kernel (Sandybridge) the 384-dimensional LEACE map rounds differently and one borderline
+    # prediction of the test half flipped (measured: ci_low of LEACE at alpha = 1 moved by
+    # 0.0015).  A balanced accuracy over groups of 500 moves by 1/500 per flipped row, and an
+    # interval bound by up to 1.5 times that (Nadeau and Bengio's stretch): allow one row.
     for column in ("score", "ci_low", "ci_high"):
-        np.testing.assert_allclose(merged[column], merged[f"{column}_stored"], rtol=1e-7)
+        np.testing.assert_allclose(merged[column], merged[f"{column}_stored"], rtol=0,
+                                   atol=1.5 / 500 + 1e-9)
+    exact = np.isclose(merged.score, merged.score_stored, rtol=1e-7, atol=0)
+    assert exact.mean() >= 0.8  # most rows to the stored 8 digits
     assert isinstance(stored, pd.DataFrame)
