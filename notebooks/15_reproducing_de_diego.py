@@ -158,6 +158,8 @@ panels = [(n, f) for n, f in panels if n in set(summary_b.dataset)]
 towards = {}
 for name, fairness in panels:
     point = lr[(lr.dataset == name) & (lr.metric == fairness)].set_index("eta")["mean"]
+    if not {0.0, 1.0, 2.0} <= set(point.index):  # a run without the printed η
+        continue
     gain_1, gain_2 = abs(1 - point[0.0]) - abs(1 - point[1.0]), abs(1 - point[0.0]) - abs(1 - point[2.0])
     towards[f"{name}: most of the gain towards parity made by η = 1"] = bool(gain_1 > 0 and gain_1 >= gain_2 / 2)
 acc7 = f7.groupby(["method", "model", "metric"])["value"].mean()
@@ -166,13 +168,13 @@ fig7_checks = {f"Fair PLS more accurate than Fair PCA with {m}": bool(acc7["Fair
                for m in ("LR", "DT")}
 fig7_checks.update({f"{method} with LR at full demographic parity, DI ≥ 0.95":
                     bool(acc7[method, "LR", "disparate_impact"] >= 0.95) for method in ("Fair PCA", "Fair PLS")})
-rows = [published.verdict_row("the paper's Table 1: the representation against η", cmp1),
-        published.verdict_row("the paper's Figures 2 and 3: Table 1 drawn", checks=figs23),
-        published.verdict_row("the paper's Table 2: the bias of the data", cmp2),
-        published.verdict_row("the paper's Table 4: models on the representation", t4),
-        published.verdict_row("the paper's Table 5: regression on Communities", t5),
-        published.verdict_row("the paper's Figures 1 and 4: accuracy against fairness", checks=towards),
-        published.verdict_row("the paper's Figure 7: Fair PLS against Fair PCA", checks=fig7_checks)]
+rows = [published.verdict_row("Table 1: the representation against η", cmp1),
+        published.verdict_row("Figures 2 and 3: Table 1 drawn", checks=figs23),
+        published.verdict_row("Table 2: the bias of the data", cmp2),
+        published.verdict_row("Table 4: models on the representation", t4),
+        published.verdict_row("Table 5: regression on Communities", t5),
+        published.verdict_row("Figures 1 and 4: accuracy, fairness", checks=towards),
+        published.verdict_row("Figure 7: Fair PLS, Fair PCA", checks=fig7_checks)]
 totals = published.verdict(rows).totals
 failed = [claim for row in rows for claim in row["failed"]]
 one_hot = published.verdict_row("Table 1, one-hot", cmp1_one_hot)
@@ -582,7 +584,8 @@ if panels:
 acc = summary_b[summary_b.metric.isin(["accuracy", "disparate_impact", "eopp"]) & (summary_b.model == "LR")]
 trade = acc.pivot_table(index=["dataset", "eta"], columns="metric", values="mean", sort=False).rename(
     columns={"disparate_impact": "DI", "eopp": "EOpp"})
-display(published.checks_prose(towards))
+if towards:
+    display(published.checks_prose(towards))
 display(published.Details(published.reader_table(trade, title="Logistic regression: accuracy, DI and EOpp per η",
                                                  decimals=3), summary="The logistic-regression points"))
 
