@@ -446,3 +446,17 @@ def test_fair_kernel_pca_dp_check_counts_a_tie_as_smallest():
                           "metric": "delta_dp", "mean": [0.02, 0.02, 0.05, 0.04]})
     check = kleindessner.fair_kernel_pca_dp_checks(means)
     assert check.tolist() == [True, False]
+
+
+def test_printed_table_views_glance_by_k_and_detail():
+    pub = published.table("kleindessner2023", "table1")
+    ours = pub[pub.method.isin(["PCA", "Fair PCA"])].assign(protocol="train_on_test")
+    res = kleindessner.compare(ours)
+    glance, detail = kleindessner.printed_table_views(res, "Adult Income", "Table 1")
+    assert glance.groups == ["%Var (k = 2)", "MMD² (k = 2)", "%Var (k = 10)", "MMD² (k = 10)"]
+    assert list(glance.frame.index.names) == ["method"] and len(glance.frame) == 2
+    assert glance.frame[("%Var (k = 2)", "")].tolist() == ["=", "="]
+    assert len(detail.parts) == 4 and detail.parts[-1].title == "Table 1 in full"
+    assert [p.groups for p in detail.parts[:3]] == [
+        [f"{m} {x} (k = {k})" for k in (2, 10) for x in ("%Acc", "ΔDP")]
+        for m in ("Kernel SVM", "Linear SVM", "MLP")]

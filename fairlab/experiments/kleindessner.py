@@ -554,7 +554,7 @@ def _missing_reason(row):
     return "no unit of the ledger computes this cell yet (make reproduce)"
 
 
-def side_by_side(compared, title="", *, rows=("k", "method")):
+def side_by_side(compared, title="", *, rows=("k", "method"), by_k=False):
     """:func:`compare` as a table: one row per (k, method), four columns per printed metric.
 
     Each metric (``%Var``, ``MMD²``, and ``<model> %Acc`` / ``<model> ΔDP`` of each downstream
@@ -563,7 +563,8 @@ def side_by_side(compared, title="", *, rows=("k", "method")):
     authors' decimals, ``≈`` mean equal, ``~`` within the paper's std, ``✗`` beyond it).
 
     ``rows`` names the printed row (Table 4, one method on three data sets: ``("dataset",
-    "k")``).
+    "k")``).  ``by_k=True`` puts ``k`` into the column groups instead (``%Var (k = 2)``), one
+    row per method: half as many rows, for a compact view of a few groups.
 
     Returns
     -------
@@ -572,11 +573,51 @@ def side_by_side(compared, title="", *, rows=("k", "method")):
     """
     def group(r):
         label = _METRIC_LABEL[r.metric]
-        return label if not r.model else f"{r.model} {label}"
+        label = label if not r.model else f"{r.model} {label}"
+        return f"{label} (k = {int(r.k)})" if by_k else label
+
+    if by_k:
+        rows = [r for r in rows if r != "k"]
 
     return published.side_by_side(compared, rows=list(rows), group=group,
                                   decimals=lambda r: DECIMALS[r.metric], title=title,
                                   missing=_missing_reason)
+
+
+def printed_table_views(compared, dataset, name):
+    """What a chapter shows of one of the paper's Tables 1–3: a glance and the detail.
+
+    Parameters
+    ----------
+    compared : DataFrame
+        :func:`compare` output (any data sets; the runs as in the reference code are left out).
+    dataset : str
+        The data set of the table, e.g. ``"Adult Income"``.
+    name : str
+        How the chapter names the table, e.g. ``"The paper's Table 1 (Adult Income)"``.
+
+    Returns
+    -------
+    glance : fairlab.published.SideBySide
+        The representation's columns (%Var, MMD²) of the methods, ``k`` in the column groups:
+        one row per method, so it fits the text column.
+    detail : fairlab.published.Details
+        Under a click: the kernel SVM's, the linear SVM's and the MLP's columns the same way,
+        and the complete table (mean ± std, differences, the reference runs).
+    """
+    view = compared[(compared["dataset"] == dataset)
+                    & ~compared["method"].str.endswith(REFERENCE_CODE_SUFFIX)]
+    own = view[view["method"].map(base_method) == view["method"]]
+    table = side_by_side(own, title=f"{name} beside ours: the representation", by_k=True)
+    glance = table.compact([g for g in table.groups if g.startswith(("%Var", "MMD²"))])
+    models = [m for m in MODELS.values() if any(g.startswith(m) for g in table.groups)]
+    detail = published.Details(
+        *[table.compact([g for g in table.groups if g.startswith(m)], title=f"{name}: {m}")
+          for m in models],
+        side_by_side(view, title=f"{name} in full"),
+        summary=f"{', '.join(models)}; the complete table with standard deviations, differences "
+                "and the reference runs")
+    return glance, detail
 
 
 def fair_pca_s_dp_checks(means):

@@ -201,7 +201,9 @@ class ReaderTable:
         names = [header_label(n) for n in frame.index.names]
         head = ["<thead><tr>", f'<th style="{_CELL}{_STICKY}text-align:left">'
                 f"{html.escape(names[-1])}</th>"]
-        head += [f'<th style="{_CELL}text-align:right">{html.escape(str(c))}</th>'
+        # headers in words may wrap (a column is as wide as its numbers, not its header)
+        head += [f'<th style="padding:0.15em 0.5em;text-align:right;vertical-align:bottom;'
+                 f'white-space:normal;min-width:4.5em;max-width:9em">{html.escape(str(c))}</th>'
                  for c in frame.columns]
         head.append("</tr></thead>")
 
