@@ -124,11 +124,17 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
-from fairlab import experiments, published
+from fairlab import check_parameters, experiments, published
 from fairlab.evaluation import benchmark_ratios
 from fairlab.experiments import kleindessner_tradeoffs, write_results_csv
 from fairlab.plotting import book_style, figure_legend, panel_grid, plot_runtime, plot_tradeoff
 
+curve_methods = ["Fair PCA", "Fair PCA-S", "Fair Kernel PCA", "Reductions"]
+check_parameters(globals(), use_ledger=bool, live_units=list, seed=int, datasets=(list, ["adult", "bank"]),
+                 methods=(list, curve_methods), fairness=(list, ["DP", "EO"]),
+                 classifiers=(list, ["logistic regression", "kernel SVM"]), n_runs=int, n_train=int, n_test=int,
+                 eps=list, runtime_methods=(list, curve_methods), runtime_n_train=list, runtime_runs=int,
+                 runtime_lambdas=list, runtime_eps=list, results_csv=str, progress=bool)
 book_style()
 
 # %% [markdown]
@@ -253,7 +259,7 @@ published.Details(published.reader_table(ranges.rename(index=str.capitalize, lev
                                          title="Error and violation on the test rows: the ends of each curve"),
                   summary="The range of each curve, by data set, fairness notion, classifier and method")
 
-# %% mystnb={"figure": {"caption": "The paper's Figures 4 and 8, redrawn: test error against the fairness violation on the test rows, one panel per data set, fairness notion and downstream classifier, each point the mean over its runs. Fair PCA, Fair PCA-S and fair kernel PCA trace their curves with the knob \u03bb, fairlearn's exponentiated-gradient reduction with its bound \u03b5. How close the curves are is measured in the next section.", "name": "fig-tradeoff-curves"}, "image": {"alt": "A grid of panels, one per data set, fairness notion and classifier: Adult and Bank, demographic parity and equal opportunity, each with logistic regression and with the kernel SVM. In each, test error on the vertical axis against the violation on the horizontal axis, one line per method with its parameter's two ends labelled. With logistic regression the Fair PCA curve and the reductions' points lie in the same region, the Fair PCA-S curve lies higher and fair kernel PCA's points sit at zero violation and a high error. With the kernel SVM, on Adult, the Fair PCA curve lies at larger violations than the reductions' points and the other two curves."}}
+# %% mystnb={"figure": {"caption": "The paper's Figures 4 and 8, redrawn: test error against the fairness violation on the test rows, one panel per data set, fairness notion and downstream classifier, each point the mean over its runs. Fair PCA, Fair PCA-S and fair kernel PCA trace their curves with the knob \u03bb, fairlearn's exponentiated-gradient reduction with its bound \u03b5. How close the curves are is measured in the next section.", "name": "fig-tradeoff-curves"}, "image": {"alt": "A grid of panels, one per data set, fairness notion and classifier: Adult and Bank, demographic parity and equal opportunity, each with logistic regression and with the kernel SVM. In each, test error on the vertical axis against the violation on the horizontal axis, one line per method with its parameter's two ends labelled. With logistic regression the Fair PCA curve and the reductions' points lie in the same region, the Fair PCA-S curve lies higher and fair kernel PCA's points sit at zero violation and a high error. With the kernel SVM, on Adult, the Fair PCA curve lies at larger violations than the reductions' points and the other two curves."}} tags=["hide-input"]
 settings = list(curves.groupby(["dataset", "fairness", "classifier"], sort=False).groups)
 notions = {"DP": "demographic parity", "EO": "equal opportunity"}
 fig, axes = panel_grid(len(settings), panel_height=3.0)
@@ -374,7 +380,7 @@ published.Details(
                            title="The paper's statements (§5.2 and App. C.7)"),
     summary="The times measured here, and the paper's")
 
-# %% mystnb={"figure": {"caption": "The paper's Figure 9, redrawn on the machine that built this page: training time per point of a trade-off curve (a whole curve's time over its number of points) against the number of training rows (Adult, logistic regression, demographic parity, log scales), the mean over the runs, beside the times the paper states (hollow; an arrow where it says more or less than). The collapsed tables above the figure give each method's time as a ratio to the reductions'.", "name": "fig-tradeoff-runtime"}, "image": {"alt": "Line plot of seconds on a log scale against the number of training rows, one line per method. The reductions' line lies far above the Fair PCA and Fair PCA-S lines at every size."}} tags=["nbval-ignore-output"]
+# %% mystnb={"figure": {"caption": "The paper's Figure 9, redrawn on the machine that built this page: training time per point of a trade-off curve (a whole curve's time over its number of points) against the number of training rows (Adult, logistic regression, demographic parity, log scales), the mean over the runs, beside the times the paper states (hollow; an arrow where it says more or less than). The collapsed tables above the figure give each method's time as a ratio to the reductions'.", "name": "fig-tradeoff-runtime"}, "image": {"alt": "Line plot of seconds on a log scale against the number of training rows, one line per method. The reductions' line lies far above the Fair PCA and Fair PCA-S lines at every size."}} tags=["nbval-ignore-output", "hide-input"]
 stated = kleindessner_tradeoffs.reported_runtimes()
 fig, ax = plt.subplots(figsize=(6.5, 3.6))
 plot_runtime(timing, x="n_train", y="seconds_per_point", hue="method", logx=True, ax=ax,

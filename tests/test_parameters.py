@@ -175,8 +175,7 @@ def _check_call(path):
 
 
 # Chapters whose revision adds the call.
-UNCHECKED = {"11_reproducing_kleindessner", "12_reproducing_kleindessner_tradeoffs",
-             "14_reproducing_perez_suay", "15_reproducing_de_diego"}
+UNCHECKED = {"14_reproducing_perez_suay", "15_reproducing_de_diego"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
