@@ -47,55 +47,6 @@
 #
 # {{ run_it }}
 # :::
-#
-# **What §5.2 claims.** On Adult Income and Bank Marketing, with a logistic regression or a kernel SVM trained on
-# top, (i) Fair PCA's trade-off curves are *similar* to those of the reductions (the paper's Figure 4; Fair PCA-S
-# and fair kernel PCA are only competitive with the kernel SVM, its Figure 8), and (ii) Fair PCA is much faster:
-# "including the classifier training, fair PCA runs for 0.04 seconds on average while the method by Agarwal et al.
-# 2018 runs for 4.6 seconds", and more than 32 s at 40 000 training points (its Figure 9).
-#
-# **Why a representation can trace a trade-off.** Let $U_\text{fair}$ be Fair PCA's projection and $U_\text{st}$
-# standard PCA's. The knob feeds the classifier
-#
-# $$
-# z_\lambda(x) = \bigl(U_\text{fair}^\top x;\; \lambda\, U_\text{st}^\top x\bigr), \qquad \lambda \in [0, 1].
-# $$
-#
-# At $\lambda = 0$ the classifier sees only the fair block, so it inherits the representation's fairness. For
-# $\lambda > 0$ all of standard PCA's information is there, but a linear model $w_1^\top z_1 + w_2^\top z_2$ with
-# penalty $\|w\|^2$ pays $\|w_2\|^2 = \|v\|^2/\lambda^2$ to put weight $v$ on the standard block: the smaller
-# $\lambda$, the more expensive the unfair directions. Turning $\lambda$ up moves the classifier continuously from
-# the fair to the unconstrained one, and no fairness constraint enters the training. The reductions, instead,
-# solve a sequence of reweighted (cost-sensitive) classification problems per point of the curve and return a
-# *randomised* classifier.
-#
-# **The protocol** (the paper's App. C.1–C.2 and its code, `comparison_with_Agarwal`):
-#
-# * data: `load_adult(variant="agarwal")` (UCI Adult, 48 842 rows, every column one-hot encoded, $d = 99$,
-#   $z$ = sex) and `load_bank(variant="agarwal")` (41 188 rows, $d = 52$, $z = 1[\text{age} > 40]$);
-# * run $r$: a permutation drawn by `np.random.default_rng(r * 1111)`, the first 5 000 rows for training, the next
-#   5 000 for testing, standardised with the training statistics (`kleindessner_tradeoffs.load_splits`); 10 runs;
-# * fair methods: Fair PCA with $k = d - 1$, Fair PCA-S with $k = \lfloor d/4\rfloor$, $l = \lfloor d/2\rfloor$,
-#   fair kernel PCA (RBF, $k = d - 1$), each paired with standard (kernel) PCA of the same $k$ in the knob, for
-#   $\lambda = (i/10)^3$, $i = 0, \dots, 10$ (the reference code multiplies the standard block by $\lambda^3$);
-#   for equal opportunity the representations are learned from the training rows with $y = 1$. On Adult those rows
-#   have fewer directions of positive variance than $k$ (categories that no positive row has), so standard PCA must
-#   keep some directions of zero variance: the reference code keeps whichever LAPACK returns, which change with the
-#   BLAS kernel; `fairlab` keeps canonical ones (the coordinate axes projected onto that null space, in column
-#   order), so the curves do not depend on the kernel;
-# * reductions: fairlearn's `ExponentiatedGradient` around the same classifier with `DemographicParity` or
-#   `TruePositiveRateParity` and `difference_bound` $\varepsilon \in \{0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05,
-#   0.07, 0.1, 0.15, 0.2\}$;
-# * classifiers: `LogisticRegression(C = 1/(2 n 0.01))` ($C = 0.01$ at $n = 5000$) and
-#   `SVC(C = 2, gamma = 1/(d Var X_train))`;
-# * metrics on the test rows: error $P(\hat y \ne y)$, $\Delta_\text{DP} = |P(\hat y = 1|z=0) - P(\hat y = 1|z=1)|$,
-#   $\Delta_\text{EO} = |\text{TPR}_0 - \text{TPR}_1|$.
-#
-# **Scale.** The curves are read from the **results ledger** (`notebooks/results/kleindessner_tradeoffs.csv.gz`):
-# each curve of the paper's grid (data set × method × fairness notion × classifier × run, 5 000 + 5 000 rows, the
-# 11-point grids) is a work unit computed once by `make reproduce`, with its commit, date, machine and time. With
-# `use_ledger = False` the chapter computes the curves here instead, at the reduced parameters below (Adult,
-# logistic regression, one run, 2 000 training rows, four values of $\varepsilon$).
 
 # %% tags=["parameters"]
 use_ledger = True            # the paper's Figures 4 and 8 at paper scale, read from the ledger; False: computed here
@@ -170,6 +121,58 @@ rows += [
 ]
 verdict = published.verdict(rows)
 display(verdict.table, verdict.sentence)
+
+# %% [markdown]
+# ## What §5.2 claims, and its protocol
+#
+# **What §5.2 claims.** On Adult Income and Bank Marketing, with a logistic regression or a kernel SVM trained on
+# top, (i) Fair PCA's trade-off curves are *similar* to those of the reductions (the paper's Figure 4; Fair PCA-S
+# and fair kernel PCA are only competitive with the kernel SVM, its Figure 8), and (ii) Fair PCA is much faster:
+# "including the classifier training, fair PCA runs for 0.04 seconds on average while the method by Agarwal et al.
+# 2018 runs for 4.6 seconds", and more than 32 s at 40 000 training points (its Figure 9).
+#
+# **Why a representation can trace a trade-off.** Let $U_\text{fair}$ be Fair PCA's projection and $U_\text{st}$
+# standard PCA's. The knob feeds the classifier
+#
+# $$
+# z_\lambda(x) = \bigl(U_\text{fair}^\top x;\; \lambda\, U_\text{st}^\top x\bigr), \qquad \lambda \in [0, 1].
+# $$
+#
+# At $\lambda = 0$ the classifier sees only the fair block, so it inherits the representation's fairness. For
+# $\lambda > 0$ all of standard PCA's information is there, but a linear model $w_1^\top z_1 + w_2^\top z_2$ with
+# penalty $\|w\|^2$ pays $\|w_2\|^2 = \|v\|^2/\lambda^2$ to put weight $v$ on the standard block: the smaller
+# $\lambda$, the more expensive the unfair directions. Turning $\lambda$ up moves the classifier continuously from
+# the fair to the unconstrained one, and no fairness constraint enters the training. The reductions, instead,
+# solve a sequence of reweighted (cost-sensitive) classification problems per point of the curve and return a
+# *randomised* classifier.
+#
+# **The protocol** (the paper's App. C.1–C.2 and its code, `comparison_with_Agarwal`):
+#
+# * data: `load_adult(variant="agarwal")` (UCI Adult, 48 842 rows, every column one-hot encoded, $d = 99$,
+#   $z$ = sex) and `load_bank(variant="agarwal")` (41 188 rows, $d = 52$, $z = 1[\text{age} > 40]$);
+# * run $r$: a permutation drawn by `np.random.default_rng(r * 1111)`, the first 5 000 rows for training, the next
+#   5 000 for testing, standardised with the training statistics (`kleindessner_tradeoffs.load_splits`); 10 runs;
+# * fair methods: Fair PCA with $k = d - 1$, Fair PCA-S with $k = \lfloor d/4\rfloor$, $l = \lfloor d/2\rfloor$,
+#   fair kernel PCA (RBF, $k = d - 1$), each paired with standard (kernel) PCA of the same $k$ in the knob, for
+#   $\lambda = (i/10)^3$, $i = 0, \dots, 10$ (the reference code multiplies the standard block by $\lambda^3$);
+#   for equal opportunity the representations are learned from the training rows with $y = 1$. On Adult those rows
+#   have fewer directions of positive variance than $k$ (categories that no positive row has), so standard PCA must
+#   keep some directions of zero variance: the reference code keeps whichever LAPACK returns, which change with the
+#   BLAS kernel; `fairlab` keeps canonical ones (the coordinate axes projected onto that null space, in column
+#   order), so the curves do not depend on the kernel;
+# * reductions: fairlearn's `ExponentiatedGradient` around the same classifier with `DemographicParity` or
+#   `TruePositiveRateParity` and `difference_bound` $\varepsilon \in \{0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05,
+#   0.07, 0.1, 0.15, 0.2\}$;
+# * classifiers: `LogisticRegression(C = 1/(2 n 0.01))` ($C = 0.01$ at $n = 5000$) and
+#   `SVC(C = 2, gamma = 1/(d Var X_train))`;
+# * metrics on the test rows: error $P(\hat y \ne y)$, $\Delta_\text{DP} = |P(\hat y = 1|z=0) - P(\hat y = 1|z=1)|$,
+#   $\Delta_\text{EO} = |\text{TPR}_0 - \text{TPR}_1|$.
+#
+# **Scale.** The curves are read from the **results ledger** (`notebooks/results/kleindessner_tradeoffs.csv.gz`):
+# each curve of the paper's grid (data set × method × fairness notion × classifier × run, 5 000 + 5 000 rows, the
+# 11-point grids) is a work unit computed once by `make reproduce`, with its commit, date, machine and time. With
+# `use_ledger = False` the chapter computes the curves here instead, at the reduced parameters below (Adult,
+# logistic regression, one run, 2 000 training rows, four values of $\varepsilon$).
 
 # %% [markdown]
 # ## The data
