@@ -174,15 +174,9 @@ def _check_call(path):
     return {kw.arg for kw in calls[0].keywords} if calls else None
 
 
-# Chapters whose revision adds the call.
-UNCHECKED = {"14_reproducing_perez_suay", "15_reproducing_de_diego"}
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_chapter_checks_every_parameter(path):
     checked = _check_call(path)
-    if checked is None and path.stem in UNCHECKED:
-        pytest.xfail("the chapter does not call check_parameters yet")
     assert checked is not None, (
         "call check_parameters(globals(), name=spec, ...) in the cell after the parameters cell")
     declared = _assigned_names("".join(_parameters_cell(path)["source"]))
