@@ -58,7 +58,7 @@ n_per_group = 4          # images shown with and without the concept
 import numpy as np
 import pandas as pd
 
-from fairlab import check_parameters
+from fairlab import check_parameters, published
 from fairlab.datasets import load_celeba, make_digits_concept
 from fairlab.experiments import concept_erasure
 from fairlab.plotting import book_style, plot_concept_erasure
@@ -178,9 +178,9 @@ gaps.round(3).abs()
 # Second, a classifier. `concept_erasure.scores` splits the images in half (stratified by the concept), fits every
 # method on the training half and trains a logistic regression on the training representation to predict the
 # concept, and another to predict the digit; both are scored on the held-out half. "Original pixels" is the
-# *before*. `chance` is the held-out majority rate — the best a representation without linear concept
-# information allows — `max_cross_cov` the largest covariance of a representation dimension with the concept,
-# `explained_variance` the share of the held-out images' variance the reconstruction keeps.
+# *before*. *Chance* is the held-out majority rate — the best a representation without linear concept
+# information allows — the *largest cross-covariance* is that of a representation dimension with the concept,
+# and the *explained variance* the share of the held-out images' variance the reconstruction keeps.
 
 # %%
 scores = pd.concat([
@@ -190,7 +190,8 @@ scores = pd.concat([
 ], ignore_index=True)
 scores.loc[0, "k"] = d
 scores = scores.set_index(["method", "k"])
-scores.round(2).abs()
+published.reader_table(scores.reset_index("k"), decimals={"k": 0},
+                       title="Concept erasure on the digits: held-out scores")
 
 # %% [markdown]
 # ## The claims, checked by numbers

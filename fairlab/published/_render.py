@@ -55,6 +55,8 @@ HEADER_WORDS = {
     "in_ledger": "in the ledger", "paper_mean": "paper mean", "paper_std": "paper std",
     "ours_mean": "our mean", "ours_std": "our std", "k": "k", "eta": "η", "method": "method",
     "dataset": "data set", "model": "model", "metric": "metric",
+    "max_cross_cov": "largest cross-covariance", "concept_accuracy": "concept accuracy",
+    "label_accuracy": "label accuracy", "explained_variance": "explained variance",
 }
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _SYMBOLS = ("k", "η", "eta", "d", "λ", "ε", "τ", "n")
