@@ -19,8 +19,8 @@ page:
 * result tables: at 1280 px a table wider than the column scrolls inside its own box with its
   label column sticky; every chapter shows at most 10 tables outside collapsed detail
   (``<details>``); the reproduction chapters (11-15) show no console output over 10 lines, no
-  header in snake_case, no raw LaTeX, no printed dict and no commit hash in an output; chapter 11 is at most 15 000 px tall at 1280 px with its
-  detail collapsed;
+  header in snake_case, no raw LaTeX, no printed dict and no commit hash in an output; chapter
+  11 is at most 15 000 px tall at 1280 px with its detail collapsed;
 * figures on a phone: at 390 px every figure's text is 8 px or more as displayed, or the figure
   links to its file at full size;
 * math: inline formulas in MathJax's own layout (an inline-block), so that a superscript such as
