@@ -57,6 +57,9 @@ HEADER_WORDS = {
     "dataset": "data set", "model": "model", "metric": "metric",
     "max_cross_cov": "largest cross-covariance", "concept_accuracy": "concept accuracy",
     "label_accuracy": "label accuracy", "explained_variance": "explained variance",
+    "dp_violation": "ΔDP", "disparate_impact": "disparate impact", "cov2_s": "Cov²",
+    "hsic_s": "HSIC", "p_value": "p-value", "rbf_svm": "RBF SVM", "rbf_svr": "RBF SVR",
+    "gradient_boosting": "gradient boosting",
 }
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _SYMBOLS = ("k", "η", "eta", "d", "λ", "ε", "τ", "n")
