@@ -60,6 +60,12 @@ HEADER_WORDS = {
     "dp_violation": "ΔDP", "disparate_impact": "disparate impact", "cov2_s": "Cov²",
     "hsic_s": "HSIC", "p_value": "p-value", "rbf_svm": "RBF SVM", "rbf_svr": "RBF SVR",
     "gradient_boosting": "gradient boosting",
+    "size_mb": "size (MB)", "shipped_mb": "shipped (MB, xz)", "base_rate": "base rate",
+    "bias_kind": "bias measure", "n_privileged": "privileged rows",
+    "n_unprivileged": "unprivileged rows", "rate_privileged": "privileged rate",
+    "rate_unprivileged": "unprivileged rate", "kernel_svm_accuracy": "kernel SVM accuracy",
+    "kernel_svm_dp": "kernel SVM ΔDP", "linear_svm_accuracy": "linear SVM accuracy",
+    "linear_svm_dp": "linear SVM ΔDP", "mlp_accuracy": "MLP accuracy", "mlp_dp": "MLP ΔDP",
 }
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _SYMBOLS = ("k", "η", "eta", "d", "λ", "ε", "τ", "n")
