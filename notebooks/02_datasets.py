@@ -70,7 +70,7 @@ import numpy as np
 import pandas as pd
 from sklearn.decomposition import PCA
 
-from fairlab import check_parameters, datasets
+from fairlab import check_parameters, datasets, published
 from fairlab.metrics import explained_variance, lee_bandwidth, mmd2
 from fairlab.plotting import book_style, plot_embedding
 
@@ -85,15 +85,18 @@ book_style()
 # `datasets.summarize()` without arguments lists every data set fairlab knows, without loading
 # any: its loader, whether it is **shipped** (inside the package, offline), **external** (read
 # from a local copy or downloaded) or downloaded **on request**, its licence, and its size — the
-# original files (`size_mb`) and, for shipped data, their xz-compressed size in the package
-# (`shipped_mb`); the last column names the loader. Each loader's `DESCR` says the same in words.
+# original files (size) and, for shipped data, their xz-compressed size in the package
+# (shipped); the last column names the loader. Each loader's `DESCR` says the same in words.
 
 # %%
 catalogue = datasets.summarize()
 print(f"shipped in the package: {catalogue['shipped_mb'].sum():.2f} MB (xz) for "
       f"{catalogue.loc[catalogue['availability'] == 'shipped', 'size_mb'].sum():.1f} MB of raw files")
-catalogue[["dataset", "availability", "license", "size_mb", "shipped_mb",
-           "loader"]].round(2)
+published.reader_table(
+    catalogue[["title", "availability", "license", "size_mb", "shipped_mb", "loader"]]
+    .rename(columns={"title": "data set"}),
+    missing={"size_mb": "CelebA's file sizes are not recorded",
+             "shipped_mb": "not shipped: read from a local copy or downloaded"})
 
 # %% [markdown]
 # ## Synthetic data
@@ -198,24 +201,28 @@ if include_external:
         except FileNotFoundError as err:
             print(f"skipped load_lawschool(variant={variant!r}): {str(err).splitlines()[0]}")
 summary = datasets.summarize(shipped + external)
-summary[["dataset", "variant", "n", "d", "sensitive", "base_rate", "bias",
-         "bias_kind"]].round(4)
+published.reader_table(
+    summary[["dataset", "variant", "n", "d", "sensitive", "base_rate", "bias", "bias_kind"]],
+    decimals=4, missing={"base_rate": "undefined for the regression target of Communities"})
 
 # %% [markdown]
-# `base_rate` is $P(y=\mathtt{pos\_label})$ and `bias` the **disparate impact of the labels**,
+# The base rate is $P(y=\mathtt{pos\_label})$ and the bias the **disparate impact of the labels**,
 # $\mathrm{DI} = P(y=\text{pos}\mid\text{unprivileged}) / P(y=\text{pos}\mid\text{privileged})$
 # (`fairlab.metrics.disparate_impact`; 1 is parity, the "80 % rule" flags values below 0.8). For
 # the regression target of Communities and Crime it is the Kolmogorov–Smirnov distance between
 # the groups' target distributions (`fairlab.metrics.ks_distance`).
 #
 # The licence and availability of each data set are in the catalogue above. The sizes and rates behind
-# the bias are per group: `n_privileged` and `n_unprivileged` rows, and `rate_privileged` and
-# `rate_unprivileged`, the rate $P(y=\mathtt{pos\_label})$ within each group (empty where they are
+# the bias are per group: the privileged and unprivileged rows, and the privileged and
+# unprivileged rates, the rate $P(y=\mathtt{pos\_label})$ within each group (— where they are
 # undefined: for the regression target of Communities and for CMC's several groups):
 
 # %%
-summary[["dataset", "variant", "n_privileged", "n_unprivileged", "rate_privileged",
-         "rate_unprivileged"]].round(4)
+published.reader_table(
+    summary[["dataset", "variant", "n_privileged", "n_unprivileged", "rate_privileged",
+             "rate_unprivileged"]],
+    decimals=4,
+    missing="undefined: a regression target (Communities) or several groups (CMC)")
 
 # %% [markdown]
 # ### Comparison with De-Diego et al. (2025), Table 2
@@ -264,9 +271,9 @@ comparison[["dataset", "paper bias (Table 2)", "fairlab bias", "paper d (Table 3
 # ### One data set in detail
 #
 # The `DESCR` of every Bunch records the preprocessing, the files with their SHA-256, the source,
-# the licence and the citation:
+# the licence and the citation (click to open it):
 
-# %%
+# %% tags=["hide-output"]
 print(shipped[0].DESCR)
 
 # %%
@@ -276,7 +283,9 @@ shipped[0].X.iloc[:5, :8]
 # ## Provenance and licences
 #
 # `datasets.provenance()` returns the recorded source of every raw file: its size and SHA-256
-# (of the original, uncompressed bytes — the hash checked at every load), the URL it comes from,
+# (of the original, uncompressed bytes — the hash checked at every load; the table below names
+# the check, `provenance()` and each loader's `DESCR` give the hashes), the URL it comes from
+# (the table gives each data set's home page),
 # and for each data set the licence and the citation of its donors. UCI data are CC BY 4.0, which
 # allows redistribution with attribution; ProPublica's COMPAS file has no explicit open-data
 # licence; the LSAC law-school data were never released under an open licence and are used, as
@@ -290,20 +299,25 @@ shipped[0].X.iloc[:5, :8]
 
 # %%
 records = datasets.provenance()
-pd.DataFrame(
-    [
-        {
-            "dataset": name,
-            "availability": rec["availability"],
-            "file": filename,
-            "MB": round(f["size"] / 1e6, 3) if f["size"] else float("nan"),
-            "checksum": f"sha256 {f['sha256'][:16]}…" if f["sha256"] else f"md5 {f['md5']}",
-        }
-        for name, rec in records.items()
-        if not name.startswith("lee2022")
-        for filename, f in rec["files"].items()
-    ]
-)
+published.reader_table(
+    pd.DataFrame(
+        [
+            {
+                "data set": rec["title"],
+                "file": filename,
+                "availability": rec["availability"],
+                "licence": rec["license"],
+                "MB": f["size"] / 1e6 if f["size"] else float("nan"),
+                "checked with": "SHA-256" if f["sha256"] else "MD5",
+                "source": rec["homepage"],
+            }
+            for name, rec in records.items()
+            if not name.startswith("lee2022")
+            for filename, f in rec["files"].items()
+        ]
+    ).set_index(["data set", "file"]),
+    decimals={"MB": 3},
+    missing={"MB": "CelebA's file sizes are not recorded"})
 
 # %%
 for name, rec in records.items():
@@ -334,15 +348,17 @@ for name in ("adult", "german", "compas"):
             "privileged (test)": int(split.s_test.sum()),
             "P(y=1) train": split.y_train.mean(), "P(y=1) test": split.y_test.mean(),
         })
-pd.DataFrame(lee_rows).round(3)
+published.reader_table(pd.DataFrame(lee_rows), decimals=3)
 
 # %% [markdown]
-# The `DESCR` of a split names the two files it read with their SHA-256 and URL, and carries the
-# MIT notice of Lee et al.'s repository (the copyright line and permission notice that the licence
-# asks every copy to keep):
+# The `DESCR` of a split describes the split and its preprocessing; the rest of it (print it in
+# full to read it) names the two files it read with their SHA-256 and URL, the pinned commit they
+# were copied from, and carries the MIT notice of Lee et al.'s repository (the copyright line and
+# permission notice that the licence asks every copy to keep):
 
 # %%
-print(datasets.load_lee2022_split("german", 0, data_home=data_home).DESCR)
+split_descr = datasets.load_lee2022_split("german", 0, data_home=data_home).DESCR
+print(split_descr.split("\nSource:")[0])
 
 # %% [markdown]
 # `datasets.load_lee2022_loadings` gives the $d\times k$ loading matrices that Lee et al.'s own
