@@ -90,7 +90,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
-from fairlab import FairPCA, FairPLS, KernelFairPLS, NaiveFairPLS, check_parameters
+from fairlab import FairPCA, FairPLS, KernelFairPLS, NaiveFairPLS, check_parameters, published
 from fairlab.datasets import load_adult, make_pls_synthetic
 from fairlab.evaluation import (
     benchmark_ratios,
@@ -110,6 +110,8 @@ check_parameters(globals(), seed=int, n_per_group=int, n_splits=int, n_component
                  runtime_dims=list)
 
 book_style()
+# the squared covariances of the components with the target and with the attribute, in words
+COV2_WORDS = {"cov2_y": "Cov² with y", "cov2_s": "Cov² with s"}
 
 # %% [markdown]
 # ## PLS and NIPALS in one page
@@ -284,7 +286,8 @@ plt.show()
 
 # %%
 summary = curves[curves.rows == "test"].groupby("eta")[["cov2_y", "cov2_s"]].mean()
-summary.round(4)
+published.reader_table(summary.rename(columns=COV2_WORDS), decimals=4,
+                       title="Test rows: mean squared covariances per η")
 
 # %% [markdown]
 # On the training rows, $\mathrm{Cov}^2(T, S)$ falls by two orders of magnitude between η = 0 and
@@ -358,7 +361,10 @@ axes[0, 1].set_title(f"Fair PLS ({n_components} components)")
 plt.show()
 
 # %%
-naive.groupby("threshold")[["kept", "cov2_y", "cov2_s"]].mean().round(4)
+published.reader_table(
+    naive.groupby("threshold")[["kept", "cov2_y", "cov2_s"]].mean().rename(columns=COV2_WORDS),
+    decimals={"kept": 1, COV2_WORDS["cov2_y"]: 4, COV2_WORDS["cov2_s"]: 4},
+    title="Naive Fair PLS: components kept and squared covariances per threshold")
 
 # %% [markdown]
 # In the naive method, $\mathrm{Cov}^2(T, Y)$ and $\mathrm{Cov}^2(T, S)$ rise together as τ grows,
@@ -415,7 +421,7 @@ adult_results = pd.concat([
 ])
 table = adult_results.groupby(["classifier", "method"], sort=False)[
     ["accuracy", "disparate_impact"]].agg(["mean", "std"])
-table.round(3)
+published.reader_table(table, decimals=3, title="Adult: accuracy and disparate impact over the splits")
 
 # %% mystnb={"figure": {"caption": "Our Fig. 7 of De-Diego et al.: test accuracy against disparate impact on Adult ($k = 2$) of a logistic regression (left) and a decision tree (right) trained on PLS, Fair PLS (\u03b7 = 1 and \u03b7 = \u221e) and Fair PCA representations, one marker per split. With the logistic regression, Fair PLS at \u03b7 = \u221e and Fair PCA reach a similar disparate impact, and Fair PLS keeps about three points more accuracy.", "name": "fig-fair-pls-adult"}, "image": {"alt": "Two scatter panels sharing an accuracy axis from 0.72 to 0.86, with disparate impact from 0.3 to 1 on the horizontal axis and three points per method. Logistic regression: PLS near disparate impact 0.3 to 0.4 and accuracy 0.85; Fair PLS with eta = 1 near 0.6 to 0.7 and 0.83 to 0.84; Fair PLS with eta = infinity near 0.92 to 0.98 and 0.82; Fair PCA near 0.85 to 0.98 and 0.78 to 0.79. Decision tree: PLS near 0.4 to 0.5 and 0.78 to 0.79; Fair PLS with eta = 1 near 0.55 to 0.62 and 0.76 to 0.78; Fair PLS with eta = infinity near 0.66 to 0.76 and 0.76 to 0.77; Fair PCA near 0.69 to 0.96 and 0.72 to 0.75."}}
 fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.6), sharey=True)
@@ -471,14 +477,15 @@ print("equalized odds (η = ∞): Cov²(T, S) =", round(cov2(T, s), 4),
 # timings depend on the machine, so nbval does not compare them. `benchmarks/bench_pls.py` runs
 # the full grid ($d$ up to 2000, $k \in \{1, 5\}$) and also times the paper's gradient algorithm
 # (one pass over $X$ per step). `make bench` times `FairPLS` (η = 1, $n = 1000$) against
-# `PLSRegression` on that grid and writes the ratios to a file; the first cell below prints its last
-# run. At $d = 10$ both fits take well under a millisecond, almost all of it input validation, so the
-# goal of parity is met or missed there by the noise of the machine named in its first line.
+# `PLSRegression` on that grid and writes the ratios to a file; the first table below shows its last
+# run, and the benchmark page of the appendix, {ref}`appendix-benchmarks`, the machine that ran it. At
+# $d = 10$ both fits take well under a millisecond, almost all of it input validation, so the goal of
+# parity is met or missed there by the noise of that machine.
 
 # %%
 bench = benchmark_ratios("FairPLS")
-print(bench.attrs["provenance"])
-bench[["measure", "case", "ratio", "goal", "status"]].round({"ratio": 2})
+published.reader_table(bench[["case", "ratio", "goal", "status"]], decimals={"ratio": 2},
+                       title=bench.measure.iloc[0] + ": time ratios of the last make bench")
 
 # %% tags=["nbval-ignore-output"] mystnb={"figure": {"caption": "A small version of the paper's Fig. 8: the fastest of five fits of one component ($n = 1000$, single-threaded BLAS) against the dimension $d$, on the machine that built this page. The closed-form `FairPLS`, with or without a penalty, is about as fast as scikit-learn's `PLSRegression` at small $d$ and faster at $d = 1000$; the seconds depend on the machine and its load, and `benchmarks/bench_pls.py` runs the full grid.", "name": "fig-fair-pls-runtime"}, "image": {"alt": "Line plot on log-log axes of running time in seconds, the fastest of five repeats, against data dimension d = 10, 100 and 1000, with one line each for scikit-learn's PLSRegression, FairPLS with eta = 0, FairPLS with eta = 1 and FairPLS with eta = 1 using the gradient solver. The four lines lie close together, at a few milliseconds or less, for d = 10 and 100, and all rise by roughly an order of magnitude at d = 1000."}}
 methods = {
