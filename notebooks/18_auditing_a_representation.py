@@ -65,7 +65,15 @@ import numpy as np
 import pandas as pd
 from sklearn.decomposition import PCA
 
-from fairlab import FairKernelPCA, FairPCA, FairPLS, check_parameters, evaluation, metrics
+from fairlab import (
+    FairKernelPCA,
+    FairPCA,
+    FairPLS,
+    check_parameters,
+    evaluation,
+    metrics,
+    published,
+)
 from fairlab.baselines import LEACE, RLACE
 from fairlab.datasets import load_adult, load_compas, make_circle_counterexample
 from fairlab.plotting import COLUMN_WIDTH, book_style, figure_legend, plot_leakage
@@ -96,8 +104,15 @@ audit = dict(cv=cv, n_bootstrap=n_bootstrap, n_permutations=n_permutations, rand
 X_circle, z_circle = make_circle_counterexample(n_circle, noise=0.1, random_state=seed)
 erased = LEACE().fit_transform(X_circle, sensitive_features=z_circle)
 circle_audit = metrics.leakage(erased, z_circle, adversaries=adversaries, **audit)
-circle_audit[["method", "measure", "score", "ci_low", "ci_high", "chance", "p_value",
-              "detected"]].round(3)
+published.reader_table(
+    circle_audit.assign(method=circle_audit["method"].map(published.header_label),
+                        measure=circle_audit["measure"].map(published.header_label))
+    .set_index(["method", "measure"])[
+        ["score", "ci_low", "ci_high", "chance", "p_value", "detected"]],
+    decimals=3, title="Leakage audit of the circle data after LEACE",
+    missing={"ci_low": "a permutation test has no bootstrap interval",
+             "ci_high": "a permutation test has no bootstrap interval",
+             "p_value": "an adversary is judged by its interval, not by a p-value"})
 
 # %% [markdown]
 # Each row is one way of looking for the attribute. Every row sees each column of the representation
@@ -112,7 +127,7 @@ circle_audit[["method", "measure", "score", "ci_low", "ci_high", "chance", "p_va
 # it tells how precisely $n$ rows measure the score. An adversary *detects*
 # leakage when its whole interval lies above chance. The two **permutation tests** compare the
 # representation's MMD² between the groups and its HSIC with the attribute against their values under
-# random relabelling; their `chance` column is the mean of those permuted values, and they detect leakage
+# random relabelling; their *chance* is the mean of those permuted values, and they detect leakage
 # when the p-value is below 5 %.
 #
 # Here the logistic adversary is at chance, as linear guardedness promises, while the RBF SVM and the
@@ -162,7 +177,8 @@ real_audit = pd.concat(real_audits, ignore_index=True)
 # interval, and the HSIC test's p-value. A ✓ marks a detection (interval above chance, or p < 0.05).
 
 # %%
-evaluation.format_audit(real_audit, by=["data", "representation"])
+published.reader_table(evaluation.format_audit(real_audit, by=["data", "representation"]),
+                       title="Balanced accuracy of each adversary [95 % interval], HSIC test")
 
 # %% mystnb={"figure": {"caption": "Balanced accuracy of three adversaries recovering sex from each test representation of Adult (left) and race from COMPAS (right), with bootstrap intervals; the black ticks mark chance (one half). A filled marker is an interval above chance.", "name": "fig-audit-real"}, "image": {"alt": "Two dot-and-interval panels, Adult on the left and COMPAS on the right, one row per representation and adversary (logistic regression, RBF SVM, gradient-boosted trees). PCA's rows lie well to the right of the chance tick; the rows of the fair methods lie closer to it, some touching it."}}
 fig, axes = plt.subplots(1, 2, figsize=(COLUMN_WIDTH, 1.2 + 0.25 * len(adversaries) * len(methods)),
@@ -229,7 +245,8 @@ age_splits = evaluation.repeated_splits(adult.X.drop(columns="age"), adult.y,
 age_audit = evaluation.audit_representations(
     age_methods, age_splits, adversaries=adversaries, tests=("hsic",), sensitive_type="continuous",
     **audit)
-evaluation.format_audit(age_audit)
+published.reader_table(evaluation.format_audit(age_audit),
+                       title="Out-of-fold R² for age of each adversary [95 % interval], HSIC test")
 
 # %% mystnb={"figure": {"caption": "Out-of-fold R\u00b2 of three regression adversaries predicting age from each test representation of Adult (age itself removed from the features), with bootstrap intervals; chance is 0 (black ticks).", "name": "fig-audit-age"}, "image": {"alt": "Dot-and-interval plot with one row per representation and adversary (ridge regression, RBF SVR, gradient-boosted trees). PCA's rows lie well to the right of zero; the rows of Fair PCA and fair kernel PCA with age lie closer to zero."}}
 ax = plot_leakage(age_audit)

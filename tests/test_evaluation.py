@@ -363,3 +363,15 @@ def test_format_audit_prints_scores_intervals_and_detections():
     assert out.loc["A", "logistic"] == "0.53 [0.50, 0.55] ✓"
     assert out.loc["B", "logistic"] == "0.50 [0.47, 0.52]"
     assert out.loc["A", "hsic"] == "p = 0.01 ✓" and out.loc["B", "hsic"] == "p = 0.73"
+
+
+def test_format_audit_never_prints_minus_zero():
+    # an R² of -0.004 [-0.012, 0.006] rounds to zero at two decimals: no sign on the zeros,
+    # but -0.012 keeps its sign; at three decimals -0.004 is not zero and keeps it too
+    table = pd.DataFrame({
+        "representation": ["A"], "kind": ["adversary"], "method": ["ridge"], "measure": ["r2"],
+        "score": [-0.004], "ci_low": [-0.012], "ci_high": [0.006], "p_value": [np.nan],
+        "detected": [False],
+    })
+    assert ev.format_audit(table).loc["A", "ridge"] == "0.00 [-0.01, 0.01]"
+    assert ev.format_audit(table, decimals=3).loc["A", "ridge"] == "-0.004 [-0.012, 0.006]"

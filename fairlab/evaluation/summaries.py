@@ -27,6 +27,12 @@ def summarize(results, by="method", *, ddof=0, columns=None):
     return pd.concat({"mean": mean, "std": std}, axis=1).swaplevel(axis=1)[cols]
 
 
+def _fixed(value, decimals):
+    """``value`` at ``decimals`` fixed decimals, never ``-0.00`` (a value that rounds to zero)."""
+    text = f"{value:.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
 def format_mean_std(mean, std, decimals=2):
     """``"7.78 ± 0.77"``: mean and std rounded to ``decimals`` (NaN → ``"n/a"``).
 
@@ -71,6 +77,7 @@ def format_audit(audit, by="representation", *, measures=("balanced_accuracy", "
 
     An adversary's cell is ``"0.53 [0.50, 0.55] ✓"`` (score and bootstrap interval), a test's
     ``"p = 0.01 ✓"``; the ✓ marks a detection (interval above chance, or p below the level).
+    A value that rounds to zero prints without its sign (``0.00``, never ``-0.00``).
 
     Parameters
     ----------
@@ -92,9 +99,9 @@ def format_audit(audit, by="representation", *, measures=("balanced_accuracy", "
     d = decimals
     text = np.where(
         adversary,
-        [f"{s:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]" for s, lo, hi in
+        [f"{_fixed(s, d)} [{_fixed(lo, d)}, {_fixed(hi, d)}]" for s, lo, hi in
          zip(shown["score"], shown["ci_low"], shown["ci_high"])],
-        [f"p = {p:.{d}f}" for p in shown["p_value"]])
+        [f"p = {_fixed(p, d)}" for p in shown["p_value"]])
     text = pd.Series(text, index=shown.index) + np.where(shown["detected"], " ✓", "")
     table = shown.assign(cell=text).pivot_table(index=by, columns="method", values="cell",
                                                 aggfunc="first", sort=False)
