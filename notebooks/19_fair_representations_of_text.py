@@ -55,7 +55,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from fairlab import check_parameters
+from fairlab import check_parameters, published
 from fairlab.datasets import make_sentences
 from fairlab.experiments import text_representations as text
 from fairlab.plotting import COLUMN_WIDTH, book_style, method_style
@@ -97,7 +97,10 @@ text.MODEL
 table = text.cached_text_tradeoffs("results/text", n_samples=n_samples, correlation=correlation,
                                    n_components=n_components, random_state=seed,
                                    n_bootstrap=n_bootstrap, methods=methods)
-table.head()
+readable = lambda name: name.replace("rbf_svm", "RBF SVM")  # an adversary's name in words
+published.reader_table(table.head().assign(measure=table.measure.head().map(readable)),
+                       decimals={"value": 2, "score": 3, "ci_low": 3, "ci_high": 3},
+                       title="The first rows of the table of trade-offs")
 
 # %% [markdown]
 # Every method learns its representation on one half of the sentences; on the other half a logistic
@@ -123,7 +126,8 @@ table.head()
 adversaries = [m for m in table.measure.unique() if m.startswith("leakage")]
 wide = table.pivot_table(index=["method", "value"], columns="measure", values="score")
 wide = wide[["task accuracy", *adversaries]]
-wide.round(2)
+published.reader_table(wide.rename(columns=readable),
+                       title="Task accuracy and leakage along each method's parameter")
 
 # %% mystnb={"figure": {"caption": "Task accuracy against the leakage found by each adversary, one curve per method over its trade-off parameter; bars are 95 % bootstrap intervals. The dashed line is chance (0.5).", "name": "fig-text-tradeoffs"}, "image": {"alt": "Three panels, one per adversary (logistic regression, RBF SVM, perceptron), each with one curve per method: task accuracy on the vertical axis against the adversary's balanced accuracy at recovering gender on the horizontal axis."}}
 fig, axes = plt.subplots(1, len(adversaries), figsize=(COLUMN_WIDTH, 3.2), sharey=True,
@@ -163,8 +167,10 @@ summary = pd.DataFrame({
     "no erasure": [wide.loc[(m, v)] for m, v in starts.items() if (m, v) in wide.index],
     "full erasure": [wide.loc[(m, v)] for m, v in ends.items() if (m, v) in wide.index],
 }, index=[m for m, v in ends.items() if (m, v) in wide.index])
-pd.concat({c: pd.DataFrame(list(summary[c]), index=summary.index) for c in summary},
-          axis=1).round(2)
+published.reader_table(
+    pd.concat({c: pd.DataFrame(list(summary[c]), index=summary.index).rename(columns=readable)
+               for c in summary}, axis=1).rename_axis("method"),
+    title="Each method without erasure and at full erasure")
 
 # %% [markdown]
 # What the table and the figure show, at the defaults (1 000 sentences to fit, 1 000 to evaluate):
