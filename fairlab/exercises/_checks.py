@@ -433,8 +433,8 @@ def _scaling_shift(answer):
         return False, ("A count of lost digits lies between 0 and 16: compute the maximum absolute "
                        "difference of the two matrices relative to the largest entry of np.cov, "
                        "and take 16 + log10 of it.")
-    if lost[0] < 1:
-        return False, ("Under one digit lost: the two matrices agree to rounding, as they do on "
+    if lost[0] < 2:  # centred data lose about one digit to rounding: 0.98 to 1.25 by BLAS kernel
+        return False, ("Under two digits lost: the two matrices agree to rounding, as they do on "
                        "centred data. Use X_mem as it is, with its mean of 100.")
     if matches("ex-scaling-shift", "answer", lost):
         return True, ("The number of digits is of the right order. Now explain it from the "
