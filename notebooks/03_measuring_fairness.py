@@ -69,6 +69,7 @@ import fairlearn.metrics as flm
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython.display import display
 from sklearn.decomposition import PCA
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils import Bunch
@@ -377,13 +378,17 @@ if use_lee_splits:
     paper = evaluation.evaluate_splits(methods, lee_splits)
     table = evaluation.format_table(paper, decimals={"mmd2": 3},
                                     scale=dict.fromkeys(acc_columns, 100)).T
-    print(table.to_string(), "\n")
+    display(published.reader_table(
+        table.rename(index=published.header_label).rename_axis("measure"),
+        title="Ours on Lee et al.'s ten Adult splits, k = 2 (mean ± std)"))
     printed = published.table("kleindessner2023", "table1")
     printed = printed[(printed.k == 2) & printed.method.isin(["PCA", "Fair PCA"])]
-    print("Kleindessner et al., Table 1 (Adult, k = 2), as printed:")
-    print(printed.assign(cell=printed["mean"].astype(str) + " ± " + printed["std"].astype(str))
-          .pivot_table(index=["model", "metric"], columns="method", values="cell", aggfunc="first",
-                       sort=False).to_string())
+    cells = (printed.assign(cell=printed["mean"].astype(str) + " ± " + printed["std"].astype(str))
+             .pivot_table(index=["model", "metric"], columns="method", values="cell",
+                          aggfunc="first", sort=False))
+    cells = cells.rename(index=published.header_label, level="metric")
+    display(published.reader_table(cells, title="Kleindessner et al., Table 1 (Adult, k = 2), "
+                                                "as printed"))
 else:
     print("skipped (use_lee_splits=False)")
 
