@@ -320,11 +320,8 @@ published.reader_table(
     missing={"MB": "CelebA's file sizes are not recorded"})
 
 # %%
-published.reader_table(
-    pd.DataFrame({"licence": [rec["license"] for rec in records.values()],
-                  "citation": [rec["citation"] for rec in records.values()]},
-                 index=pd.Index(list(records), name="data set")),
-    title="How to cite each data set, and its licence")
+for name, rec in records.items():
+    print(f"{name} ({rec['license']}): {rec['citation']}")
 
 # %% [markdown]
 # ### Lee et al.'s splits and saved loadings
@@ -359,7 +356,7 @@ published.reader_table(pd.DataFrame(lee_rows), decimals=3)
 # were copied from, and carries the MIT notice of Lee et al.'s repository (the copyright line and
 # permission notice that the licence asks every copy to keep):
 
-# %% tags=["hide-output"]
+# %%
 split_descr = datasets.load_lee2022_split("german", 0, data_home=data_home).DESCR
 print(split_descr.split("\nSource:")[0])
 
