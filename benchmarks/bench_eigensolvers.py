@@ -1,7 +1,7 @@
 """Where Lanczos (ARPACK) beats the dense LAPACK solver: the crossover behind ``"auto"``.
 
 Every estimator of fairlab that chooses a top-k symmetric eigensolver asks
-:func:`fairlab._linalg.choose_eigen_solver`; this script measures the two candidates on the
+:func:`fairlab._core.linalg.choose_eigen_solver`; this script measures the two candidates on the
 matrices the estimators decompose, so that the rule rests on numbers:
 
 * ``scatter``: XᵀX of Gaussian rows whose two groups differ in mean — FairPCA's primal
@@ -22,8 +22,8 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from fairlab._kernels import kernel_matrix
-from fairlab._linalg import (
+from fairlab._core.kernels import kernel_matrix
+from fairlab._core.linalg import (
     _lanczos_top_eigh,
     center_gram,
     choose_eigen_solver,

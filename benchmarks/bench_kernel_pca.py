@@ -43,7 +43,7 @@ from sklearn.decomposition import KernelPCA
 from sklearn.preprocessing import StandardScaler
 
 from fairlab import FairKernelPCA
-from fairlab._linalg import subspace_sine
+from fairlab._core.linalg import subspace_sine
 from fairlab.evaluation import runtime_sweep
 
 K_COMPONENTS = 10

@@ -49,7 +49,7 @@ def __getattr__(name):
     if name in _SUBMODULES:
         return importlib.import_module(f".{name}", __name__)
     if name == "UnconstrainedFallbackWarning":
-        from ._validation import UnconstrainedFallbackWarning
+        from ._core.validation import UnconstrainedFallbackWarning
 
         return UnconstrainedFallbackWarning
     if name == "check_parameters":

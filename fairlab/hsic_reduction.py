@@ -45,7 +45,7 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._hsic import (
+from ._core.hsic import (
     _GAMMA_OPTIONS,
     _KERNEL_OPTIONS,
     _centred_sensitive,
@@ -53,13 +53,13 @@ from ._hsic import (
     _low_rank_sensitive_factor,
     _sensitive_factor,
 )
-from ._kernels import (
+from ._core.kernels import (
     entry_rounding_unit,
     kernel_matrix_is_new,
     resolve_gamma,
     warn_if_indefinite,
 )
-from ._linalg import (
+from ._core.linalg import (
     center_cross_gram,
     center_gram,
     center_symmetric_gram_inplace,
@@ -74,10 +74,10 @@ from ._linalg import (
     n_distinct_rows,
     top_eigh_route,
 )
-from ._moments import (
+from ._core.moments import (
     reject_dask,
 )
-from ._validation import (
+from ._core.validation import (
     check_n_components,
     reject_bool,
     validate_data,
@@ -153,7 +153,7 @@ def _fdr_constraint(G, independent, left_norms, psi_norms, n):
 
     ``independent`` selects those columns of Ψ (None: all); ``left_norms``/``psi_norms`` are
     the column norms of F and of the selected Ψ, for the rounding bound of
-    :func:`~fairlab._linalg.constraint_basis`.
+    :func:`~fairlab._core.linalg.constraint_basis`.
     """
     if G is None:
         return None
@@ -170,7 +170,7 @@ def _fdr_directions(C, G, n_components, ridge, Q=None, solver="dense"):
     computed without a Cholesky factor of the (possibly very ill-conditioned) B + ridge·I.
     ``ridge == 0``: the ε → 0 limit — top eigenvectors of A compressed to null(Gᵀ), with
     ``Q`` the orthonormal basis of range(G) from :func:`_fdr_constraint`.  ``solver`` is
-    that of the symmetric eigenproblems (:func:`~fairlab._linalg.top_eigh`); the generalized
+    that of the symmetric eigenproblems (:func:`~fairlab._core.linalg.top_eigh`); the generalized
     one of ``ridge > 0`` by singular vectors (``"svd"``; :func:`_top_right_singular_vectors`).
     Returns unit-norm columns V (p × k) with deterministic signs, and the solver used.
     """
@@ -407,7 +407,7 @@ class FairDR(_FDRBase):
         How the directions were computed: ``"svd"`` for ``ridge > 0`` (the generalized
         eigenproblem by singular vectors, no choice); otherwise the symmetric eigenproblem on d or
         fewer dimensions, by the rule of every fairlab estimator
-        (:func:`fairlab._linalg.choose_eigen_solver`: ARPACK when the size p > 500 and
+        (:func:`fairlab._core.linalg.choose_eigen_solver`: ARPACK when the size p > 500 and
         k < p/20, the dense LAPACK solver otherwise).
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (``n_features_in_``,)
@@ -536,7 +536,7 @@ class KernelFairDR(_FDRBase):
         O(n²) per step, with certified residuals; where it cannot certify its result (ν_k at
         the rounding level, a K̃_S that is not low-rank) the dense solver answers.
         ``"auto"``: ``"arpack"`` when n > 500 and ``n_components`` < n/20, dense otherwise
-        (the rule of every fairlab estimator, :func:`fairlab._linalg.choose_eigen_solver`).
+        (the rule of every fairlab estimator, :func:`fairlab._core.linalg.choose_eigen_solver`).
 
     Attributes
     ----------

@@ -48,20 +48,20 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._hsic import (
+from ._core.hsic import (
     _GAMMA_OPTIONS,
     _KERNEL_OPTIONS,
     _centred_sensitive,
     _gram,
     _low_rank_sensitive_factor,
 )
-from ._kernels import is_psd_kernel, kernel_matrix_is_new, resolve_gamma
-from ._linalg import (
+from ._core.kernels import is_psd_kernel, kernel_matrix_is_new, resolve_gamma
+from ._core.linalg import (
     center_cross_gram,
     center_gram,
     center_symmetric_gram_inplace,
 )
-from ._moments import (
+from ._core.moments import (
     Spec,
     StreamingMixin,
     any_dask,
@@ -75,7 +75,7 @@ from ._moments import (
     reject_dask,
     sensitive_kinds,
 )
-from ._validation import (
+from ._core.validation import (
     check_array,
     check_continuous_sensitive,
     validate_data,
@@ -545,7 +545,7 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
     equality with FLR for linear kernels.
 
     *Prediction.*  f(x) = k̃(x)ᵀΛ + ȳ with the test kernel centred with the *training*
-    statistics (see ``fairlab._linalg.center_cross_gram``).
+    statistics (see ``fairlab._core.linalg.center_cross_gram``).
 
     *Lemma 1.*  Its operator-norm claim ‖(K̃ + λI + tK̃_SK̃)⁻¹‖ ≤ ‖(K̃ + λI)⁻¹‖ relies on a
     Loewner-order argument that needs a symmetric penalty; K̃_SK̃ is not symmetric and the

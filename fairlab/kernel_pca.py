@@ -25,14 +25,14 @@ range of RᵀKR, which gives the exact solver's eigenpairs to rounding.
 Ranks.  Z is an orthonormal basis of the independent centred indicators (m − 1 per attribute,
 chosen exactly from the group codes), so no rank is decided for it.  Whether KcZ is rank
 deficient — a low-rank kernel, coinciding group means in feature space — is a property of the
-data, decided once by :func:`fairlab._linalg.constraint_basis` with the rounding bound of the
+data, decided once by :func:`fairlab._core.linalg.constraint_basis` with the rounding bound of the
 product; both solvers use that decision.
 
 Continuous attributes (``sensitive_type="continuous"``, or one type per column): the centred
 column s̃ = s − mean(s) joins the centred indicators, so Zᵀ Φc U = 0 makes every component's
 training scores uncorrelated with s.  Z is then an orthonormal basis of the exact categorical
 part and of the continuous columns projected off it, whose rank (collinear columns) is decided
-by :func:`fairlab._linalg.constraint_basis`; everything below is unchanged.
+by :func:`fairlab._core.linalg.constraint_basis`; everything below is unchanged.
 
 Centring and projection commute.  Z is column-centred, so HZ = Z and ZᵀΦc = ZᵀΦ: the constraint
 is the same whether or not the features are centred, and 1ᵀG = 0, GZ = 0.  Every eigenvector
@@ -98,7 +98,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._kernels import (
+from ._core.kernels import (
     GAMMA_KERNELS,
     KERNELS,
     entry_rounding_unit,
@@ -107,7 +107,7 @@ from ._kernels import (
     resolve_gamma,
     warn_if_indefinite,
 )
-from ._linalg import (
+from ._core.linalg import (
     as_seed,
     center_cross_gram,
     center_gram,
@@ -124,8 +124,15 @@ from ._linalg import (
     thin_svd,
     top_eigh_route,
 )
-from ._moments import any_dask, dask_inputs, dask_transform_input, import_dask, is_dask, map_rows
-from ._validation import (
+from ._core.moments import (
+    any_dask,
+    dask_inputs,
+    dask_transform_input,
+    import_dask,
+    is_dask,
+    map_rows,
+)
+from ._core.validation import (
     check_n_components,
     check_sensitive,
     reject_bool_params,
@@ -149,7 +156,7 @@ def _constraint_factor(K, Z, unit):
     """T, σ with (ZᵀKZ)⁺ = T diag(σ) Tᵀ, and KZT: the constraint, with its rank decided once.
 
     ``Z`` has orthonormal columns; ``unit`` is the rounding level of an entry of K (see
-    :func:`fairlab._linalg.gram_constraint_factor`).  W = KZT = Φ̃(AT) holds the images of an
+    :func:`fairlab._core.linalg.gram_constraint_factor`).  W = KZT = Φ̃(AT) holds the images of an
     orthonormal basis AT of the feature-space constraint vectors A = Φ̃ᵀZ.
     """
     KZ = K @ Z
@@ -158,11 +165,11 @@ def _constraint_factor(K, Z, unit):
 
 
 def _constraint_columns(sensitive):
-    """Orthonormal basis Z of span(Z̃) for :class:`~fairlab._validation.SensitiveColumns`.
+    """Orthonormal basis Z of span(Z̃) for :class:`~fairlab._core.validation.SensitiveColumns`.
 
     The categorical part is the exact basis of the independent centred indicators (no rank
     decided); the continuous columns S̃ (centred) are projected off it and the rank of what is
-    left is decided by :func:`~fairlab._linalg.constraint_basis` (collinear columns, or a
+    left is decided by :func:`~fairlab._core.linalg.constraint_basis` (collinear columns, or a
     continuous column that is a function of a categorical one, are a property of the data),
     each column's rounding scale being its norm as given (centring rounds at eps·|s|).
     """
@@ -232,7 +239,7 @@ def _linear_constraint(X, Z):
     """Centring and constraint of the linear kernel, on X itself (no Gram matrix is formed).
 
     Z is centred, so XᵀZ = XcᵀZ: A is computed from the two-pass centred Xc and loses nothing
-    to an offset.  Its rank is decided by :func:`~fairlab._linalg.constraint_basis` (entries
+    to an offset.  Its rank is decided by :func:`~fairlab._core.linalg.constraint_basis` (entries
     rounding at n·eps·‖x_col‖‖z‖, the columns of X as given), once, on the column-scaled
     D_c⁻¹A (the rule is invariant to that scaling).  The fair directions are then built in
     the scaled coordinates, where every column of X weighs alike: with column scales of 1e-6
@@ -522,7 +529,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         How to get the top-k eigenpairs of G: ``"dense"`` (LAPACK, subset of indices),
         ``"arpack"`` (Lanczos) or ``"randomized"``; ``"auto"`` uses ARPACK when n > 500 and
         k < n/10, dense otherwise (the rule of every fairlab estimator for a kernel matrix,
-        whose spectrum decays fast: :func:`fairlab._linalg.choose_eigen_solver`), and
+        whose spectrum decays fast: :func:`fairlab._core.linalg.choose_eigen_solver`), and
         always dense for ``n_components=None``, which needs every eigenvalue.
         ``"generalized"`` runs the paper's Algorithm 3 instead (null space of ZᵀK,
         generalized eigenproblem), solved densely on the range of RᵀKR rather than with the
@@ -548,7 +555,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         (G = Kc − KcZ(ZᵀKcZ)⁺ZᵀKc with Z an orthonormal basis of span(Z̃)).  A two-valued
         column declared continuous gives exactly the categorical fit.  ``"auto"``: float
         columns continuous, others categorical (a ``pd.Categorical`` whatever its categories:
-        :func:`fairlab._validation.auto_sensitive_kind`, the rule of every fairlab function);
+        :func:`fairlab._core.validation.auto_sensitive_kind`, the rule of every fairlab function);
         a list or tuple gives one type per column.
         The rank of the continuous columns is decided from the data (collinear columns count
         once), so ``n_components`` may reach n minus that rank.  Nyström passes it on to

@@ -24,7 +24,7 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted
 
-from ._kernels import (
+from ._core.kernels import (
     GAMMA_KERNELS,
     KERNELS,
     check_kernel,
@@ -33,15 +33,15 @@ from ._kernels import (
     resolve_gamma,
     warn_if_indefinite,
 )
-from ._linalg import (
+from ._core.linalg import (
     center_cross_gram,
     center_gram,
     column_signs,
 )
-from ._moments import (
+from ._core.moments import (
     reject_dask,
 )
-from ._validation import (
+from ._core.validation import (
     check_n_components,
     validate_data,
     warn_unconstrained,

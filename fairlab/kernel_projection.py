@@ -63,7 +63,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._kernels import (
+from ._core.kernels import (
     GAMMA_KERNELS,
     KERNELS,
     entry_rounding_unit,
@@ -71,8 +71,8 @@ from ._kernels import (
     resolve_gamma,
     warn_if_indefinite,
 )
-from ._linalg import column_signs, complement_basis, constraint_basis, flip_signs
-from ._validation import (
+from ._core.linalg import column_signs, complement_basis, constraint_basis, flip_signs
+from ._core.validation import (
     check_sensitive,
     reject_bool_params,
     validate_data,

@@ -21,9 +21,9 @@ Implementation notes (why it is exact, and costs what PCA costs)
 -----------------------------------------------------------------
 * No rank is decided where it is known by construction.  The m centred indicators of one
   attribute sum to zero, so Z̃ is replaced by m − 1 of them (an exact basis of its span, also
-  across collinear attributes: :meth:`~fairlab._validation.SensitiveGroups.contrasts`).  The
+  across collinear attributes: :meth:`~fairlab._core.validation.SensitiveGroups.contrasts`).  The
   only rank decision left is a genuine one — whether the data make XᵀZ̃ rank deficient — and
-  it uses the rounding bound of the product (:func:`~fairlab._linalg.constraint_basis`).
+  it uses the rounding bound of the product (:func:`~fairlab._core.linalg.constraint_basis`).
 * range(XᵀZ̃) has dimension r ≤ Σ_r(m_r − 1), tiny.  Instead of forming the d×(d−r) basis R
   and the product RᵀCR (two extra d³ products), we take an orthonormal basis Q of range(XᵀZ̃)
   and eigendecompose ``C − QDᵀ − DQᵀ`` (a rank-2r update costing O(d²r)), which equals
@@ -36,18 +36,18 @@ Implementation notes (why it is exact, and costs what PCA costs)
   no cancellation in XᵀZ̃, centred or not).  When d > n the dual n×n Gram matrix of the
   projected data is decomposed instead.
 * Only the lower triangle of C is computed, deflated (``symm``, ``syr2k``) and read, all in
-  SciPy's BLAS (one thread pool on the hot path, see :func:`~fairlab._linalg.gram`).
+  SciPy's BLAS (one thread pool on the hot path, see :func:`~fairlab._core.linalg.gram`).
 * Top-k eigenpairs come from LAPACK ``syevr`` restricted to k indices (``syevd`` when k is a
   sizeable fraction of d), or ARPACK on ``symv`` products when k ≪ d (falling back to LAPACK
   if it stalls), chosen by the rule of every estimator,
-  :func:`~fairlab._linalg.choose_eigen_solver`, and recorded in ``solver_``.
+  :func:`~fairlab._core.linalg.choose_eigen_solver`, and recorded in ``solver_``.
 * Continuous attributes (``sensitive_type``): a numeric column s contributes its centred
   column s̃ to Z̃ (zero covariance of every component with s).  Its rank is not known by
   construction, so it joins the one genuine decision on XᵀZ̃; a two-valued column gives the
   categorical constraint exactly (s̃ spans the line of the centred indicator).
 * Beyond one machine's memory: the moments are sums over rows, so a dask array is reduced
   blockwise and a stream of chunks is added up by ``partial_fit``
-  (:mod:`fairlab._moments`); both hand the sums to the solver of the in-memory fit.
+  (:mod:`fairlab._core.moments`); both hand the sums to the solver of the in-memory fit.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -72,8 +72,8 @@ from sklearn.utils.extmath import randomized_svd
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import assert_all_finite
 
-from ._covariance_gap import _gap_directions, _MomentGroups, _RowGroups
-from ._linalg import (
+from ._core.covariance_gap import _gap_directions, _MomentGroups, _RowGroups
+from ._core.linalg import (
     GramSum,
     as_seed,
     complement_basis,
@@ -88,7 +88,7 @@ from ._linalg import (
     symmetric_rank_one_update,
     top_eigh_route,
 )
-from ._moments import (
+from ._core.moments import (
     Spec,
     StreamingMixin,
     any_dask,
@@ -103,7 +103,7 @@ from ._moments import (
     map_rows,
     positive_rows,
 )
-from ._validation import (
+from ._core.validation import (
     _as_2d_columns,
     as_sensitive_container,
     check_continuous_dtype,
@@ -116,7 +116,7 @@ from ._validation import (
 )
 
 _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centred block in cache)
-_SOLVER_NAMES = {"dense": "full"}  # fairlab._linalg's solver names → those of ``svd_solver``
+_SOLVER_NAMES = {"dense": "full"}  # fairlab._core.linalg's solver names → those of ``svd_solver``
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,7 +141,8 @@ def _continuous_constraint(S):
     """S̃ (two-pass centred, so that its columns sum to zero to rounding) and ‖sⱼ‖ as given.
 
     The rounding of S̃'s entries is eps·|sᵢⱼ| (centring), so the norms of the columns as given,
-    not centred, are the scale of the rounding of XᵀS̃ (:func:`~fairlab._linalg.constraint_basis`):
+    not centred, are the scale of the rounding of XᵀS̃
+    (:func:`~fairlab._core.linalg.constraint_basis`):
     an attribute far from the origin relative to its spread resolves fewer digits.
     """
     St = S - S.mean(axis=0)
@@ -175,7 +176,7 @@ def _one_pass_statistics(X, groups, *, center, scatter, S=None):
 
     Returns :class:`_Statistics`: the mean, XᵀZ̃ (d × r or None), the column norms of the rows
     as read and of Z̃ (the scales of the rounding error of XᵀZ̃, for
-    :func:`~fairlab._linalg.constraint_basis`; None without groups) and the lower triangle of
+    :func:`~fairlab._core.linalg.constraint_basis`; None without groups) and the lower triangle of
     C or None.
     """
     n, d = X.shape
@@ -340,7 +341,8 @@ def _project_out(U, Q):
 
 
 def _top_eigh(M, k, solver, random_state):
-    """Top-k eigenpairs (descending) and the solver used (:func:`~fairlab._linalg.top_eigh_route`).
+    """Top-k eigenpairs (descending) and the solver used
+    (:func:`~fairlab._core.linalg.top_eigh_route`).
 
     Dense LAPACK: ``syevr`` restricted to the k wanted indices when k < p/5, otherwise the full
     divide-and-conquer ``syevd`` (faster than ``syevr`` for many vectors); LAPACK's signs are
@@ -449,7 +451,7 @@ class _Rows:
 
 
 class _Sums:
-    """Accumulated sums (:class:`~fairlab._moments.Moments`): no rows are kept, so the routes
+    """Accumulated sums (:class:`~fairlab._core.moments.Moments`): no rows are kept, so the routes
     that read rows (the dual, the randomized SVD of the rows) are closed."""
 
     in_memory = False
@@ -538,7 +540,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         centred rows, without forming the d×d scatter matrix.  ``"auto"``
         uses ARPACK when the matrix has size p > 500 and k < p/20, else ``"full"``
         (which switches to a full divide-and-conquer decomposition when k >= p/5): the rule
-        every fairlab estimator shares (:func:`fairlab._linalg.choose_eigen_solver`).
+        every fairlab estimator shares (:func:`fairlab._core.linalg.choose_eigen_solver`).
         Whether the d×d scatter matrix or the n×n Gram matrix (d > n) is decomposed is
         chosen from the shape.  ``solver_`` records the choice.
     random_state : int, RandomState instance or None, default=None
@@ -555,7 +557,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         column spans the same line as the centred indicator).  ``"auto"``: float columns
         continuous, all others (integer, boolean, string, object, and a ``pd.Categorical``
         whatever its categories) categorical — one rule in every fairlab function
-        (:func:`fairlab._validation.auto_sensitive_kind`).  A list or tuple
+        (:func:`fairlab._core.validation.auto_sensitive_kind`).  A list or tuple
         gives one of these per column (mixed attributes).  Continuous columns must be numeric
         and finite and not constant.
         With ``fairness="equal_opportunity"`` the covariance is that of the rows with

@@ -51,7 +51,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.ticker import MaxNLocator
 
-from ._validation import check_int
+from ._core.validation import check_int
 
 __all__ = [
     "COLUMN_WIDTH",

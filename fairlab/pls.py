@@ -60,14 +60,14 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import FLOAT_DTYPES
 
-from ._linalg import (
+from ._core.linalg import (
     complement_basis,
     constraint_basis,
     dense_top_eigh,
     flip_signs,
     thin_svd,
 )
-from ._moments import (
+from ._core.moments import (
     Spec,
     StreamingMixin,
     any_dask,
@@ -81,7 +81,7 @@ from ._moments import (
     reject_dask,
     sensitive_kinds,
 )
-from ._validation import (
+from ._core.validation import (
     check_array,
     check_n_components,
     encode_sensitive,
@@ -101,7 +101,7 @@ _ETA_CONSTRAINT = [Interval(Real, 0, None, closed="left"), Options(Real, {np.inf
 def _encode_sensitive(sensitive_features, n_samples):
     """S as a float matrix (n, q), per-column weights (q,) and the independent columns.
 
-    :func:`fairlab._validation.encode_sensitive`, the encoding of the metrics too: float
+    :func:`fairlab._core.validation.encode_sensitive`, the encoding of the metrics too: float
     columns are a continuous attribute (weight 1); integer, boolean, string and categorical
     columns are group labels, whose indicators carry weights making the penalty
     ½ Σ_g Cov²(t, 1[S = g]) — invariant to relabelling the groups, and for two groups exactly
@@ -163,7 +163,7 @@ def _leading_direction(R_y, R_s, eta, n_terms):
 
     R_y, R_s are coordinates of X_hᵀY and X_hᵀS̃ in an orthonormal basis (r × m, r × q).  For
     η = ∞ the columns of R_s are independent by construction; whether the data make them
-    dependent is decided by :func:`~fairlab._linalg.constraint_basis`, with every column's
+    dependent is decided by :func:`~fairlab._core.linalg.constraint_basis`, with every column's
     rounding error bounded by n·eps times the largest singular value of [R_y, R_s].
     Returns ``(v, value)``; ``value`` is the maximum of the quadratic form.
     """
@@ -651,7 +651,7 @@ class FairPLS(StreamingMixin, _BasePLS):
     indicators weighted by 1/√2 (after centring and scaling), two groups by the indicator of the
     second, so the penalty is ½ Σ_g Cov²(t, 1[S = g]) — invariant to relabelling the groups, and
     for two groups identical to coding the attribute as a 0/1 float.  The encoding is that of
-    :func:`fairlab.metrics.cov2` (``fairlab._validation.encode_sensitive``).
+    :func:`fairlab.metrics.cov2` (``fairlab._core.validation.encode_sensitive``).
     *When the maximum is zero.*  Every w orthogonal to :math:`\operatorname{range}(X_h^\top
     [Y, S])` has objective exactly 0 (for h ≥ 1 the previous weights are such directions, since
     :math:`X_h w_l = 0`), so the per-component maximum is ≥ 0.  When no direction earns more than

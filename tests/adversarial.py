@@ -75,7 +75,7 @@ class Instance:
 # Ranks of group structures: an oracle independent of fairlab's exact elimination
 # ---------------------------------------------------------------------------------------------
 # fairlab decides the rank of the group constraints by rational Gaussian elimination on the
-# co-occurrence matrix (fairlab._validation.SensitiveGroups.independent_columns).  The oracle
+# co-occurrence matrix (fairlab._core.validation.SensitiveGroups.independent_columns).  The oracle
 # here shares none of that code: it takes the paper's matrix Z̃ (centred one-hot indicators,
 # §3.4–3.5) and diagonalises the integer matrix n·Z̃ᵀZ̃ by cyclic Jacobi rotations in extended
 # precision (np.longdouble), counting the eigenvalues above 1e-12 of the largest, and asserting

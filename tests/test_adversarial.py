@@ -904,7 +904,7 @@ def test_fair_pls_adversarial(batch):
 # FDR / KFDR (seed 003 §3.1–3.2: ratio of HSICs, generalized eigenproblem)
 # =============================================================================================
 def dr_sensitive(inst, n):
-    """S̃ of fairlab._hsic: numeric columns (int too) as they are, others one-hot; centred."""
+    """S̃ of fairlab._core.hsic: numeric columns (int too) as they are, others one-hot; centred."""
     blocks = []
     for col in _columns(inst.sensitive, n):
         if col.dtype.kind in "iuf":
@@ -1031,7 +1031,7 @@ def check_kernel_fair_dr(inst, report):
         r = inst.info["rank_x"]
     else:  # documented truncation: eigenvalues ≤ 1e-12 λ_max carry ratios ≤ 1e-24 λ_max²/ridge,
         # and those ≤ 4n·unit (unit = eps·max|K|, eps for rbf: the rounding of K before
-        # centring, fairlab._linalg.centred_gram_factor) are rounding
+        # centring, fairlab._core.linalg.centred_gram_factor) are rounding
         unit_est = EPS * (1.0 if p["kernel"] == "rbf" else float(np.abs(K).max()))
         r = int(np.sum(w > max(1e-12 * w[0], 4.0 * n * unit_est)))
     w, U = w[:r], U[:, :r]

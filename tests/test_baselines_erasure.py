@@ -26,8 +26,8 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fairlab import FairPCA, UnconstrainedFallbackWarning
-from fairlab._linalg import subspace_sine
-from fairlab._validation import check_groups
+from fairlab._core.linalg import subspace_sine
+from fairlab._core.validation import check_groups
 from fairlab.baselines.inlp import INLP
 from fairlab.baselines.leace import LEACE, OracleLEACE
 from fairlab.baselines.rlace import RLACE, fantope_projection, loss_and_gradients

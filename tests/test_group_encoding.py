@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairlab._validation import _encode, check_groups, encode_sensitive
+from fairlab._core.validation import _encode, check_groups, encode_sensitive
 
 RNG = np.random.default_rng(0)
 

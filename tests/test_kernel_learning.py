@@ -16,12 +16,12 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fairlab import FairDR, FairKernelRegression, FairLinearRegression, KernelFairDR
-from fairlab._linalg import subspace_sine
-from fairlab._validation import UnconstrainedFallbackWarning
+from fairlab._core.linalg import subspace_sine
+from fairlab._core.validation import UnconstrainedFallbackWarning
 from fairlab.metrics import hsic
 
 ignore_fallback = pytest.mark.filterwarnings(
-    "ignore::fairlab._validation.UnconstrainedFallbackWarning"
+    "ignore::fairlab._core.validation.UnconstrainedFallbackWarning"
 )
 
 
@@ -570,7 +570,7 @@ def test_kfdr_partial_solver_is_used_and_matches_dense(ridge, case):
 
 def _fkr_dense_reference(X, y, S, alpha, mu, gamma, sensitive_kernel):
     """Eq. (3) written out densely: Λ = (K̃ + λI + μ/n² K̃_S K̃)⁻¹ Ỹ (no fairlab helper)."""
-    from fairlab._validation import check_continuous_sensitive
+    from fairlab._core.validation import check_continuous_sensitive
 
     n = X.shape[0]
     H = _H(n)
@@ -631,7 +631,7 @@ def test_fkr_low_rank_factor_is_used_and_dense_fallback_agrees():
     """A continuous S with a smooth kernel is low-rank to rounding (the pivoted Cholesky factor
     stops at its rounding level, r ≪ n); a kernel without a factor (sigmoid) takes the dense
     LU route; both solve eq. (3)."""
-    from fairlab._hsic import _low_rank_sensitive_factor
+    from fairlab._core.hsic import _low_rank_sensitive_factor
 
     rng = np.random.default_rng(3)
     n = 400

@@ -15,7 +15,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fairlab import FairKernelPCA, KernelFairDR, KernelFairPLS, UnconstrainedFallbackWarning
-from fairlab._linalg import subspace_sine
+from fairlab._core.linalg import subspace_sine
 
 KERNELS = [
     dict(kernel="rbf", gamma=0.2),

@@ -14,7 +14,7 @@ from sklearn.svm import SVR
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fairlab import FairKernelPCA, FairKernelProjection, UnconstrainedFallbackWarning
-from fairlab._kernels import kernel_matrix
+from fairlab._core.kernels import kernel_matrix
 
 
 def _instance(seed, *, n=60, d=4, offset=0.0, scale=1.0, collinear=False, mixed=False):

@@ -11,14 +11,14 @@ import pytest  # noqa: E402
 from sklearn.dummy import DummyClassifier  # noqa: E402
 from sklearn.metrics import balanced_accuracy_score, r2_score, roc_auc_score  # noqa: E402
 
-from fairlab._leakage import (  # noqa: E402
+from fairlab.metrics import hsic, leakage, mmd2  # noqa: E402
+from fairlab.metrics._audit import (  # noqa: E402
     _balanced_accuracy,
     _r2,
     _robust_columns,
     _roc_auc,
     _test_rows,
 )
-from fairlab.metrics import hsic, leakage, mmd2  # noqa: E402
 from fairlab.plotting import plot_leakage  # noqa: E402
 
 # small and quick: the whole file runs in a few seconds

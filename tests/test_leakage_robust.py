@@ -10,8 +10,8 @@ from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from fairlab import FairPCA, evaluation
-from fairlab._leakage import _interval, _permutation_p_value, _robust_columns
 from fairlab.metrics import leakage
+from fairlab.metrics._audit import _interval, _permutation_p_value, _robust_columns
 
 QUICK = {"adversaries": ("logistic",), "tests": (), "cv": 5, "n_bootstrap": 200}
 
@@ -273,7 +273,7 @@ def test_an_audit_interval_by_hand():
     bootstrap of it, and the stretched percentile interval, recomputed here from the definitions."""
     from sklearn.model_selection import StratifiedKFold
 
-    from fairlab._leakage import _bootstrap_counts, _seed
+    from fairlab.metrics._audit import _bootstrap_counts, _seed
 
     rng = np.random.default_rng(7)
     s = np.repeat([0, 1], 10)

@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 from scipy import linalg
 
-from fairlab._kernels import kernel_matrix_is_new
-from fairlab._linalg import (
+from fairlab._core.kernels import kernel_matrix_is_new
+from fairlab._core.linalg import (
     GramSum,
     center_cross_gram,
     centred_gram_factor,
@@ -29,7 +29,7 @@ from fairlab._linalg import (
     symmetric_rank_one_update,
     top_eigh,
 )
-from fairlab._validation import check_continuous_sensitive, check_groups
+from fairlab._core.validation import check_continuous_sensitive, check_groups
 
 EPS = np.finfo(float).eps
 

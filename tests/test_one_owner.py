@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from fairlab import FairKernelPCA, FairPCA
-from fairlab._kernels import (
+from fairlab._core.kernels import (
     POLY_COEF0,
     POLY_DEGREE,
     entry_rounding_unit,
@@ -13,8 +13,8 @@ from fairlab._kernels import (
     kernel_diagonal,
     kernel_matrix,
 )
-from fairlab._linalg import column_signs, flip_signs, signs_of_extremes
-from fairlab._validation import check_int
+from fairlab._core.linalg import column_signs, flip_signs, signs_of_extremes
+from fairlab._core.validation import check_int
 
 
 def test_column_signs_make_the_largest_entry_positive():

@@ -21,8 +21,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
 from fairlab import FairPCA, UnconstrainedFallbackWarning
-from fairlab._covariance_gap import _covariance_gap_directions, _covariance_gap_matrix
-from fairlab._validation import check_groups
+from fairlab._core.covariance_gap import _covariance_gap_directions, _covariance_gap_matrix
+from fairlab._core.validation import check_groups
 from fairlab.pca import _BLOCK_ROWS, _concurrently, _one_pass_statistics
 
 # ---------------------------------------------------------------------------------------------
@@ -330,7 +330,7 @@ def test_fair_pca_s_multi_group_extension():
     z = rng.integers(0, 3, n)
     scales = rng.uniform(0.3, 3.0, size=(3, d))
     X = rng.normal(size=(n, d)) * scales[z] + z[:, None]
-    from fairlab._validation import check_groups
+    from fairlab._core.validation import check_groups
 
     groups = check_groups(z, n)
     R = linalg.null_space(centred_one_hot(z).T @ X)
@@ -354,7 +354,7 @@ def test_fair_pca_s_general_rule_reduces_to_paper_for_two_groups():
     rng = np.random.default_rng(14)
     X, z = random_instance(rng, n=200, d=10, m=2)
     X[z == 1] *= rng.uniform(0.5, 2.0, 10)
-    from fairlab._validation import check_groups
+    from fairlab._core.validation import check_groups
 
     groups = check_groups(z, X.shape[0])
     R = linalg.null_space(centred_one_hot(z).T @ X)

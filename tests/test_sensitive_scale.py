@@ -1,6 +1,6 @@
 r"""Sensitive attributes: one reading of ``sensitive_type="auto"``, any unit, near-duplicates.
 
-* ``"auto"`` is decided by one function, :func:`fairlab._validation.auto_sensitive_kind`, and
+* ``"auto"`` is decided by one function, :func:`fairlab._core.validation.auto_sensitive_kind`, and
   every consumer — the estimators (FairPCA, FairKernelPCA, FairKernelProjection), the encoding
   of the metrics and of FairPLS, and :func:`fairlab.metrics.leakage` — reads a table of input
   kinds alike: a ``pd.Categorical`` is categorical whatever its categories (floats included),
@@ -12,7 +12,7 @@ r"""Sensitive attributes: one reading of ``sensitive_type="auto"``, any unit, ne
   overflowed or underflowed).
 * Near-duplicate continuous columns far from the origin: the columns' rank is decided on
   Â = S̃ D⁻¹ (S̃ centred, D the norms of the columns as given), whose singular values at or
-  below n·eps·√(n·q) are rounding (:func:`fairlab._linalg.constraint_basis`).  For two columns
+  below n·eps·√(n·q) are rounding (:func:`fairlab._core.linalg.constraint_basis`).  For two columns
   o + a and o + a + δb (a, b of unit spread, b ⟂ a, offset o ≥ 1) the second singular value is
   ≈ δ/(√2·o), so the threshold is δ* = 2·o·n^{3/2}·eps: at δ*/10 the columns are one
   constraint, at 10·δ* two — asserted at offsets 1, 1e4 and 1e8.
@@ -25,7 +25,7 @@ import pandas as pd
 import pytest
 
 from fairlab import FairKernelPCA, FairKernelProjection, FairPCA
-from fairlab._validation import auto_sensitive_kind, check_sensitive, encode_sensitive
+from fairlab._core.validation import auto_sensitive_kind, check_sensitive, encode_sensitive
 from fairlab.metrics import leakage
 
 N = 30

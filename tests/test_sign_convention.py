@@ -11,7 +11,7 @@ component and LEACE's second flip between two OpenBLAS kernels (see ``column_sig
 import numpy as np
 import pandas as pd
 
-from fairlab._linalg import SIGN_TIE, column_signs, flip_signs
+from fairlab._core.linalg import SIGN_TIE, column_signs, flip_signs
 from fairlab.metrics import leakage
 
 

@@ -1,6 +1,6 @@
 """One ``"auto"`` eigensolver rule for every estimator, and the route recorded in ``solver_``.
 
-The rule (:func:`fairlab._linalg.choose_eigen_solver`): ARPACK when the matrix has size
+The rule (:func:`fairlab._core.linalg.choose_eigen_solver`): ARPACK when the matrix has size
 p > 500 and k < p/20 (k < p/10 for a kernel matrix, whose spectrum decays fast), the dense
 LAPACK solver otherwise.  Each estimator reports the solver
 that answered; both routes must give the same subspace.
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from fairlab import FairDR, FairKernelPCA, FairPCA, FairPLS, KernelFairDR
-from fairlab._linalg import choose_eigen_solver, subspace_sine, top_eigh, top_eigh_route
+from fairlab._core.linalg import choose_eigen_solver, subspace_sine, top_eigh, top_eigh_route
 
 
 def _data(n, d, seed=0):

@@ -3,7 +3,8 @@ r"""Shared plumbing of the baselines (private).
 Small and stable on purpose; seven pieces:
 
 * :func:`validate_fit_input` — ``validate_data`` (float64, finite, at least two rows) and the
-  categorical sensitive attribute (:func:`~fairlab._validation.check_groups`, two rows per group),
+  categorical sensitive attribute (:func:`~fairlab._core.validation.check_groups`, two rows per
+  group),
   or the :class:`~fairlab.UnconstrainedFallbackWarning` when it is ``None``;
 * :func:`pca_in_complement` — the top-k principal directions of centred rows inside the
   orthogonal complement of an orthonormal basis Q (primal d×d or dual n×n route by shape, the
@@ -27,8 +28,6 @@ Small and stable on purpose; seven pieces:
   Samadi et al.): ``transform(x) = (x − mean_) components_ᵀ`` (after a column scaling for FPCA);
 * :class:`Eraser` — that map as a frozen dataclass (L, R, b and orthonormal bases of
   range(I − P) and range(P)^⊥), with the constructors ``orthogonal(Q)`` and ``identity(d)``;
-* :func:`one_blas_thread` — the rule that the iterative solvers (RLACE, MbF-PCA, FPCA's
-  interior-point method) run their BLAS and LAPACK calls on one thread.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -44,10 +43,9 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.utils.validation import check_is_fitted
-from threadpoolctl import threadpool_limits
 
-from .._linalg import as_seed, flip_signs, gram, top_eigh
-from .._validation import (
+from .._core.linalg import as_seed, flip_signs, gram, top_eigh
+from .._core.validation import (
     check_groups,
     check_n_components,
     reject_bool,
@@ -60,7 +58,6 @@ __all__ = [
     "Eraser",
     "LinearProjection",
     "fit_erased_pca",
-    "one_blas_thread",
     "pca_in_complement",
     "validate_eraser_input",
     "validate_fit_input",
@@ -69,31 +66,11 @@ __all__ = [
 _EPS = np.finfo(np.float64).eps
 
 
-def one_blas_thread():
-    """A context in which BLAS and LAPACK run on one thread (the caller's limit is restored).
-
-    The iterative solvers make thousands of small BLAS and LAPACK calls.  For those, waking a
-    second thread costs more than the work, and how the work is split between threads changes
-    the last bits of the results, which the iterations then amplify (scikit-learn's KMeans
-    limits its threads for the first reason).  Measured on a 2-core machine, two BLAS threads
-    against one:
-
-    - MbF-PCA (τ = 10⁻³) was 11× slower on Lee et al.'s synthetic data (d = 100, k = 5) and
-      5.4× slower on German credit at k = 10;
-    - FPCA was 2× slower on German credit;
-    - MbF-PCA (τ = 10⁻⁶) at k = 10 on German credit ended at another solution, with components
-      0.85 apart.
-
-    On one thread the result no longer depends on how many the caller's BLAS uses.
-    """
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def validate_fit_input(estimator, X, sensitive_features, *, fallback="PCA"):
     """Validate ``X`` (``reset=True``) and the categorical ``sensitive_features``.
 
     Returns ``(X, groups)`` with X a finite float64 array of at least two rows and ``groups`` a
-    :class:`~fairlab._validation.SensitiveGroups` (every group with two rows or more), or
+    :class:`~fairlab._core.validation.SensitiveGroups` (every group with two rows or more), or
     ``None`` — after warning that ``fallback`` is fitted — when ``sensitive_features`` is None.
     """
     reject_bool(estimator.n_components)

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import linalg
 from sklearn.exceptions import ConvergenceWarning
 
-from .._linalg import flip_signs
+from .._core.linalg import flip_signs
 
 INSTALL_HINT = 'pip install "fairlab[baselines]"  (cvxpy with the SCS and Clarabel solvers)'
 CVXPY_SOLVERS = {"scs": "SCS", "clarabel": "CLARABEL"}

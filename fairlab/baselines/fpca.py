@@ -98,9 +98,9 @@ its best iterate, which is feasible: approximately optimal, with a ConvergenceWa
 units, dwarfs the unit-scaled objective and the steps can shrink to nothing: a RuntimeError
 then names ``solver="scs"`` and rescaling (measured: 6 of 400 adversarial draws fail, all
 unscaled, where the previous version of the method failed on 12; ``scale=True`` solves the
-test's instance).  The
-whole fit runs on one BLAS thread (``_common.one_blas_thread``), so that its result does not
-depend on the caller's thread count.
+test's instance).  The whole fit runs on one BLAS thread
+(``fairlab._core.threads.limit_threads``), so that its result does not depend on the caller's
+thread count.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -114,10 +114,11 @@ from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._linalg import flip_signs
-from .._validation import check_n_components
+from .._core.linalg import flip_signs
+from .._core.threads import limit_threads
+from .._core.validation import check_n_components
 from . import _fpca_ipm
-from ._common import LinearProjection, one_blas_thread, validate_fit_input
+from ._common import LinearProjection, validate_fit_input
 from ._sdp import (
     CVXPY_SOLVERS,
     import_cvxpy,
@@ -321,7 +322,7 @@ class FPCA(LinearProjection):
         else:
             cp = import_cvxpy(self, self.solver)
         # Small factorisations whose rounding the solver amplifies: one BLAS thread (_common).
-        with one_blas_thread():
+        with limit_threads():
             return self._fit_two_groups(Xs, z, k, cp)
 
     def _fit_two_groups(self, Xs, z, k, cp):

@@ -20,7 +20,7 @@ that the n × d factor A is never formed) (at most n − 1 non-zero singular val
 
 Z̃ is replaced by its m − 1 independent centred indicator columns per attribute (same span,
 full rank by construction) and the rank of AᵀZ̃ is decided by
-:func:`~fairlab._linalg.constraint_basis`.  Singular values of X̃ at or below
+:func:`~fairlab._core.linalg.constraint_basis`.  Singular values of X̃ at or below
 max(n, d)·eps·(‖X̃‖₂ + √n‖μ‖) (the rounding level of the centred data) are treated as zero:
 collinear features, d > n.
 
@@ -71,8 +71,8 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._linalg import constraint_basis, cross, gram
-from .._validation import _as_2d_columns, _is_missing, check_n_components
+from .._core.linalg import constraint_basis, cross, gram
+from .._core.validation import _as_2d_columns, _is_missing, check_n_components
 from ._common import BaseEraser, Eraser, fit_erased_pca, validate_eraser_input
 
 _EPS = np.finfo(np.float64).eps

@@ -69,15 +69,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_random_state
 
-from .._linalg import as_seed, flip_signs
-from .._validation import (
+from .._core.linalg import as_seed, flip_signs
+from .._core.threads import limit_threads
+from .._core.validation import (
     check_groups,
     check_n_components,
     reject_bool,
     validate_data,
     warn_unconstrained,
 )
-from ._common import LinearProjection, one_blas_thread
+from ._common import LinearProjection
 from ._manifold import rbfgs, retract
 
 __all__ = ["MbFPCA"]
@@ -271,7 +272,7 @@ class MbFPCA(LinearProjection):
     k = 2; at τ = 10⁻³ every representation stayed within 10⁻⁷ relative.  The τ = 10⁻⁶,
     k = 10 numbers are one local solution among several, not digits that every floating-point
     summation order (another BLAS kernel, another block size) reproduces.  The penalty loop runs
-    on one BLAS thread (``_common.one_blas_thread``): with two, German credit at k = 10,
+    on one BLAS thread (``fairlab._core.threads.limit_threads``): with two, German credit at k = 10,
     τ = 10⁻⁶ had ended 0.85 away (components), and the fits had been 4–11× slower.
 
     ``sensitive_features=None`` fits standard PCA (with an ``UnconstrainedFallbackWarning``).
@@ -415,7 +416,7 @@ class MbFPCA(LinearProjection):
             rho = float(self.rho0)
 
         # Thousands of small BLAS calls, whose rounding the penalty loop amplifies (_common).
-        with one_blas_thread():
+        with limit_threads():
             if self.init == "pca":
                 V = V_pca
             else:

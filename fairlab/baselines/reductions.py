@@ -34,7 +34,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from .._validation import check_groups, validate_data, warn_unconstrained
+from .._core.validation import check_groups, validate_data, warn_unconstrained
 
 __all__ = ["ExponentiatedGradientClassifier"]
 

@@ -43,8 +43,9 @@ from sklearn.metrics import log_loss
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
-from .._linalg import as_seed
-from ._common import BaseEraser, Eraser, one_blas_thread
+from .._core.linalg import as_seed
+from .._core.threads import limit_threads
+from ._common import BaseEraser, Eraser
 
 _MIN_IMPROVEMENT = 1e-4  # nats: a smaller rise of the evaluation log-loss is no improvement
 
@@ -344,7 +345,7 @@ class RLACE(BaseEraser):
             rank = self.n_removed
         else:
             rank = min(groups.n_constraints, d - 1) if k is None else d - k
-        with one_blas_thread():  # measured 150 against 3 ms per step at d = 100 (2 cores, busy)
+        with limit_threads():
             result = rlace(
                 X - X.mean(axis=0), groups, rank,
                 max_iter=self.max_iter, eval_every=self.eval_every,

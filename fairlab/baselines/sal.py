@@ -18,7 +18,7 @@ range(XᵀZ) is spanned by the uncentred group means, of dimension Σ(m_a − 1)
 for a binary attribute as in the paper.
 
 Implementation: the rank of A is decided once, on the full-rank encoding Z̃ = contrasts (or
-[contrasts, 1] uncentred) by :func:`~fairlab._linalg.constraint_basis` (the m one-hot columns
+[contrasts, 1] uncentred) by :func:`~fairlab._core.linalg.constraint_basis` (the m one-hot columns
 are rank deficient by construction); the singular directions of SAL's one-hot A are then
 computed inside that range, so no rank is decided with a default tolerance.
 """
@@ -31,7 +31,7 @@ import numpy as np
 from scipy import linalg
 from sklearn.utils._param_validation import Interval
 
-from .._linalg import constraint_basis, cross
+from .._core.linalg import constraint_basis, cross
 from ._common import BaseEraser, Eraser
 
 

@@ -84,8 +84,8 @@ from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._linalg import flip_signs
-from .._validation import check_n_components
+from .._core.linalg import flip_signs
+from .._core.validation import check_n_components
 from ._common import LinearProjection, validate_fit_input
 from ._sdp import CVXPY_SOLVERS, import_cvxpy, solve, top_eigenvectors, top_pca, two_groups
 

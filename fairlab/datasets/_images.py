@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch, check_random_state
 
-from .._validation import check_int
+from .._core.validation import check_int
 from ._fetch import (
     ENV_DATA,
     ChecksumError,

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int
+from .._core.validation import check_int
 from ._util import _progress
 
 

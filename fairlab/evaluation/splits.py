@@ -6,7 +6,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import Bunch
 
-from .._validation import check_int
+from .._core.validation import check_int
 from ._util import _to_numpy
 
 

@@ -9,7 +9,7 @@ from sklearn.decomposition import PCA
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
 
-from .._validation import check_int
+from .._core.validation import check_int
 from ..pca import FairPCA
 
 #: The methods of the concept-erasure figures, in the order they are drawn.

@@ -18,7 +18,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import Bunch
 
 from .. import datasets, metrics, published
-from .._validation import check_int
+from .._core.validation import check_int
 from ..evaluation._util import _dataset_key as _util_dataset_key
 from ..evaluation._util import _progress
 from ..evaluation.splits import repeated_splits

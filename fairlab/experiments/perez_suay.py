@@ -15,7 +15,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils import Bunch
 
 from .. import datasets, metrics
-from .._validation import UnconstrainedFallbackWarning
+from .._core.validation import UnconstrainedFallbackWarning
 from ..evaluation._util import _check_names, _progress
 from ..hsic_reduction import FairDR, KernelFairDR
 from ..hsic_regression import FairKernelRegression, FairLinearRegression

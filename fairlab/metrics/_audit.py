@@ -14,15 +14,16 @@ import numpy as np
 import pandas as pd
 from sklearn.linear_model import LogisticRegression
 
-from ._linalg import SIGN_TIE, column_signs
-from ._validation import (
+from .._core.linalg import SIGN_TIE, column_signs
+from .._core.threads import limit_threads
+from .._core.validation import (
     as_column_matrix,
     as_sensitive_container,
     check_groups,
     check_int,
     encode_sensitive,
 )
-from .metrics import (
+from ._measures import (
     _as_matrix,
     _centred_gram,
     _check_length,
@@ -142,7 +143,7 @@ def _sensitive_columns(sensitive_features):
     """``[(attribute name, 1-D column)]``: one entry per column of ``sensitive_features``.
 
     Columns keep their dtype (a bare ``pd.Categorical`` becomes a Series), so that
-    ``sensitive_type="auto"`` reads them by :func:`~fairlab._validation.auto_sensitive_kind`,
+    ``sensitive_type="auto"`` reads them by :func:`~fairlab._core.validation.auto_sensitive_kind`,
     the rule of the estimators.
     """
     name = "sensitive_features"
@@ -365,7 +366,7 @@ def _robust_columns(E):
       bits of ``E``, which follow the BLAS kernel and the thread count, do not reach the
       adversaries (gradient-boosted trees turn them into different bin edges).
     * **One orientation.**  Every column is oriented by fairlab's sign convention with near
-      ties broken by row order (:func:`fairlab._linalg.column_signs`): a column's sign carries
+      ties broken by row order (:func:`fairlab._core.linalg.column_signs`): a column's sign carries
       no information, but the trees' splits see it.
     """
     E = np.array(E, dtype=np.float64)
@@ -610,7 +611,6 @@ def leakage(representation, sensitive_features, *,
     from sklearn.model_selection import KFold, StratifiedKFold
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
-    from threadpoolctl import threadpool_limits
 
     E = _as_matrix(representation, "representation")
     if E.shape[1] == 0:
@@ -652,7 +652,7 @@ def leakage(representation, sensitive_features, *,
             "it carries no information on the attribute, and every row of the audit reads "
             "chance.", UserWarning, stacklevel=2)
     records = []
-    with threadpool_limits(limits=1):
+    with limit_threads():
         for attribute, column in columns:
             where = ("sensitive_features" if len(columns) == 1
                      else f"sensitive_features column {attribute!r}")

@@ -8,7 +8,7 @@ FairPCA, FairPLS and FairLinearRegression need only sums over the rows of [X, Y,
   (which give XᵀZ̃, the constraint of fair PCA, and XᵀS̃ of FLR and Fair PLS), and, for Fair
   PCA-S only, the group scatter matrices Σ_{i∈g} xᵢxᵢᵀ;
 * for several attributes, the distinct combinations of their labels (to find the rank of the
-  centred indicators exactly, as :meth:`~fairlab._validation.SensitiveGroups.contrasts`).
+  centred indicators exactly, as :meth:`~fairlab._core.validation.SensitiveGroups.contrasts`).
 
 :class:`Moments` holds them; it is updated by a chunk of rows (``partial_fit``) and merged with
 another one (the tree reduction over the blocks of a dask array), so a fit on a stream or on a
@@ -39,8 +39,8 @@ import numpy as np
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
-from ._linalg import cross, gram
-from ._validation import SensitiveGroups, _as_2d_columns, _is_missing, check_continuous_finite
+from .linalg import cross, gram
+from .validation import SensitiveGroups, _as_2d_columns, _is_missing, check_continuous_finite
 
 _SPLIT_EVERY = 8  # fan-in of the tree reduction of the block statistics
 _SLICE_ROWS = 8192  # rows shifted and summed at a time (no copy of a whole chunk)
@@ -276,7 +276,7 @@ class Moments:
         return (self.group_scatters[r][g] - n_g * np.outer(delta_g, delta_g)) / (n_g - 1)
 
     def sensitive_groups(self):
-        """:class:`~fairlab._validation.SensitiveGroups` of the distinct label combinations.
+        """:class:`~fairlab._core.validation.SensitiveGroups` of the distinct label combinations.
 
         Its ``codes`` are the distinct code rows (not one per row of the data): enough for
         ``n_groups``, ``independent_columns`` and ``n_constraints``, which only use them.
@@ -293,7 +293,7 @@ class Moments:
 
 
 def check_groups_of(moments, min_group_size, name="sensitive_features"):
-    """The checks of :func:`~fairlab._validation.check_groups`, on accumulated group sizes."""
+    """The checks of :func:`~fairlab._core.validation.check_groups`, on accumulated group sizes."""
     for r in range(moments.spec.n_categorical):
         labels, counts, _, _ = moments.groups(r)
         if len(labels) < 2:
@@ -677,7 +677,7 @@ class StreamingMixin:
             self.__dict__.pop(key, None)
 
     def _partial_fit(self, X, y, sensitive_features):
-        from ._validation import validate_data
+        from .validation import validate_data
 
         if any_dask(X, y, sensitive_features):
             raise TypeError(
@@ -693,7 +693,7 @@ class StreamingMixin:
         if first:
             self._drop_solution()
             if columns is None:
-                from ._validation import warn_unconstrained
+                from .validation import warn_unconstrained
 
                 warn_unconstrained(self, self._fallback)
         else:

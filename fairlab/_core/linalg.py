@@ -160,7 +160,7 @@ def constraint_basis(A, left_norms, right_norms, n_terms):
 
     Every constraint of fairlab has this form: A = XᵀZ̃ (fair PCA), K̃Z̃ (fair kernel PCA),
     X_hᵀS̃ (Fair PLS), X̃ᵀS̃ (FDR), with F (n_terms × p) and G (n_terms × r), and the columns
-    of G independent by construction (:meth:`~fairlab._validation.SensitiveGroups.contrasts`).
+    of G independent by construction (:meth:`~fairlab._core.validation.SensitiveGroups.contrasts`).
     A rank below r is then a genuine property of the data (collinear columns of X, d > n, a
     low-rank kernel, group means that coincide), and is decided here with a tolerance scaled to
     the data and to n:
@@ -532,7 +532,7 @@ def center_cross_gram(K_new, fit_column_means, fit_mean, *, overwrite=False):
     on the training rows this returns :func:`center_gram` of K_fit.
 
     ``overwrite=True`` centres a float64 ``K_new`` in place — for a kernel matrix the caller
-    has just computed (:func:`~fairlab._kernels.kernel_matrix_is_new`), never one a user
+    has just computed (:func:`~fairlab._core.kernels.kernel_matrix_is_new`), never one a user
     passed: the same three operations in the same order on every entry, so the result is
     bitwise that of the copy, without its three temporaries.  Other dtypes are not overwritten
     (the copy's arithmetic is float64).

@@ -10,7 +10,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._kernels import (
+from .kernels import (
     KERNELS,
     POLY_COEF0,
     POLY_DEGREE,
@@ -18,12 +18,12 @@ from ._kernels import (
     kernel_matrix,
     resolve_gamma,
 )
-from ._linalg import (
+from .linalg import (
     center_gram,
     centred_gram_factor,
     n_distinct_rows,
 )
-from ._validation import (
+from .validation import (
     check_continuous_sensitive,
 )
 
@@ -74,7 +74,7 @@ def _pivoted_cholesky(column, diag, max_rank):
     residual E = K − LLᵀ is at most n·eps·λ̂, with λ̂ ≤ λ_max(K) the Rayleigh bound
     ‖K e_p‖²/K_pp of the first pivot: then ‖E‖₂ ≤ tr(E) ≤ n·eps·λ_max, the rounding level of
     an n×n Gram matrix (below it the kernel is zero to rounding, as in
-    :func:`~fairlab._linalg.centred_gram_factor`).  Repeated rows give zero residuals at once,
+    :func:`~fairlab._core.linalg.centred_gram_factor`).  Repeated rows give zero residuals at once,
     so r ≤ the number of distinct rows.  Returns None when more than ``max_rank`` columns
     would be needed (a kernel that is not low-rank to rounding).
     """

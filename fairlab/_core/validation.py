@@ -21,7 +21,7 @@ one attribute sum to zero, so they span m − 1 dimensions; several attributes c
 the centred indicators by exact integer elimination on the group codes, and
 :func:`check_continuous_sensitive` marks the one redundant indicator column of every
 categorical attribute, so the estimators hand their constraint builder
-(:func:`fairlab._linalg.constraint_basis`) matrices whose only possible rank deficiencies are
+(:func:`fairlab._core.linalg.constraint_basis`) matrices whose only possible rank deficiencies are
 genuine ones of the data.
 
 Every check raises a ``ValueError``/``TypeError`` that names the argument and the fix.

@@ -10,7 +10,7 @@ memory (:class:`_RowGroups`) or from streamed group moments (:class:`_MomentGrou
 import numpy as np
 from scipy import linalg
 
-from ._linalg import cross, gram
+from .linalg import cross, gram
 
 
 def _covariance_gap_directions(X, groups, R, n_directions):

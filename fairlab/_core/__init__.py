@@ -1,0 +1,7 @@
+"""What more than one estimator uses: linear algebra (bases, eigensolvers, the solver rule, the sign
+convention, rounding floors), validation and the encoding of sensitive attributes, kernels, streamed
+moments, HSIC and the covariance gap.
+
+This layer never imports an estimator, a metric, an experiment or a data set; everything above it
+may import it (the layer contract of ``tests/test_layers.py``).
+"""
