@@ -19,26 +19,6 @@ import numpy as np
 from ._hashing import matches
 from ._registry import register
 
-# The precision of each exercise and of each typical mistake that the key holds: one step per
-# number (None for a name). A number within one step of the reference is taken, one farther than
-# one and a half steps is not.
-STEPS = {
-    "ex-datasets-age": {"answer": (5e-4, 5e-4), "swapped": (5e-4, 5e-4),
-                        "bad-credit-ge": (5e-3,), "bad-credit-gt": (5e-3,)},
-    "ex-insep-test": {"answer": (5e-4, 5e-4), "swapped": (5e-4, 5e-4)},
-    "ex-fpca-numerical": {"answer": (1e-3, 1e-3)},
-    "ex-variants-l": {"answer": (5e-3,) * 8},
-    "ex-repro-ddof": {"answer": (5e-4,), "variances": (5e-4,), "inverted": (5e-4,)},
-    "ex-repro-protocol": {"answer": (None,), "largest": (None,)},
-    "ex-erasure-parity": {role: (5e-3, 5e-3) for role in ("answer", "pixels", "pca",
-                                                          "fair-pca-s")},
-    "ex-ps-encoding": {"answer": (3e-5,), "columns": (1e-3,)},
-    "ex-ps-measure": {"answer": (None,), "binary": (None,)},
-    "ex-dediego-ci": {role: (5e-3, 5e-3) for role in ("answer", "pooled", "ninety")},
-    "ex-scaling-shift": {"answer": (0.25,)},
-    "ex-audit-train-test": {"answer": (1e-3,)},
-}
-
 
 def _number(value, name="the answer"):
     """``value`` as a finite float; a string, a bool or anything else is refused, not coerced."""

@@ -85,16 +85,16 @@ def table():
     if HASHES.exists():
         return json.loads(HASHES.read_text())
     from . import _key  # the instructor's reference values: not in the student bundle
-    from ._checks import STEPS
+    from ._precision import STEPS
 
     return make_table(_key.references(), STEPS, _CHECKOUT_SALT)
 
 
 def matches(label, role, values):
     """Whether ``values`` fall in or beside the bins stored for ``label``/``role`` (at the
-    precision ``_checks.STEPS`` declares for them). False where nothing is stored for that role.
+    precision ``_precision.STEPS`` declares for them). False where nothing is stored for that role.
     """
-    from ._checks import STEPS
+    from ._precision import STEPS
 
     steps = STEPS[label][role]
     stored = table()["digests"].get(label, {}).get(role)

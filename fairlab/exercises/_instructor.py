@@ -98,7 +98,7 @@ def solution_substitutions(root):
 def answer_key(root):
     """One row per checked exercise: chapter, form, precision, reference, mistakes, output."""
     from . import _key
-    from ._checks import STEPS
+    from ._precision import STEPS
 
     references = _key.references()
     chapter_of = {}

@@ -1,7 +1,7 @@
 """The instructor's key: the reference value of every checked exercise and of its typical mistakes.
 
 This module stays with the instructor: the student bundle leaves it out and ships only the salted
-digests of these values at the precisions that ``_checks.STEPS`` declares (``_hashing``). Values
+digests of these values at the precisions that ``_precision.STEPS`` declares (``_hashing``). Values
 are those of the chapters at their default parameters: where one is cheap it is computed here,
 otherwise it is the value the chapter's solution cell prints, to more digits than the check's
 precision (``tests/test_exercises.py`` recomputes each from the instructor's solution and checks
