@@ -236,7 +236,7 @@ def test_a_kernel_dependent_method_on_another_kernel_is_reported_not_judged(tmp_
     assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()
     monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT", ("PCA",))
     assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()  # same kernel
-    monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    monkeypatch.setattr(_ledger._verify, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
     result = experiments.verify("kleindessner", path=tmp_path)
     assert result["equal"].isna().all() and "another BLAS kernel" in result["note"].item()
     assert "largest relative difference 9.9e-03" in result["note"].item()  # 1 − 1/1.01
@@ -275,7 +275,7 @@ def test_kernel_dependent_models_are_left_out_on_another_kernel(tmp_path, monkey
     planted.loc[planted["model"] == "MLP", "value"] += 1.0  # the MLP drifted on this kernel
     planted.to_csv(file, index=False)
     assert not experiments.verify("kleindessner", path=tmp_path)["equal"].all()  # same kernel
-    monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    monkeypatch.setattr(_ledger._verify, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
     result = experiments.verify("kleindessner", path=tmp_path)
     assert result["equal"].all() and result["values"].item() == 6  # %Var, MMD², two SVMs
     assert "not compared" in result["note"].item()
@@ -330,7 +330,7 @@ def test_a_unit_of_kernel_dependent_models_only_is_reported_not_dropped(tmp_path
     ledger = experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
     every_model = tuple(ledger["model"].unique())  # NaN (the embedding's metrics) included
     monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT_MODELS", every_model)
-    monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    monkeypatch.setattr(_ledger._verify, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
     result = experiments.verify("kleindessner", path=tmp_path)
     assert len(result) == 1 and result["equal"].isna().all()
     assert result["values"].item() == 0 and "not compared" in result["note"].item()
