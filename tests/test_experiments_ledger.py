@@ -357,3 +357,28 @@ def test_units_of_times_only_are_sampled_last_and_reported(tmp_path):
     result = experiments.verify("kleindessner", path=tmp_path)
     assert len(result) == 1 and result["equal"].isna().all()
     assert result["note"].item() == "wall-clock times only: nothing to compare"
+
+
+def test_the_results_folder_is_a_setting(tmp_path, monkeypatch):
+    """``path`` first, then ``$FAIRLAB_RESULTS``, then the nearest ``notebooks/results`` above
+    the working directory; without any of them, an error that says how to name one."""
+    checkout = tmp_path / "checkout"
+    results = checkout / "notebooks" / "results"
+    results.mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(checkout)
+    monkeypatch.setenv("FAIRLAB_RESULTS", str(tmp_path / "set"))
+    assert experiments.results_dir(tmp_path / "given") == tmp_path / "given"
+    assert experiments.ledger_path("de_diego") == tmp_path / "set" / "de_diego.csv.gz"
+    monkeypatch.setenv("FAIRLAB_RESULTS", "")  # set but empty: not a folder
+    assert experiments.results_dir() == results  # make at the root of a checkout
+    monkeypatch.delenv("FAIRLAB_RESULTS")
+    monkeypatch.chdir(checkout / "notebooks")
+    assert experiments.results_dir() == results  # a chapter run in notebooks/
+    monkeypatch.chdir(results)
+    assert experiments.results_dir() == results
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with pytest.raises(experiments.LedgerError, match="FAIRLAB_RESULTS") as error:
+        experiments.read_ledger("de_diego")
+    assert "path" in str(error.value) and str(tmp_path / "elsewhere") in str(error.value)
+    assert experiments.read_ledger("de_diego", tmp_path).empty  # a path needs no default

@@ -15,8 +15,9 @@ experiment module of :mod:`fairlab.experiments` declares
   that part, equal to the whole unit's at the stored precision.
 
 :func:`run` computes the units that the **ledger** does not hold yet — one tidy CSV per experiment,
-``notebooks/results/<experiment>.csv.gz``, with :data:`LEDGER_COLUMNS`: the result columns plus
-the unit's provenance (commit, date, machine with its BLAS kernel, parameters, seconds).  A unit
+``<experiment>.csv.gz`` in the results folder (:func:`results_dir`), with :data:`LEDGER_COLUMNS`:
+the result columns plus the unit's provenance (commit, date, machine with its BLAS kernel,
+parameters, seconds).  A unit
 counts as done when the ledger holds it with the same parameters.  A unit that raises is recorded
 as missing — one row with metric ``"missing"`` and the error in ``note`` — and is never filled in.
 Each finished unit is written at once to a cache file, so an interrupted run resumes where it
@@ -36,6 +37,11 @@ the file and the repair.
 
 Values are stored to :data:`SIGNIFICANT_DIGITS` significant digits; :func:`equal_to_ledger` and
 :func:`verify` call a recomputed value equal when it rounds to the stored one.
+
+The package's modules, one purpose each: ``_files`` (where the ledgers live, reading, checking
+and atomic writing under the lock), ``_grid`` (the experiments, unit ids and selections),
+``_running`` (running units and merging them into the ledger) and ``_verify`` (recomputed units
+against the ledger, the verification sample, the ledger's provenance and summary).
 """
 
 from ._files import (

@@ -15,7 +15,6 @@ from ._data import (
     representation_scores,
 )
 
-# --- work units (fairlab.experiments._ledger): Tables 1, 4 and 5 at paper scale ---
 #: The paper's key in :mod:`fairlab.published`.
 PAPER = "dediego2025"
 #: A unit is one η of one experiment on one data set: Experiment A (``table1``) on its three

@@ -21,7 +21,6 @@ from ._data import (
     score_splits,
 )
 
-# --- work units (fairlab.experiments._ledger): Tables 1–4 and Figs. 2, 3, 7 at paper scale ---
 #: The paper's key in :mod:`fairlab.published`.
 PAPER = "kleindessner2023"
 #: A unit is one method fitted at one k on one split of one data set.
@@ -39,16 +38,9 @@ FIG7_KS = (2, 5, 10, 20, 50)
 #: Metrics that are wall-clock times: machine-dependent, so never compared by :func:`verify`.
 TIMINGS = ("fit_seconds",)
 #: Downstream models whose scores follow the BLAS kernel's rounding: the MLP's thousands of Adam
-#: steps from one random start drift apart (measured: COMPAS, Fair PCA, k = 10, split 0: accuracy
-#: 66.13 % on SkylakeX, 68.96 % on Sandybridge); every method's embedding is the same on both.
-#: Measured on the 1420 units of the methods other than FPCA and MbF-PCA, the ledger's rows
-#: (SkylakeX) against a Haswell kernel: every row of the embeddings, the kernel SVM and the linear
-#: SVM equal, except those of INLP (:data:`KERNEL_DEPENDENT`), those of Samadi et al. at COMPAS,
-#: k = 10 before ``SamadiFairPCA`` chose the free directions by a rule (now equal), and two
-#: linear-SVM rows of one unit (COMPAS, MbF-PCA (10⁻⁶) · Lee et al.'s loadings, k = 10, split 4:
-#: accuracy 63.43 % against 63.29 %; libsvm stops at its tolerance, 10⁻³, and the projected
-#: inputs differ in the last digits) — not listed here, so a recomputation on another kernel
-#: reports that unit.
+#: steps from one random start drift apart, although every method's embedding is the same on
+#: each kernel.  The other models' rows are compared on any kernel, so a recomputation elsewhere
+#: reports a unit where a solver's tolerance meets the last digits of its input.
 KERNEL_DEPENDENT_MODELS = ("MLP",)
 #: The "reference run" of a method: Lee et al.'s saved loading matrices, scored by our protocol.
 REFERENCE_SUFFIX = " · Lee et al.'s loadings"
@@ -65,24 +57,13 @@ VARIANT_SUFFIXES = (REFERENCE_SUFFIX, REFERENCE_CODE_SUFFIX)
 #: Methods whose results follow the rounding of the BLAS kernel (and their runs as in the
 #: reference code, which fit the same way):
 #:
-#: * INLP: its d − k rounds of liblinear (each trained to a tolerance on data projected by the
-#:   previous rounds) end elsewhere on another OpenBLAS kernel (measured: Adult, k = 10,
-#:   split 1: %Var 12.07 against 12.51);
-#: * MbF-PCA at τ = 10⁻⁶, whose penalty path reaches ρ ≈ 10⁹–10¹⁰ where the subproblems follow
-#:   the rounding (the ``MbFPCA`` Notes).  Measured on Lee et al.'s splits, the ledger's rows
-#:   (SkylakeX) against a Haswell kernel, MLP left out: all 20 German and COMPAS splits at k = 2
-#:   differ (most by 10⁻⁶–4·10⁻⁵ relative; COMPAS splits 0, 7 and 8 by 0.14 to 1) and 2 of the
-#:   10 COMPAS splits at k = 10 (split 8 by 0.02); before the structured transport of
-#:   ``_manifold``, also all 10 German splits at k = 10 (split 0: %Var 4.76 against 11.35) and
-#:   Adult k = 2 split 2 (not measured again; Adult at k = 10 never);
+#: * INLP: its d − k rounds of liblinear, each trained to a tolerance on data projected by the
+#:   previous rounds, end elsewhere on another kernel;
+#: * MbF-PCA at τ = 10⁻⁶, whose penalty path reaches ρ ≈ 10⁹–10¹⁰, where the subproblems follow
+#:   the rounding (the ``MbFPCA`` Notes);
 #: * FPCA: the interior-point method's solution follows the rounding of the Cholesky
-#:   factorisations of its Schur complement in the last digits (its tolerance is 10⁻⁹), and where
-#:   the k-th and (k+1)-th eigenvalues of the solution tie the rounded subspace is arbitrary (the
-#:   ``FPCA`` Notes).  Measured on 11 FPCA units (German k = 2 splits 0–4 and k = 10 split 0,
-#:   COMPAS, Adult, synthetic60), the ledger's rows (SkylakeX) against a Haswell kernel, MLP
-#:   left out: 6 equal, 4 differ by 3·10⁻⁸–1.1·10⁻⁵ relative, and German FPCA (0, 0.01) at
-#:   k = 2, split 0 by 0.17 (the top eigenvalue of the SDP solution is triple there, and the
-#:   rounding keeps two of the three).
+#:   factorisations of its Schur complement in the last digits, and where the k-th and (k+1)-th
+#:   eigenvalues of the solution tie, the rounded subspace is arbitrary (the ``FPCA`` Notes).
 _KERNEL_DEPENDENT_METHODS = ("INLP", "MbF-PCA (10^-6)", "FPCA (0.1, 0.01)", "FPCA (0, 0.01)")
 KERNEL_DEPENDENT = _KERNEL_DEPENDENT_METHODS + tuple(
     m + REFERENCE_CODE_SUFFIX for m in _KERNEL_DEPENDENT_METHODS if m in REFERENCE_CODE_METHODS)

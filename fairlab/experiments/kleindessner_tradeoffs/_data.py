@@ -2,7 +2,6 @@
 the fair representations and of the reductions approach, and the runtimes.
 """
 
-import contextlib
 import functools
 import time
 import warnings
@@ -17,9 +16,10 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.utils import Bunch
-from threadpoolctl import threadpool_limits
 
 from ... import datasets, metrics
+from ..._core.threads import limit_threads
+from ..._core.validation import check_int
 from ...evaluation._util import _check_names, _progress
 from ...evaluation.runtime import runtime_ratios
 from ...kernel_pca import FairKernelPCA
@@ -55,12 +55,6 @@ N_TRAIN = (1000, 5000, 10000, 20000, 30000, 40000)
 
 
 _REDUCTION = "Reductions"
-
-
-def _int(value, name, minimum):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
 
 
 def _grid(values, name, upper=None):
@@ -113,10 +107,10 @@ def load_splits(dataset, *, n_runs=10, n_train=5000, n_test=5000,
     if key not in DATASETS:
         raise ValueError(f"dataset must be one of {list(DATASETS)}; "
                          f"got {dataset!r}.")
-    n_runs = _int(n_runs, "n_runs", 1)
-    n_train = _int(n_train, "n_train", 2)
-    n_test = _int(n_test, "n_test", 0)
-    first_run = _int(first_run, "first_run", 0)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    n_train = check_int(n_train, "n_train", minimum=2)
+    n_test = check_int(n_test, "n_test", minimum=0)
+    first_run = check_int(first_run, "first_run", minimum=0)
 
     X, y, s = _load(key, None if data_home is None else str(data_home))
     if n_train + n_test > len(y):
@@ -132,15 +126,6 @@ def load_splits(dataset, *, n_runs=10, n_train=5000, n_test=5000,
                          y_test=y[te], s_test=s[te],
                          run=run, dataset=key, n_train=n_train))
     return out
-
-
-def _blas_limit(threads):
-    """A ``threadpoolctl`` limit on the BLAS pools (a no-op context for ``threads=None``)."""
-    if threads is None:
-        return contextlib.nullcontext()
-    threads = _int(threads, "blas_threads", 1)
-
-    return threadpool_limits(limits=threads, user_api="blas")
 
 
 def _gamma(X_train):
@@ -373,9 +358,10 @@ def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
         strictly convex, so only the iterations change, not the optimum up to the solver's
         tolerance).  Only with ``reuse_fit``; ignored for the kernel SVM.
     blas_threads : int or None, default=1
-        BLAS threads during the fits (``threadpoolctl``), the same for every method; both kinds
-        of curve are sequences of small fits, which an oversubscribed thread pool only slows
-        down.  ``None`` leaves the pools as they are.
+        Threads of the BLAS and OpenMP pools during the fits
+        (:func:`fairlab._core.threads.limit_threads`), the same for every method; both kinds of
+        curve are sequences of small fits, which an oversubscribed thread pool only slows down.
+        ``None`` leaves the pools as they are.
     data_home : path, optional
     progress : bool, default=False
         tqdm bar over the curves.
@@ -395,7 +381,8 @@ def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
     classifiers = _check_names(classifiers, CLASSIFIERS, "classifiers")
     lambdas = _grid(lambdas, "lambdas", upper=1.0)
     eps = _grid(eps, "eps")
-    n_test = _int(n_test, "n_test", 1)
+    n_test = check_int(n_test, "n_test", minimum=1)
+    blas_threads = check_int(blas_threads, "blas_threads", allow_none=True)
     tasks = [(ds, split, fair, clf, m)
              for ds in datasets
              for split in load_splits(ds, n_runs=n_runs, n_train=n_train,
@@ -405,7 +392,7 @@ def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
     rows = []
     for ds, split, fair, clf, method in _progress(tasks, progress, total=len(tasks),
                                                   desc="curves"):
-        with _blas_limit(blas_threads):
+        with limit_threads(blas_threads):
             shared, points = _one_curve(method, split, fair, clf, lambdas, eps,
                                              reuse_fit=reuse_fit, warm_start=warm_start)
         score = (metrics.demographic_parity_difference if fair == "DP"
@@ -460,7 +447,8 @@ def runtimes(n_train=N_TRAIN, *, dataset="adult",
     grid = [n_train] if isinstance(n_train, Integral) else list(n_train)
     if not grid:
         raise ValueError("n_train must be an integer or a non-empty list of integers.")
-    grid = [_int(n, "n_train", 2) for n in grid]
+    grid = [check_int(n, "n_train", minimum=2) for n in grid]
+    blas_threads = check_int(blas_threads, "blas_threads", allow_none=True)
     methods = _check_names(methods, METHODS, "methods")
     (fairness,) = _check_names([fairness], FAIRNESS, "fairness")
     (classifier,) = _check_names([classifier], CLASSIFIERS,
@@ -472,7 +460,7 @@ def runtimes(n_train=N_TRAIN, *, dataset="adult",
                                                        n_test=0, first_run=first_run,
                                                        data_home=data_home)]
     def curve(method, split, lambdas=lambdas, eps=eps):
-        with _blas_limit(blas_threads):
+        with limit_threads(blas_threads):
             return _one_curve(method, split, fairness, classifier, lambdas, eps,
                                    reuse_fit=reuse_fit, warm_start=warm_start, evaluate=False)
 

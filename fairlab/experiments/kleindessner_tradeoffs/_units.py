@@ -38,7 +38,6 @@ def curve_seconds(ledger, *, reference=_REDUCTION):
     return out.round({"seconds": 2, "ratio": 4})
 
 
-# --- work units (fairlab.experiments._ledger): the curves of Figs. 4 and 8 at paper scale ---
 #: The paper's key in :mod:`fairlab.published` (it prints curves: the ledger holds their points).
 PAPER = "kleindessner2023"
 #: A unit is one trade-off curve: one method, fairness notion and classifier on one run.
@@ -54,13 +53,8 @@ FIGURE = {"Fair PCA": "fig4", _REDUCTION: "fig4", "Fair PCA-S": "fig8", "Fair Ke
 TIMINGS = ("fit_seconds",)
 #: Downstream models whose predictions follow the BLAS kernel's rounding: the representation a
 #: classifier sees moves in its last digits from one kernel to another (eigenvectors and
-#: products), and libsvm, stopping at its tolerance 10⁻³, can then put a test row near the
-#: boundary on the other side.  Measured on the 20 units of Adult's Fair PCA-S (DP) with the
-#: kernel SVM, SkylakeX against the ledger's Haswell: 4 of the 440 values differ (split 7,
-#: λ = 0.027 and 0.125: one test row each, error 0.2278 against 0.2276); on that split the
-#: representation moved by at most 1.8·10⁻¹⁰, and the SVM fitted on one and the same
-#: representation predicted identically on both kernels.  The logistic regression's values were
-#: equal in every unit measured.
+#: products), and libsvm, stopping at its tolerance, can then put a test row near the boundary on
+#: the other side.  The logistic regression's optimum does not move with those digits.
 KERNEL_DEPENDENT_MODELS = ("kernel SVM",)
 
 

@@ -6,7 +6,7 @@ import copy
 import functools
 import time
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -16,7 +16,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils import Bunch
 
 from ... import datasets, metrics
-from ..._core.validation import UnconstrainedFallbackWarning
+from ..._core.validation import UnconstrainedFallbackWarning, check_int
 from ...evaluation._util import _check_names, _progress
 from ...hsic_reduction import FairDR, KernelFairDR
 from ...hsic_regression import FairKernelRegression, FairLinearRegression
@@ -74,14 +74,6 @@ def _dataset_key(dataset):
     return key
 
 
-def _positive_int(value, name, allow_none=False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer; got {value!r}.")
-    return int(value)
-
-
 def load_splits(dataset, *, n_repetitions=25, n_train=None, n_val=None, n_test=None,
                       random_state=0, data_home=None):
     """The repetitions of Pérez-Suay et al. §4.1: train / validation / test rows.
@@ -116,11 +108,11 @@ def load_splits(dataset, *, n_repetitions=25, n_train=None, n_val=None, n_test=N
         ``repetition``, ``dataset``, ``feature_names``.
     """
     key = _dataset_key(dataset)
-    n_repetitions = _positive_int(n_repetitions, "n_repetitions")
+    n_repetitions = check_int(n_repetitions, "n_repetitions")
     sizes = dict(zip(("n_train", "n_val", "n_test"), SIZES[key]))
     for name, value in (("n_train", n_train), ("n_val", n_val), ("n_test", n_test)):
         if value is not None:
-            sizes[name] = _positive_int(value, name)
+            sizes[name] = check_int(value, name)
     if key == "adult":
         train = datasets.load_a9a(subset="train", data_home=data_home)
         test = datasets.load_a9a(subset="test", data_home=data_home)
@@ -475,8 +467,8 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
     """
     splits, key, names, variants, methods, sensitive_encoding = _check_protocol(
         splits, sensitive, variants, methods, DR_METHODS, sensitive_encoding)
-    ks = sorted({_positive_int(k, "n_components") for k in np.atleast_1d(n_components)})
-    fair_components = _positive_int(fair_components, "fair_components", allow_none=True)
+    ks = sorted({check_int(k, "n_components") for k in np.atleast_1d(n_components)})
+    fair_components = check_int(fair_components, "fair_components", allow_none=True)
     sigmas = GRIDS["sigma_dr"] if sigmas is None else np.asarray(sigmas, float)
     if not isinstance(ridge, Real) or ridge < 0:
         raise ValueError(f"ridge must be a non-negative number; got {ridge!r}.")

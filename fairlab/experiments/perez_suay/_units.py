@@ -18,7 +18,6 @@ from ._data import (
     regression,
 )
 
-# --- work units (fairlab.experiments._ledger): Figs. 4–6 at paper scale ---
 #: The paper's key in :mod:`fairlab.published` (it prints curves, not cells: the ledger holds the
 #: points of the curves, per repetition, and :func:`checks` reads their means).
 PAPER = "perezsuay2017"
