@@ -1,4 +1,9 @@
 """De-Diego et al. (2025) §4: Fair PLS on six real data sets (Tables 1–5, Figs. 5–7).
+
+Every public name is importable from here; the modules behind them hold one purpose each:
+``_data`` (the data sets, the choice of k, Experiment A's scores and Experiment B's models),
+``_units`` (the ledger's work units), ``_checks`` (our tables beside the printed ones, the
+normalisation and the spread) and ``_render`` (the side-by-side table and the figures).
 """
 
 from ...pls import FairPLS as FairPLS

@@ -2,7 +2,6 @@
 the reading of its normalisation and of its spread.
 """
 
-
 import numpy as np
 import pandas as pd
 

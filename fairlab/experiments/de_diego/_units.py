@@ -2,7 +2,6 @@
 and the scores read back from the ledger.
 """
 
-
 import pandas as pd
 
 from ._data import (

@@ -2,7 +2,6 @@
 and the statements on its figures.
 """
 
-
 import pandas as pd
 
 from ... import published

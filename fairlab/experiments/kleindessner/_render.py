@@ -1,8 +1,6 @@
 """Kleindessner et al. (2023) §5.1, what a chapter shows: the side-by-side tables and their words.
 """
 
-
-
 from ... import published
 from ._data import DECIMALS, MODELS
 from ._units import REFERENCE_CODE_SUFFIX, base_method

@@ -2,7 +2,6 @@
 unit's rows.
 """
 
-
 import numpy as np
 import pandas as pd
 

@@ -1,4 +1,9 @@
 """Kleindessner et al. (2023) §5.2: trade-off curves against the reductions (Figs. 4, 8, 9).
+
+Every public name is importable from here; the modules behind them hold one purpose each:
+``_data`` (the splits, the trade-off curves and the runtimes), ``_units`` (the ledger's work
+units, and the curves read back) and ``_checks`` (the curves' distance from the reductions
+approach's, the printed runtimes).
 """
 
 from ._checks import (

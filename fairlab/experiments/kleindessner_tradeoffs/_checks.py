@@ -2,7 +2,6 @@
 a curve lies from the reductions approach's, and the printed runtimes.
 """
 
-
 import numpy as np
 import pandas as pd
 

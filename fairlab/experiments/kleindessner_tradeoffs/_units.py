@@ -2,7 +2,6 @@
 rows, and the curves and times read back from the ledger.
 """
 
-
 import numpy as np
 import pandas as pd
 

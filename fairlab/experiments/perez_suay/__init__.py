@@ -1,4 +1,9 @@
 """Pérez-Suay et al. (2017) §4: Fair Kernel Learning on real data (Figs. 4–6).
+
+Every public name is importable from here; the modules behind them hold one purpose each:
+``_data`` (the splits, the fair regressions and reductions with their tuning), ``_units`` (the
+ledger's work units), ``_checks`` (the statements on the figures) and ``_render`` (the figures
+and the verdict in words).
 """
 
 from ._checks import (

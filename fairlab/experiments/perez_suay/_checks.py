@@ -1,7 +1,6 @@
 """Pérez-Suay et al. (2017) §4, the paper's statements on its Figures 4–6, checked on our curves.
 """
 
-
 import numpy as np
 import pandas as pd
 

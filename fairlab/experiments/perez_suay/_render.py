@@ -2,7 +2,6 @@
 statements in words.
 """
 
-
 import numpy as np
 
 from ...plotting import MIN_FONT_PT, figure_legend, method_style, panel_grid

@@ -2,7 +2,6 @@
 (or part of them), and the results read back from the ledger.
 """
 
-
 import numpy as np
 import pandas as pd
 
