@@ -4,6 +4,7 @@ statements in words.
 
 import numpy as np
 
+from ... import published
 from ...plotting import MIN_FONT_PT, figure_legend, method_style, panel_grid
 from ._checks import SENTENCES
 from ._data import SENSITIVE_LABELS, summarize_results
@@ -175,8 +176,6 @@ def verdict(checks_, repetitions):
     fairlab.published.Verdict
         One row per figure (checks held), and a sentence generated from the counts.
     """
-    from .. import published
-
     missing = [c for c in ("figure", "panel", "holds", "sentence") if c not in checks_.columns]
     if missing:
         raise ValueError(f"checks_ must be the output of perez_suay.checks; it lacks {missing}.")
@@ -206,8 +205,6 @@ def checks_report(checks_, figure):
         :data:`FAILURE_READINGS` of the failing checks (when one fails), and a collapsed
         :class:`fairlab.published.Details` table of each check's criterion and measured values.
     """
-    from .. import published
-
     part = checks_[checks_["figure"] == figure]
     if part.empty:
         raise ValueError(f"figure {figure!r} has no checks; checks_ holds "
