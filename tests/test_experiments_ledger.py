@@ -236,7 +236,7 @@ def test_a_kernel_dependent_method_on_another_kernel_is_reported_not_judged(tmp_
     assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()
     monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT", ("PCA",))
     assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()  # same kernel
-    monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    monkeypatch.setattr(_ledger._verify, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
     result = experiments.verify("kleindessner", path=tmp_path)
     assert result["equal"].isna().all() and "another BLAS kernel" in result["note"].item()
     assert "largest relative difference 9.9e-03" in result["note"].item()  # 1 − 1/1.01
@@ -275,7 +275,7 @@ def test_kernel_dependent_models_are_left_out_on_another_kernel(tmp_path, monkey
     planted.loc[planted["model"] == "MLP", "value"] += 1.0  # the MLP drifted on this kernel
     planted.to_csv(file, index=False)
     assert not experiments.verify("kleindessner", path=tmp_path)["equal"].all()  # same kernel
-    monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    monkeypatch.setattr(_ledger._verify, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
     result = experiments.verify("kleindessner", path=tmp_path)
     assert result["equal"].all() and result["values"].item() == 6  # %Var, MMD², two SVMs
     assert "not compared" in result["note"].item()
@@ -330,7 +330,7 @@ def test_a_unit_of_kernel_dependent_models_only_is_reported_not_dropped(tmp_path
     ledger = experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
     every_model = tuple(ledger["model"].unique())  # NaN (the embedding's metrics) included
     monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT_MODELS", every_model)
-    monkeypatch.setattr(_ledger, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    monkeypatch.setattr(_ledger._verify, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
     result = experiments.verify("kleindessner", path=tmp_path)
     assert len(result) == 1 and result["equal"].isna().all()
     assert result["values"].item() == 0 and "not compared" in result["note"].item()
@@ -357,3 +357,28 @@ def test_units_of_times_only_are_sampled_last_and_reported(tmp_path):
     result = experiments.verify("kleindessner", path=tmp_path)
     assert len(result) == 1 and result["equal"].isna().all()
     assert result["note"].item() == "wall-clock times only: nothing to compare"
+
+
+def test_the_results_folder_is_a_setting(tmp_path, monkeypatch):
+    """``path`` first, then ``$FAIRLAB_RESULTS``, then the nearest ``notebooks/results`` above
+    the working directory; without any of them, an error that says how to name one."""
+    checkout = tmp_path / "checkout"
+    results = checkout / "notebooks" / "results"
+    results.mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(checkout)
+    monkeypatch.setenv("FAIRLAB_RESULTS", str(tmp_path / "set"))
+    assert experiments.results_dir(tmp_path / "given") == tmp_path / "given"
+    assert experiments.ledger_path("de_diego") == tmp_path / "set" / "de_diego.csv.gz"
+    monkeypatch.setenv("FAIRLAB_RESULTS", "")  # set but empty: not a folder
+    assert experiments.results_dir() == results  # make at the root of a checkout
+    monkeypatch.delenv("FAIRLAB_RESULTS")
+    monkeypatch.chdir(checkout / "notebooks")
+    assert experiments.results_dir() == results  # a chapter run in notebooks/
+    monkeypatch.chdir(results)
+    assert experiments.results_dir() == results
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with pytest.raises(experiments.LedgerError, match="FAIRLAB_RESULTS") as error:
+        experiments.read_ledger("de_diego")
+    assert "path" in str(error.value) and str(tmp_path / "elsewhere") in str(error.value)
+    assert experiments.read_ledger("de_diego", tmp_path).empty  # a path needs no default

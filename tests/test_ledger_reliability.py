@@ -74,8 +74,9 @@ def toy(tmp_path, monkeypatch):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setitem(sys.modules, "fairlab.experiments.toy", module)
-    monkeypatch.setattr(_ledger, "EXPERIMENTS", (*_ledger.EXPERIMENTS, "toy"))
-    monkeypatch.setattr(_ledger, "MERGE_EVERY", 2)
+    for where in (_ledger, _ledger._grid):  # the command line's choices, the module lookup
+        monkeypatch.setattr(where, "EXPERIMENTS", (*_ledger.EXPERIMENTS, "toy"))
+    monkeypatch.setattr(_ledger._running, "MERGE_EVERY", 2)
     return module
 
 
@@ -153,10 +154,10 @@ def test_a_unit_cached_again_after_its_claim_is_not_lost(tmp_path, monkeypatch):
         _ledger._write_atomic(again, _ledger._cache_file("de_diego", again["unit"][0], tmp_path))
         return claimed
 
-    monkeypatch.setattr(_ledger, "_claim", claim_then_rewrite)
+    monkeypatch.setattr(_ledger._running, "_claim", claim_then_rewrite)
     first = _ledger._merge("de_diego", tmp_path)
     assert sorted(first["value"]) == [1.0, 2.0]
-    monkeypatch.setattr(_ledger, "_claim", claim)
+    monkeypatch.setattr(_ledger._running, "_claim", claim)
     second = _ledger._merge("de_diego", tmp_path)
     assert sorted(second["value"]) == [2.0, 3.0]  # the later computation replaced the first
     assert list((tmp_path / ".cache" / "de_diego").iterdir()) == []
@@ -189,7 +190,7 @@ def test_a_merge_waits_for_the_lock_another_holds(tmp_path):
 
 
 def test_a_lock_held_too_long_is_an_error_that_names_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(_ledger, "LOCK_TIMEOUT", 0.2)
+    monkeypatch.setattr(_ledger._files, "LOCK_TIMEOUT", 0.2)
     with _ledger._lock("de_diego", tmp_path):
         errors = []
         worker = threading.Thread(target=lambda: errors.append(_raises(

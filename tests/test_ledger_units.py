@@ -133,7 +133,7 @@ def test_verify_fails_on_a_change_and_reports_absent_data(tmp_path, monkeypatch)
     def absent(*args, **kwargs):
         raise FileNotFoundError("german.csv is not in FAIRLAB_DATA")
 
-    monkeypatch.setattr(de_diego, "load_data", absent)
+    monkeypatch.setattr(de_diego._units, "load_data", absent)
     result = experiments.verify("de_diego", path=tmp_path)
     assert result["equal"].isna().all()
     assert result["note"].str.startswith("its data are not on this machine").all()
@@ -141,7 +141,7 @@ def test_verify_fails_on_a_change_and_reports_absent_data(tmp_path, monkeypatch)
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(de_diego, "load_data", broken)
+    monkeypatch.setattr(de_diego._units, "load_data", broken)
     assert experiments.verify("de_diego", path=tmp_path)["equal"].eq(False).all()
 
 

@@ -15,8 +15,10 @@ The public names of each module drop the paper's name (the module is the namespa
 
 Paper scale is data.  An experiment is a grid of **work units**, each a pure function of its key
 and parameters; :func:`run` computes the units the committed **ledger** lacks (on a Dask cluster,
-resumably) and :func:`read_ledger` reads it — one tidy CSV per experiment under
-``notebooks/results/``, per split, with the commit, date, machine and seconds of every unit.
+resumably) and :func:`read_ledger` reads it — one tidy CSV per experiment in the results folder
+(:func:`results_dir`: ``path=``, ``$FAIRLAB_RESULTS``, or the nearest ``notebooks/results``
+above the working directory), per split, with the commit, date, machine and seconds of every
+unit.
 The book's chapters render the ledger beside the printed numbers and recompute a few units live
 (:func:`recompute`, :func:`equal_to_ledger`); :func:`verify` reruns a sample.  From the shell::
 

@@ -143,7 +143,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m fairlab.experiments",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--results", default=None,
-                        help="folder of the ledgers (default: the checkout's notebooks/results)")
+                        help="folder of the ledgers (default: $FAIRLAB_RESULTS, else the nearest "
+                             "notebooks/results at or above the working directory)")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="compute the units the ledger lacks")
     run.add_argument("experiment", choices=_ledger.EXPERIMENTS)

@@ -1,7 +1,7 @@
-"""Kleindessner et al. (2023) §5.2: trade-off curves against the reductions (Figs. 4, 8, 9).
+"""Kleindessner et al. (2023) §5.2, the data and the protocol: the splits, the trade-off curves of
+the fair representations and of the reductions approach, and the runtimes.
 """
 
-import contextlib
 import functools
 import time
 import warnings
@@ -16,14 +16,15 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.utils import Bunch
-from threadpoolctl import threadpool_limits
 
-from .. import datasets, metrics
-from ..evaluation._util import _check_names, _progress
-from ..evaluation.runtime import runtime_ratios
-from ..kernel_pca import FairKernelPCA
-from ..pca import FairPCA
-from ..tradeoff import FairTradeoff
+from ... import datasets, metrics
+from ..._core.threads import limit_threads
+from ..._core.validation import check_int
+from ...evaluation._util import _check_names, _progress
+from ...evaluation.runtime import runtime_ratios
+from ...kernel_pca import FairKernelPCA
+from ...pca import FairPCA
+from ...tradeoff import FairTradeoff
 
 #: Data sets of §5.2 (``load_<name>(variant="agarwal")``).
 DATASETS = ("adult", "bank")
@@ -54,12 +55,6 @@ N_TRAIN = (1000, 5000, 10000, 20000, 30000, 40000)
 
 
 _REDUCTION = "Reductions"
-
-
-def _int(value, name, minimum):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
 
 
 def _grid(values, name, upper=None):
@@ -112,10 +107,10 @@ def load_splits(dataset, *, n_runs=10, n_train=5000, n_test=5000,
     if key not in DATASETS:
         raise ValueError(f"dataset must be one of {list(DATASETS)}; "
                          f"got {dataset!r}.")
-    n_runs = _int(n_runs, "n_runs", 1)
-    n_train = _int(n_train, "n_train", 2)
-    n_test = _int(n_test, "n_test", 0)
-    first_run = _int(first_run, "first_run", 0)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    n_train = check_int(n_train, "n_train", minimum=2)
+    n_test = check_int(n_test, "n_test", minimum=0)
+    first_run = check_int(first_run, "first_run", minimum=0)
 
     X, y, s = _load(key, None if data_home is None else str(data_home))
     if n_train + n_test > len(y):
@@ -131,15 +126,6 @@ def load_splits(dataset, *, n_runs=10, n_train=5000, n_test=5000,
                          y_test=y[te], s_test=s[te],
                          run=run, dataset=key, n_train=n_train))
     return out
-
-
-def _blas_limit(threads):
-    """A ``threadpoolctl`` limit on the BLAS pools (a no-op context for ``threads=None``)."""
-    if threads is None:
-        return contextlib.nullcontext()
-    threads = _int(threads, "blas_threads", 1)
-
-    return threadpool_limits(limits=threads, user_api="blas")
 
 
 def _gamma(X_train):
@@ -372,9 +358,10 @@ def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
         strictly convex, so only the iterations change, not the optimum up to the solver's
         tolerance).  Only with ``reuse_fit``; ignored for the kernel SVM.
     blas_threads : int or None, default=1
-        BLAS threads during the fits (``threadpoolctl``), the same for every method; both kinds
-        of curve are sequences of small fits, which an oversubscribed thread pool only slows
-        down.  ``None`` leaves the pools as they are.
+        Threads of the BLAS and OpenMP pools during the fits
+        (:func:`fairlab._core.threads.limit_threads`), the same for every method; both kinds of
+        curve are sequences of small fits, which an oversubscribed thread pool only slows down.
+        ``None`` leaves the pools as they are.
     data_home : path, optional
     progress : bool, default=False
         tqdm bar over the curves.
@@ -394,7 +381,8 @@ def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
     classifiers = _check_names(classifiers, CLASSIFIERS, "classifiers")
     lambdas = _grid(lambdas, "lambdas", upper=1.0)
     eps = _grid(eps, "eps")
-    n_test = _int(n_test, "n_test", 1)
+    n_test = check_int(n_test, "n_test", minimum=1)
+    blas_threads = check_int(blas_threads, "blas_threads", allow_none=True)
     tasks = [(ds, split, fair, clf, m)
              for ds in datasets
              for split in load_splits(ds, n_runs=n_runs, n_train=n_train,
@@ -404,7 +392,7 @@ def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
     rows = []
     for ds, split, fair, clf, method in _progress(tasks, progress, total=len(tasks),
                                                   desc="curves"):
-        with _blas_limit(blas_threads):
+        with limit_threads(blas_threads):
             shared, points = _one_curve(method, split, fair, clf, lambdas, eps,
                                              reuse_fit=reuse_fit, warm_start=warm_start)
         score = (metrics.demographic_parity_difference if fair == "DP"
@@ -459,7 +447,8 @@ def runtimes(n_train=N_TRAIN, *, dataset="adult",
     grid = [n_train] if isinstance(n_train, Integral) else list(n_train)
     if not grid:
         raise ValueError("n_train must be an integer or a non-empty list of integers.")
-    grid = [_int(n, "n_train", 2) for n in grid]
+    grid = [check_int(n, "n_train", minimum=2) for n in grid]
+    blas_threads = check_int(blas_threads, "blas_threads", allow_none=True)
     methods = _check_names(methods, METHODS, "methods")
     (fairness,) = _check_names([fairness], FAIRNESS, "fairness")
     (classifier,) = _check_names([classifier], CLASSIFIERS,
@@ -471,7 +460,7 @@ def runtimes(n_train=N_TRAIN, *, dataset="adult",
                                                        n_test=0, first_run=first_run,
                                                        data_home=data_home)]
     def curve(method, split, lambdas=lambdas, eps=eps):
-        with _blas_limit(blas_threads):
+        with limit_threads(blas_threads):
             return _one_curve(method, split, fairness, classifier, lambdas, eps,
                                    reuse_fit=reuse_fit, warm_start=warm_start, evaluate=False)
 
@@ -509,320 +498,3 @@ def runtime_summary(runtimes, *, reference="Reductions", ddof=0):
                         "seconds_std": g["seconds"].std(ddof=ddof).fillna(0.0),
                         "seconds_per_point": g["seconds_per_point"].mean()}).reset_index()
     return runtime_ratios(out, reference, by=("n_train",))
-
-
-def curve_seconds(ledger, *, reference=_REDUCTION):
-    """Whole-curve training seconds at paper scale, read from the ledger's ``fit_seconds`` rows.
-
-    A curve's time is the sum of its points' ``fit_seconds`` (the shared representation is spread
-    over the points, so the sum is the curve's wall time, :func:`curves`).  The mean is over the
-    runs and both fairness notions the ledger holds, per data set, classifier and method;
-    ``ratio`` divides it by ``reference``'s on the same data set and classifier (NaN where the
-    ledger holds no curve of the reference there).
-
-    Returns
-    -------
-    DataFrame
-        Indexed by ``dataset, classifier, method``; columns ``curves`` (how many),
-        ``seconds`` (mean whole-curve seconds) and ``ratio``.
-    """
-    if not (ledger["metric"] == "fit_seconds").any():
-        raise ValueError("the ledger holds no curve: nothing to time.")
-    curves = curves_from_ledger(ledger)
-    whole = curves.groupby(["dataset", "classifier", "method", "fairness", "run"],
-                           sort=False)["seconds"].sum().reset_index()
-    out = whole.groupby(["dataset", "classifier", "method"], sort=False).agg(
-        curves=("seconds", "size"), seconds=("seconds", "mean")).reset_index()
-    ref = out[out["method"] == reference].set_index(["dataset", "classifier"])["seconds"]
-    key = pd.MultiIndex.from_frame(out[["dataset", "classifier"]])
-    out["ratio"] = out["seconds"].to_numpy() / ref.reindex(key).to_numpy()
-    out = out.set_index(["dataset", "classifier", "method"]).sort_index()
-    return out.round({"seconds": 2, "ratio": 4})
-
-
-def reported_runtimes():
-    """The running times Kleindessner et al. state in the text of §5.2 and App. C.7.
-
-    "fair PCA runs for 0.04 seconds on average while the method by Agarwal et al. 2018 runs for
-    4.6 seconds" (§5.2, n = 5000, logistic regression, including the classifier training); "the
-    method of Agarwal et al. 2018, on average, runs for more than 32 seconds when training with
-    40000 datapoints and aiming for DP"; "none of our methods ever runs for more than 0.5
-    seconds" (App. C.7, Fig. 9).  The averages are over the eleven grid points and ten runs,
-    so ``seconds`` is per grid point (``statistic``).  Their machine: a MacBook Pro
-    (see :func:`kleindessner_reported_runtimes`).
-
-    Returns
-    -------
-    DataFrame
-        Columns ``source, method, n_train, fairness, relation, seconds, statistic``.
-    """
-    rows = [
-        ("§5.2", "Fair PCA", 5000, "DP/EO", "≈", 0.04, "per point"),
-        ("§5.2", "Reductions", 5000, "DP/EO", "≈", 4.6, "per point"),
-        ("App. C.7", "Reductions", 40000, "DP", ">", 32.0, "per point"),
-        ("App. C.7", "Fair PCA family", 40000, "DP", "<", 0.5, "per point"),
-    ]
-    return pd.DataFrame(rows, columns=["source", "method", "n_train", "fairness", "relation",
-                                       "seconds", "statistic"])
-
-
-def _lower_envelope(violation, error):
-    """Sorted violations and the running minimum of the error: E(v) = min{error_i : v_i ≤ v}."""
-    order = np.argsort(violation, kind="stable")
-    return violation[order], np.minimum.accumulate(error[order])
-
-
-def _curve_points(curve, x, y, name):
-    if isinstance(curve, pd.DataFrame):
-        missing = [c for c in (x, y) if c not in curve.columns]
-        if missing:
-            raise ValueError(f"{name} lacks the column(s) {missing}.")
-        pts = curve[[x, y]].to_numpy(float)
-    else:
-        pts = np.asarray(curve, dtype=float)
-        if pts.ndim != 2 or pts.shape[1] != 2:
-            raise ValueError(f"{name} must be a DataFrame or an (n, 2) array of (violation, "
-                             f"error) points; got shape {pts.shape}.")
-    if len(pts) == 0 or not np.all(np.isfinite(pts)):
-        raise ValueError(f"{name} must hold at least one point, all finite.")
-    return pts[:, 0], pts[:, 1]
-
-
-def curve_gap(curve, reference, *, x="violation", y="error"):
-    r"""How far apart two trade-off curves are: the area between their lower envelopes.
-
-    Each curve is summarised by its lower envelope E(v) = min{error of a point with violation
-    ≤ v} (the best error reachable within a violation budget v: a non-increasing step
-    function).  On the violation range both envelopes are defined and at least one curve
-    reaches, [lo, hi] = [max(min v_a, min v_b), max(max v_a, max v_b)] (an envelope stays flat
-    after its last point), the gap is
-
-    .. math::
-
-        \text{area} = \int_{lo}^{hi} |E_a(v) − E_b(v)|\,dv, \qquad
-        \text{mean\_abs\_gap} = \frac{\text{area}}{hi − lo}, \qquad
-        \text{mean\_gap} = \frac{1}{hi − lo}\int_{lo}^{hi} (E_a − E_b)\,dv,
-
-    computed exactly (both are step functions).  ``mean_abs_gap`` is the error difference at
-    matched violation, averaged over the range: "the curves overlap" reads as a mean gap that
-    is small against the curves' own spread of errors.  ``mean_gap > 0`` means ``curve`` is
-    worse (higher error) than ``reference`` on average.  When hi = lo (one point each at the
-    same violation) the gaps are those at that point and ``area`` is 0.
-
-    Parameters
-    ----------
-    curve, reference : DataFrame or array of shape (n, 2)
-        Points (violation, error), e.g. one method's curve averaged over runs; with a
-        DataFrame, the columns ``x`` and ``y``.
-    x, y : str, default "violation", "error"
-
-    Returns
-    -------
-    dict with ``lo, hi, area, mean_gap, mean_abs_gap``.
-    """
-    va, ea = _lower_envelope(*_curve_points(curve, x, y, "curve"))
-    vb, eb = _lower_envelope(*_curve_points(reference, x, y, "reference"))
-    lo, hi = max(va[0], vb[0]), max(va[-1], vb[-1])
-
-    def at(v, vs, es):
-        return es[np.searchsorted(vs, v, side="right") - 1]
-
-    if hi <= lo:
-        diff = float(at(lo, va, ea) - at(lo, vb, eb))
-        return {"lo": float(lo), "hi": float(hi), "area": 0.0, "mean_gap": diff,
-                "mean_abs_gap": abs(diff)}
-    knots = np.unique(np.concatenate([[lo, hi], va[(va > lo) & (va < hi)],
-                                      vb[(vb > lo) & (vb < hi)]]))
-    left, width = knots[:-1], np.diff(knots)
-    diff = at(left, va, ea) - at(left, vb, eb)
-    area = float(np.sum(np.abs(diff) * width))
-    return {"lo": float(lo), "hi": float(hi), "area": area,
-            "mean_gap": float(np.sum(diff * width) / (hi - lo)),
-            "mean_abs_gap": area / (hi - lo)}
-
-
-def gaps(curves, *, reference="Reductions"):
-    """:func:`curve_gap` of every method's mean curve against ``reference``'s.
-
-    The curves of :func:`curves` are first averaged over runs per
-    parameter value (the points the paper plots), then compared per data set, fairness notion
-    and classifier.
-
-    Returns
-    -------
-    DataFrame
-        Columns ``dataset, fairness, classifier, method, lo, hi, area, mean_gap, mean_abs_gap,
-        error_range`` (``error_range``: max − min of the mean errors of both curves, the scale
-        to read the gap against).
-    """
-    if reference not in set(curves["method"]):
-        raise ValueError(f"reference {reference!r} is not among the methods of the curves.")
-    keys = ["dataset", "fairness", "classifier"]
-    mean = curves.groupby(keys + ["method", "param"], sort=False)[["violation", "error"]].mean()
-    mean = mean.reset_index()
-    rows = []
-    for key, df in mean.groupby(keys, sort=False):
-        ref = df[df["method"] == reference]
-        if ref.empty:
-            continue
-        for method, cur in df[df["method"] != reference].groupby("method", sort=False):
-            gap = curve_gap(cur, ref)
-            both = np.concatenate([cur["error"], ref["error"]])
-            rows.append(dict(zip(keys, key), method=method, **gap,
-                             error_range=float(both.max() - both.min())))
-    return pd.DataFrame(rows, columns=keys + ["method", "lo", "hi", "area", "mean_gap",
-                                              "mean_abs_gap", "error_range"])
-
-
-
-def verdicts(gaps, *, classifier="logistic regression", tolerance=0.01):
-    """The claims of §5.2 about the curves of ``classifier``, checked on :func:`gaps`.
-
-    With the logistic regression (Fig. 4's first two plots of each row, and Fig. 8):
-
-    * "fair PCA produces similar curves as the method by Agarwal et al.": Fair PCA's
-      ``mean_abs_gap`` to the reductions is below ``tolerance`` (one percentage point of error)
-      in every setting;
-    * "Fair PCA-S and fair kernel PCA ... cannot compete": Fair PCA-S's ``mean_gap`` is larger
-      than Fair PCA's in every setting, i.e. it is worse at matched violation.
-
-    With the kernel SVM (Fig. 4's third and fourth plots): "Fair PCA-S and fair kernel PCA can
-    compete when training a kernel SVM classifier": each one's ``mean_gap`` to the reductions is
-    below ``tolerance`` in every setting (at matched violation, at most one point of error worse
-    on average).  Other classifiers have no claim.  A claim whose methods are missing from
-    ``gaps`` is left out.
-
-    Parameters
-    ----------
-    gaps : DataFrame
-        :func:`gaps` output.
-    classifier : {"logistic regression", "kernel SVM"}, default="logistic regression"
-        The downstream classifier whose rows are judged.
-    tolerance : float, default=0.01
-        Largest mean (absolute) gap, error as a fraction, read as "similar" or "can compete".
-
-    Returns
-    -------
-    DataFrame
-        ``claim, measured, holds``; ``measured`` names the worst setting, gaps in percentage
-        points of error.
-    """
-    rows = gaps[gaps["classifier"] == classifier]
-    methods = set(rows["method"])
-    out = []
-
-    def setting(row):
-        return f"{row['dataset']} {row['fairness']}"
-
-    def worst(method, column):
-        part = rows[rows["method"] == method].reset_index(drop=True)
-        return part, part.loc[int(np.argmax(part[column].to_numpy()))]
-
-    if classifier == "logistic regression" and "Fair PCA" in methods:
-        fair, row = worst("Fair PCA", "mean_abs_gap")
-        out.append({
-            "claim": f"Fair PCA's curve is similar to the reductions' (mean |gap| below "
-                     f"{100 * tolerance:g} point of error in every setting, {classifier})",
-            "measured": f"largest mean |gap| {100 * row['mean_abs_gap']:.2f} pt "
-                        f"({setting(row)})",
-            "holds": bool((fair["mean_abs_gap"] < tolerance).all())})
-    if classifier == "logistic regression" and {"Fair PCA", "Fair PCA-S"} <= methods:
-        keys = ["dataset", "fairness"]
-        both = rows[rows["method"] == "Fair PCA"].merge(
-            rows[rows["method"] == "Fair PCA-S"], on=keys, suffixes=("", "_s"))
-        excess = (both["mean_gap_s"] - both["mean_gap"]).to_numpy()
-        least = both.loc[int(np.argmin(excess))]
-        out.append({
-            "claim": f"Fair PCA-S is worse than Fair PCA at matched violation (larger mean gap "
-                     f"to the reductions in every setting, {classifier})",
-            "measured": f"smallest excess of Fair PCA-S {100 * excess.min():+.2f} pt "
-                        f"({setting(least)})",
-            "holds": bool((excess > 0).all())})
-    if classifier == "kernel SVM":
-        for method in ("Fair PCA-S", "Fair Kernel PCA"):
-            if method not in methods:
-                continue
-            part, row = worst(method, "mean_gap")
-            out.append({
-                "claim": f"{method} can compete with the reductions (mean gap below "
-                         f"{100 * tolerance:g} point of error in every setting, {classifier})",
-                "measured": f"largest mean gap {100 * row['mean_gap']:+.2f} pt ({setting(row)})",
-                "holds": bool((part["mean_gap"] < tolerance).all())})
-    return pd.DataFrame(out, columns=["claim", "measured", "holds"])
-
-
-# --- work units (fairlab.experiments._ledger): the curves of Figs. 4 and 8 at paper scale ---
-#: The paper's key in :mod:`fairlab.published` (it prints curves: the ledger holds their points).
-PAPER = "kleindessner2023"
-#: A unit is one trade-off curve: one method, fairness notion and classifier on one run.
-UNIT_KEYS = ("dataset", "method", "fairness", "classifier", "split")
-#: Paper-scale parameters (App. C.2): 5000 + 5000 rows per run, the 11-point grids.
-PARAMETERS = {"n_train": 5000, "n_test": 5000, "lambdas": list(LAMBDAS), "eps": list(EPS)}
-#: The runs of the paper.
-N_RUNS = 10
-#: The figure of each method's curves: Fig. 4 compares Fair PCA with the reductions, Fig. 8 adds
-#: Fair PCA-S and fair kernel PCA.
-FIGURE = {"Fair PCA": "fig4", _REDUCTION: "fig4", "Fair PCA-S": "fig8", "Fair Kernel PCA": "fig8"}
-#: Metrics that are wall-clock times: machine-dependent, so never compared.
-TIMINGS = ("fit_seconds",)
-#: Downstream models whose predictions follow the BLAS kernel's rounding: the representation a
-#: classifier sees moves in its last digits from one kernel to another (eigenvectors and
-#: products), and libsvm, stopping at its tolerance 10⁻³, can then put a test row near the
-#: boundary on the other side.  Measured on the 20 units of Adult's Fair PCA-S (DP) with the
-#: kernel SVM, SkylakeX against the ledger's Haswell: 4 of the 440 values differ (split 7,
-#: λ = 0.027 and 0.125: one test row each, error 0.2278 against 0.2276); on that split the
-#: representation moved by at most 1.8·10⁻¹⁰, and the SVM fitted on one and the same
-#: representation predicted identically on both kernels.  The logistic regression's values were
-#: equal in every unit measured.
-KERNEL_DEPENDENT_MODELS = ("kernel SVM",)
-
-
-def units(datasets=DATASETS, methods=METHODS, fairness=FAIRNESS, classifiers=CLASSIFIERS,
-          splits=range(N_RUNS)):
-    """The unit keys of Figs. 4 and 8: data set × method × fairness × classifier × run."""
-    return [{"dataset": d, "method": m, "fairness": f, "classifier": c, "split": int(i)}
-            for d in datasets for m in methods for f in fairness for c in classifiers
-            for i in splits]
-
-
-def parse_key(fields):
-    """A unit key from the text fields of its id (:func:`fairlab.experiments.unit_id`)."""
-    return {**fields, "split": int(fields["split"])}
-
-
-def run_unit(key, parameters):
-    """One curve of :func:`curves` (run ``key["split"]``), as ledger rows.
-
-    ``method`` is the method with its fairness notion, ``"Fair PCA (DP)"``; ``model`` the
-    classifier; ``eta`` the curve's parameter (λ for the fair methods, ε for the reductions);
-    ``metric`` ``error``, ``violation`` (test rows) or ``fit_seconds``.
-    :func:`curves_from_ledger` turns the rows back into :func:`curves`' table.
-    """
-    curve = curves([key["dataset"]], methods=[key["method"]], fairness=[key["fairness"]],
-                   classifiers=[key["classifier"]], n_runs=1, first_run=key["split"],
-                   n_train=parameters["n_train"], n_test=parameters["n_test"],
-                   lambdas=parameters["lambdas"], eps=parameters["eps"])
-    long = curve.rename(columns={"seconds": "fit_seconds"}).melt(
-        id_vars=["param"], value_vars=["error", "violation", "fit_seconds"], var_name="metric")
-    return pd.DataFrame({
-        "paper": PAPER, "table": FIGURE[key["method"]], "dataset": key["dataset"],
-        "method": f"{key['method']} ({key['fairness']})", "k": np.nan,
-        "eta": long["param"].to_numpy(float), "model": key["classifier"],
-        "metric": long["metric"].to_numpy(), "split": key["split"],
-        "value": long["value"].to_numpy(float)})
-
-
-def curves_from_ledger(ledger):
-    """The ledger's curves as :func:`curves`' table (``seconds`` from ``fit_seconds``)."""
-    rows = ledger[ledger["metric"] != "missing"]
-    wide = rows.pivot_table(index=["dataset", "method", "model", "split", "eta"],
-                            columns="metric", values="value", aggfunc="first", sort=False)
-    wide = wide.rename_axis(columns=None).reset_index()
-    method = wide["method"].str.extract(r"^(?P<method>.*) \((?P<fairness>DP|EO)\)$")
-    out = pd.DataFrame({"dataset": wide["dataset"], "method": method["method"],
-                        "fairness": method["fairness"], "classifier": wide["model"],
-                        "run": wide["split"].astype(int), "param": wide["eta"],
-                        "error": wide["error"], "violation": wide["violation"],
-                        "seconds": wide.get("fit_seconds", np.nan)})
-    return out.sort_values(["dataset", "method", "fairness", "classifier", "run", "param"],
-                           kind="stable", ignore_index=True)
