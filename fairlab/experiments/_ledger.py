@@ -71,7 +71,8 @@ SIGNIFICANT_DIGITS = 8
 #: The columns that tell a unit's rows apart.
 ROW_KEYS = ["unit", "table", "dataset", "method", "k", "eta", "model", "metric", "split"]
 #: The experiments that are grids of units, in the order of the book's chapters.
-EXPERIMENTS = ("kleindessner", "kleindessner_tradeoffs", "perez_suay", "de_diego")
+EXPERIMENTS = ("kleindessner", "kleindessner_tradeoffs", "perez_suay", "de_diego",
+               "text_representations")
 _NUMERIC = ("k", "eta", "split", "value", "seconds")
 #: :func:`verify` reruns a sampled unit whole when the ledger says it took at most this long (s),
 #: and otherwise the parts its experiment names (``verification_parts``).
