@@ -312,8 +312,9 @@ def embeddings_path(parameters=None, path=None):
 def _needs(extra, err):
     # A unit without its extra is recorded like one without its data, so that verify reports it
     # as not verified here, naming the extra, instead of as a difference.
-    return FileNotFoundError(f"{err} (this unit needs the '{extra}' extra: "
-                             f"pip install 'fairlab[{extra}]')")
+    named = f"fairlab[{extra}]" in str(err)
+    return FileNotFoundError(str(err) if named else f"{err} (this unit needs the '{extra}' "
+                             f"extra: pip install 'fairlab[{extra}]')")
 
 
 def _sentences(parameters):
@@ -463,8 +464,8 @@ def tradeoffs(ledger=None, **params):
         raise ValueError(f"unknown parameters {sorted(unknown)}; choose from {list(DEFAULTS)}.")
     ledger = read_ledger("text_representations") if ledger is None else ledger
     text = parameters_json({name: params[name] for name in PARAMETERS})
-    held = ledger[ledger["parameters"] == text]
-    table = tradeoffs_from_ledger(held)
-    if len(held) and set(params["methods"]) <= set(table["method"]):
+    held = ledger[(ledger["parameters"] == text) & (ledger["table"] == "tradeoffs")]
+    if set(params["methods"]) <= set(held.loc[held["metric"] != "missing", "method"]):
+        table = tradeoffs_from_ledger(held)
         return table[table["method"].isin(params["methods"])].reset_index(drop=True)
     return cached_text_tradeoffs(embeddings_path().parent, **params)
