@@ -300,7 +300,9 @@ def verification_parts(key):
 
 def embeddings_path(parameters=None, path=None):
     """The committed embeddings of the ledger's sentences: ``text/embeddings_<key>.npz`` in the
-    results folder (:func:`fairlab.experiments.results_dir`)."""
+    results folder (:func:`fairlab.experiments.results_dir`: ``path``, else
+    ``$FAIRLAB_RESULTS`` or the checkout's; the units use the latter, as they are not given the
+    folder of a run's ``path``)."""
     from . import results_dir
 
     parameters = {**PARAMETERS, **(parameters or {})}
