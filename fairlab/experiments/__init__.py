@@ -8,7 +8,8 @@
 * :mod:`~fairlab.experiments.perez_suay` — Pérez-Suay et al. (2017) §4 (Figs. 4–6);
 * :mod:`~fairlab.experiments.de_diego` — De-Diego et al. (2025) §4 (Tables 1–5);
 * :mod:`~fairlab.experiments.text_representations` — De-Diego et al. §4.3's application done:
-  fair representations of a transformer's sentence embeddings (cached table, no ledger).
+  fair representations of a transformer's sentence embeddings (a ledger: the embeddings, and
+  one unit per method and trade-off value).
 
 The public names of each module drop the paper's name (the module is the namespace):
 ``kleindessner.table("german", 2)``, ``perez_suay.regression(...)``.

@@ -31,6 +31,9 @@ LEDGERS = {
                    "notebooks/14_reproducing_perez_suay"),
     "de_diego": ("ledger_de_diego", "De-Diego et al. (2025)",
                  "notebooks/15_reproducing_de_diego"),
+    "text_representations": ("ledger_text_representations",
+                             "De-Diego et al. (2025), §4.3 on text",
+                             "notebooks/19_fair_representations_of_text"),
 }
 BENCHMARK_PAGE = "benchmarks"
 INDEX_PAGE = "provenance"
@@ -126,9 +129,12 @@ def ledger_page(experiment, ledger=None):
     printed = [_printed_name(t) for t in sorted(
         units["table"].unique(), key=lambda t: (not str(t).startswith("table"),
                                                 int(re.sub(r"\D", "", str(t)) or 0)))]
-    out += [f"The results ledger `notebooks/results/{experiment}.csv.gz` holds the paper-scale "
-            f"numbers of {_items(printed)} that {{doc}}`/{chapter}` shows beside the printed "
-            "ones: one row per measured value, each with the commit, date, machine and time of "
+    shown = (f"paper-scale numbers of {_items(printed)} that {{doc}}`/{chapter}` shows beside "
+             "the printed ones" if any(_printed_name(t) != t for t in units["table"].unique())
+             else f"numbers ({_items(printed)}) that {{doc}}`/{chapter}` shows, of which the "
+                  "paper prints none")
+    out += [f"The results ledger `notebooks/results/{experiment}.csv.gz` holds the {shown}: "
+            "one row per measured value, each with the commit, date, machine and time of "
             "the work unit that computed it. This page is generated from it; the chapter links "
             "here and carries none of it.", ""]
     first, last = units["date"].min()[:10], units["date"].max()[:10]

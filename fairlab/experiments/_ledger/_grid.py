@@ -7,7 +7,8 @@ import importlib
 import numpy as np
 
 #: The experiments that are grids of units, in the order of the book's chapters.
-EXPERIMENTS = ("kleindessner", "kleindessner_tradeoffs", "perez_suay", "de_diego")
+EXPERIMENTS = ("kleindessner", "kleindessner_tradeoffs", "perez_suay", "de_diego",
+               "text_representations")
 
 
 def _module(experiment):
