@@ -67,6 +67,9 @@ HEADER_WORDS = {
     "rate_unprivileged": "unprivileged rate", "kernel_svm_accuracy": "kernel SVM accuracy",
     "kernel_svm_dp": "kernel SVM ΔDP", "linear_svm_accuracy": "linear SVM accuracy",
     "linear_svm_dp": "linear SVM ΔDP", "mlp_accuracy": "MLP accuracy", "mlp_dp": "MLP ΔDP",
+    "largest_mean_gap": "largest gap between group means", "bar_with_concept":
+    "bar row, with the concept", "bar_without_concept": "bar row, without",
+    "citation": "how to cite",
 }
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _SYMBOLS = ("k", "η", "eta", "d", "λ", "ε", "τ", "n")
