@@ -132,6 +132,7 @@ def test_figure_scores_gaps_and_checks_of_the_claims(digits):
     assert list(found.columns) == ["claim", "check", "measured", "holds"]
     assert found.holds.all() and set(found.claim) == {1, 2} and len(found) == 7
     assert "10⁻⁸" in found.check[1] and "e-0" not in " ".join(found.check)
+    assert found.measured[1] == found.measured[2] == "zero up to rounding"
     # without labels (CelebA) claim 2 is the variance alone
     no_labels = concept_erasure.figure_scores(X, concept, k=10, random_state=0)
     assert len(concept_erasure.checks(no_labels, gaps)) == 5
