@@ -19,8 +19,9 @@ page:
 * result tables: at 1280 px a table wider than the column scrolls inside its own box with its
   label column sticky; every chapter shows at most 10 tables outside collapsed detail
   (``<details>``) and no header in snake_case, no raw LaTeX, no printed dict and no commit hash
-  in an output; no chapter shows a console output over 10 lines (a longer one goes into a table
-  or behind a click); chapter 11 is at most 15 000 px tall at 1280 px with its detail collapsed;
+  in an output; no chapter shows a console output over 10 lines outside collapsed detail (a
+  longer one goes into a table or behind a click); chapter 11 is at most 15 000 px tall at
+  1280 px with its detail collapsed;
 * figures on a phone: at 390 px every figure's text is 8 px or more as displayed, or the figure
   links to its file at full size;
 * math: inline formulas in MathJax's own layout (an inline-block), so that a superscript such as
@@ -531,17 +532,18 @@ WIDE_TABLE_JS = r"""(() => {
   return problems;
 })()"""
 
-# What a chapter shows: tables outside collapsed detail, console outputs (stream or plain text)
-# with their line counts, and what a reader should never see in an output: a snake_case header,
+# What a chapter shows: tables and console outputs (stream or plain text, with their line counts)
+# outside collapsed detail, and what a reader should never see in an output: a snake_case header,
 # raw LaTeX, a printed dict, a commit hash. Also the page's height with its detail collapsed.
 CHAPTER_JS = r"""(() => {
   const article = document.querySelector('article.bd-article');
   if (!article) return null;
   const tables = [...article.querySelectorAll('table')].filter(
     (t) => !t.closest('details') && t.getBoundingClientRect().height > 0);
+  // a closed <details> still lays out its content when asked for its size: skip it by its tag
   const consoles = [...article.querySelectorAll(
     '.cell_output .output.stream pre, .cell_output .output.text_plain pre')]
-    .filter((p) => p.getBoundingClientRect().height > 0)
+    .filter((p) => !p.closest('details:not([open])') && p.getBoundingClientRect().height > 0)
     .map((p) => ({lines: p.textContent.replace(/\n$/, '').split('\n').length,
                   first: p.textContent.trim().split('\n')[0].slice(0, 70)}));
   const unseen = [];
