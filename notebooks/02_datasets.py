@@ -320,8 +320,13 @@ published.reader_table(
     missing={"MB": "CelebA's file sizes are not recorded"})
 
 # %%
-for name, rec in records.items():
-    print(f"{name} ({rec['license']}): {rec['citation']}")
+published.Details(
+    published.reader_table(
+        pd.DataFrame({"licence": [rec["license"] for rec in records.values()],
+                      "citation": [rec["citation"] for rec in records.values()]},
+                     index=pd.Index([rec["title"] for rec in records.values()], name="data set")),
+        wrap=["citation"]),
+    summary="How to cite each data set, and its licence")
 
 # %% [markdown]
 # ### Lee et al.'s splits and saved loadings
@@ -354,9 +359,10 @@ published.reader_table(pd.DataFrame(lee_rows), decimals=3)
 # The `DESCR` of a split describes the split and its preprocessing; the rest of it (print it in
 # full to read it) names the two files it read with their SHA-256 and URL, the pinned commit they
 # were copied from, and carries the MIT notice of Lee et al.'s repository (the copyright line and
-# permission notice that the licence asks every copy to keep):
+# permission notice that the licence asks every copy to keep). Its first part, for split 0 of
+# German credit (click to open it):
 
-# %%
+# %% tags=["hide-output"]
 split_descr = datasets.load_lee2022_split("german", 0, data_home=data_home).DESCR
 print(split_descr.split("\nSource:")[0])
 

@@ -115,6 +115,39 @@ def test_examples_pick_images_with_then_without_the_concept(digits):
     assert list(fewer) == ["original, d = 64", "PCA, k = 8"]
 
 
+def test_figure_scores_gaps_and_checks_of_the_claims(digits):
+    X, concept, digit = digits
+    scores = concept_erasure.figure_scores(X, concept, digit, k=10, random_state=0)
+    assert list(scores.index) == [("Original pixels", 64), ("Fair PCA", 63), ("PCA", 10),
+                                  ("Fair PCA", 10), ("Fair PCA-S", 10)]
+    versions = {"original": X, **{f"{m}, k = 10": R for m, R in concept_erasure.reconstructions(
+        X, concept, 10).items() if m != "Original"}}
+    gaps = concept_erasure.group_mean_gaps(versions, concept, image_shape=(8, 8), bar_row=2)
+    assert list(gaps.columns) == ["largest_mean_gap", "bar_with_concept", "bar_without_concept"]
+    assert gaps.loc["original", "largest_mean_gap"] > 0.5
+    assert gaps.loc["Fair PCA, k = 10", "largest_mean_gap"] < 1e-10
+    assert gaps.loc["Fair PCA, k = 10", "bar_with_concept"] == pytest.approx(
+        gaps.loc["Fair PCA, k = 10", "bar_without_concept"])
+    found = concept_erasure.checks(scores, gaps)
+    assert list(found.columns) == ["claim", "check", "measured", "holds"]
+    assert found.holds.all() and set(found.claim) == {1, 2} and len(found) == 7
+    assert "10⁻⁸" in found.check[1] and "e-0" not in " ".join(found.check)
+    assert found.measured[1] == found.measured[2] == "zero up to rounding"
+    # without labels (CelebA) claim 2 is the variance alone
+    no_labels = concept_erasure.figure_scores(X, concept, k=10, random_state=0)
+    assert len(concept_erasure.checks(no_labels, gaps)) == 5
+    # a representation that keeps the concept fails claim 1
+    leaky = scores.copy()
+    leaky.loc[("Fair PCA", 10), "concept_accuracy"] = 0.9
+    assert not concept_erasure.checks(leaky, gaps).holds[3]
+    with pytest.raises(ValueError, match="figure_scores"):
+        concept_erasure.checks(scores.reset_index(), gaps)
+    with pytest.raises(ValueError, match="image_shape"):
+        concept_erasure.group_mean_gaps(versions, concept, bar_row=2)
+    with pytest.raises(ValueError, match="shape"):
+        concept_erasure.group_mean_gaps({"x": X[:5]}, concept)
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda X, c: concept_erasure.reconstructions(X[:, 0], c, 3), "2-D"),
     (lambda X, c: concept_erasure.reconstructions(X, c[:-1], 3), "one entry per row"),

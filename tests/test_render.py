@@ -63,6 +63,32 @@ def test_labels_are_words_and_methods_as_printed():
     assert published.method_label("Fair PCA-S (0.5)") == "Fair PCA-S (0.5)"
 
 
+def test_concept_erasure_and_citation_columns_in_words():
+    # group_mean_gaps' columns, and a citation list's
+    frame = pd.DataFrame({"largest_mean_gap": [0.7, 1e-15], "bar_with_concept": [0.75, 0.51],
+                          "bar_without_concept": [0.28, 0.51], "citation": ["A (1996)", "B"]},
+                         index=pd.Index(["original", "Fair PCA, k = 63"], name="version"))
+    html_text = published.reader_table(frame, decimals=3)._repr_html_()
+    headers = _headers(html_text)
+    assert not any(SNAKE.search(h) for h in headers)
+    for words in ("largest gap between group means", "bar row, with the concept",
+                  "bar row, without", "how to cite"):
+        assert words in headers
+    assert ">0.000<" in html_text and "e-15" not in html_text
+
+
+def test_reader_table_wraps_the_long_text_columns_it_is_told_to():
+    frame = pd.DataFrame({"licence": ["CC BY 4.0"], "citation": ["Becker, B. & Kohavi, R. " * 8]},
+                         index=pd.Index(["UCI Adult"], name="data set"))
+    html_text = published.reader_table(frame, wrap=["citation"])._repr_html_()
+    cells = re.findall(r'<td style="([^"]*)"', html_text)
+    assert "white-space:nowrap" in cells[0] and "white-space:normal" in cells[1]
+    plain = published.reader_table(frame)._repr_html_()
+    assert "white-space:normal" not in plain.split("<tbody>")[1]
+    with pytest.raises(ValueError, match="wrap"):
+        published.reader_table(frame, wrap=["cite"])
+
+
 def test_reader_table_headers_missing_reason_and_sticky_label():
     frame = pd.DataFrame({"method": ["Fair PCA", "MbF-PCA (10^-6)"],
                           "mean_gap": [-0.00004, np.nan], "ci_low": [0.12345, 0.5],

@@ -240,3 +240,170 @@ def scores(X, concept, labels=None, k=10, *, methods=METHODS,
         rows.append(row(method, Z_train, Z_test, 1 - residual / total))
     return pd.DataFrame(rows)
 
+
+
+def figure_scores(X, concept, labels=None, k=10, *, equalize_covariance=0.85, random_state=0):
+    """The :func:`scores` of the figure's rows: pixels, Fair PCA at k = d − 1, each method at k.
+
+    Parameters
+    ----------
+    X, concept, labels, k, equalize_covariance, random_state
+        As in :func:`scores` (one split, the same for every row).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``(method, k)``: ``("Original pixels", d)``, ``("Fair PCA", d − 1)``, then
+        ``(method, k)`` for each of :data:`METHODS`; the columns of :func:`scores`.
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"figure_scores: X must be a 2-D array (n_images, n_pixels); got shape "
+                         f"{X.shape}.")
+    d = X.shape[1]
+    kwargs = dict(equalize_covariance=equalize_covariance, random_state=random_state)
+    full = scores(X, concept, labels, k=d - 1, methods=["Fair PCA"], **kwargs)
+    small = scores(X, concept, labels, k=k, **kwargs).iloc[1:]  # the pixels are in ``full``
+    out = pd.concat([full.assign(k=[d, d - 1]), small.assign(k=k)], ignore_index=True)
+    return out.set_index(["method", "k"])
+
+
+def group_mean_gaps(versions, concept, *, image_shape=None, bar_row=None):
+    """How far apart the two groups' mean images are, in each version of the images.
+
+    For a version :math:`R` (the originals, or reconstructions) with group means
+    :math:`\\mu_1(R)` (images with the concept) and :math:`\\mu_0(R)` (without), the largest
+    gap is :math:`\\max_j |\\mu_1(R)_j - \\mu_0(R)_j|` over the pixels.  Fair PCA makes it zero
+    up to rounding: a linear reader finds no difference between the groups on average.
+
+    Parameters
+    ----------
+    versions : dict
+        ``{name: array of shape (n_images, n_pixels)}``, e.g. ``{"original": X, "Fair PCA, k =
+        63": ...}`` (:func:`reconstructions`).
+    concept : array-like of shape (n_images,)
+        0/1, both present.
+    image_shape : tuple of int, optional
+        ``(height, width)``; needed with ``bar_row``.
+    bar_row : int, optional
+        A row of pixels (the digits' bar): adds the mean brightness of that row in each group.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per version (index ``version``): ``largest_mean_gap`` and, with ``bar_row``,
+        ``bar_with_concept`` and ``bar_without_concept``.
+    """
+    concept = np.asarray(concept).ravel()
+    if set(np.unique(concept)) != {0, 1}:
+        raise ValueError("group_mean_gaps: concept must be binary 0/1 with both values present; "
+                         f"got values {np.unique(concept)[:5]}.")
+    if bar_row is not None and image_shape is None:
+        raise ValueError("group_mean_gaps: bar_row needs image_shape.")
+    rows = {}
+    for name, R in versions.items():
+        R = np.asarray(R, dtype=float)
+        if R.ndim != 2 or R.shape[0] != concept.shape[0]:
+            raise ValueError(f"group_mean_gaps: {name!r} must have shape ({concept.shape[0]}, "
+                             f"n_pixels); got {R.shape}.")
+        with_, without = R[concept == 1].mean(axis=0), R[concept == 0].mean(axis=0)
+        row = {"largest_mean_gap": float(np.abs(with_ - without).max())}
+        if bar_row is not None:
+            row["bar_with_concept"] = float(with_.reshape(image_shape)[bar_row].mean())
+            row["bar_without_concept"] = float(without.reshape(image_shape)[bar_row].mean())
+        rows[name] = row
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("version")
+
+
+def _power(value):
+    """A small tolerance as a power of ten in words: 1e-08 -> 10⁻⁸."""
+    from ..published import method_label
+
+    return method_label(f"10^{int(round(np.log10(value)))}")
+
+
+def _tiny(what, value, tolerance):
+    """A value that should be zero up to rounding, in words, with its size when it is not (the
+    rounding error itself changes with the BLAS kernel, so it is not printed)."""
+    value = float(value)
+    return "zero up to rounding" if value < tolerance else f"{what} {value:.1e}"
+
+
+def checks(figure_scores_, gaps, *, tolerance=0.02, kept=0.8, gap_tolerance=1e-8,
+           cov_tolerance=1e-10):
+    """The paper's claims about its Fig. 5 and Figs. 10–15, checked on the numbers.
+
+    Claim 1, "fair PCA ... successfully obfuscates the demographic information":
+
+    * before, the concept is there to erase: a logistic regression reads it from the pixels
+      more than ``tolerance`` above chance;
+    * Fair PCA's reconstructions have equal group means (largest gap below ``gap_tolerance``);
+    * no dimension of Fair PCA's representation covaries with the concept (below
+      ``cov_tolerance``);
+    * after Fair PCA, at k = d − 1 and at the small k, the concept is read at chance (within
+      ``tolerance``).
+
+    Claim 2, "the projected faces resemble the original ones to a good extent": Fair PCA at
+    k = d − 1 keeps at least ``kept`` of the held-out images' variance and, with labels (such
+    as the digit), the label is read after it as well as on the pixels, and at the small k as
+    well as after PCA (each within ``tolerance``).
+
+    Parameters
+    ----------
+    figure_scores_ : DataFrame
+        :func:`figure_scores` output.
+    gaps : DataFrame
+        :func:`group_mean_gaps` output, its versions named ``"Fair PCA, k = ..."`` for Fair PCA.
+    tolerance : float, default=0.02
+        Largest difference of two accuracies read as "the same".
+    kept : float, default=0.8
+        Smallest share of variance read as "resembles the original".
+    gap_tolerance, cov_tolerance : float
+        Largest group-mean gap and cross-covariance read as zero.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``claim`` (1 or 2), ``check``, ``measured``, ``holds``: one row per check.
+    """
+    s = figure_scores_
+    if list(s.index.names) != ["method", "k"] or "concept_accuracy" not in s.columns:
+        raise ValueError("checks: figure_scores_ must be the output of figure_scores.")
+    d = int(s.xs("Original pixels", level="method").index[0])
+    small = int(s.xs("PCA", level="method").index[0])
+    pixels, fair = s.loc[("Original pixels", d)], s.xs("Fair PCA", level="method")
+    chance = float(pixels["chance"])
+    fair_gaps = gaps.loc[[v for v in gaps.index if str(v).startswith("Fair PCA,")],
+                         "largest_mean_gap"]
+    cross = float(fair["max_cross_cov"].max())
+    read = ", ".join(f"{a:.2f} at k = {kk}" for kk, a in fair["concept_accuracy"].items())
+    rows = [
+        (1, f"the pixels show the concept (accuracy more than {tolerance:g} above chance)",
+         f"{pixels['concept_accuracy']:.2f} against chance {chance:.2f}",
+         pixels["concept_accuracy"] > chance + tolerance),
+        (1, f"Fair PCA's reconstructions have equal group means (largest gap below "
+            f"{_power(gap_tolerance)})", _tiny("largest gap", fair_gaps.max(), gap_tolerance),
+         bool(len(fair_gaps)) and fair_gaps.max() < gap_tolerance),
+        (1, f"no Fair PCA dimension covaries with the concept (below {_power(cov_tolerance)})",
+         _tiny("largest", cross, cov_tolerance), cross < cov_tolerance),
+        (1, f"after Fair PCA the concept is read at chance (within {tolerance:g}), at both k",
+         f"{read}; chance {chance:.2f}",
+         bool((np.abs(fair["concept_accuracy"] - chance) <= tolerance).all())),
+    ]
+    variance = float(fair.loc[d - 1, "explained_variance"])
+    rows.append((2, f"Fair PCA at k = {d - 1} keeps at least {kept:.0%} of the held-out "
+                    "images' variance", f"{variance:.0%}", variance >= kept))
+    if not s["label_accuracy"].isna().all():
+        at_full, at_small = fair.loc[d - 1, "label_accuracy"], fair.loc[small, "label_accuracy"]
+        pca = s.loc[("PCA", small), "label_accuracy"]
+        rows += [
+            (2, f"the label is read after Fair PCA at k = {d - 1} as well as on the pixels "
+                f"(within {tolerance:g})",
+             f"{at_full:.2f} against {pixels['label_accuracy']:.2f}",
+             at_full >= pixels["label_accuracy"] - tolerance),
+            (2, f"at k = {small} Fair PCA reads the label as well as PCA (within {tolerance:g})",
+             f"{at_small:.2f} against {pca:.2f}", at_small >= pca - tolerance),
+        ]
+    out = pd.DataFrame(rows, columns=["claim", "check", "measured", "holds"])
+    out["holds"] = out["holds"].astype(bool)
+    return out

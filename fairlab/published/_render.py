@@ -67,11 +67,15 @@ HEADER_WORDS = {
     "rate_unprivileged": "unprivileged rate", "kernel_svm_accuracy": "kernel SVM accuracy",
     "kernel_svm_dp": "kernel SVM ΔDP", "linear_svm_accuracy": "linear SVM accuracy",
     "linear_svm_dp": "linear SVM ΔDP", "mlp_accuracy": "MLP accuracy", "mlp_dp": "MLP ΔDP",
+    "largest_mean_gap": "largest gap between group means", "bar_with_concept":
+    "bar row, with the concept", "bar_without_concept": "bar row, without",
+    "citation": "how to cite",
 }
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _SYMBOLS = ("k", "η", "eta", "d", "λ", "ε", "τ", "n")
 _LATEX = re.compile(r"\$|\\[a-zA-Z]+")
 _CELL = "padding:0.15em 0.5em;white-space:nowrap;"
+_WRAP = "padding:0.15em 0.5em;text-align:left;white-space:normal;min-width:16em;max-width:36em;"
 _STICKY = "position:sticky;left:0;z-index:1;background:var(--pst-color-background,#fff);"
 
 
@@ -196,12 +200,15 @@ class ReaderTable:
     title : str
     notes : list of str
         The lines under the table: what ``—`` means in it, and ``note``.
+    wrap : set of str
+        The columns (headers in words) whose text wraps.
     """
 
-    def __init__(self, text, *, title="", notes=()):
+    def __init__(self, text, *, title="", notes=(), wrap=()):
         self.text = text
         self.title = title
         self.notes = list(notes)
+        self.wrap = set(wrap)
 
     def __repr__(self):
         head = f"{self.title}\n" if self.title else ""
@@ -220,14 +227,14 @@ class ReaderTable:
         head.append("</tr></thead>")
 
         def cells(i):
-            return [f'<td style="{_CELL}text-align:right">{html.escape(str(v))}</td>'
-                    for v in frame.iloc[i]]
+            return [f'<td style="{_WRAP if c in self.wrap else _CELL + "text-align:right"}">'
+                    f"{html.escape(str(v))}</td>" for c, v in zip(frame.columns, frame.iloc[i])]
 
         body = _body_rows(list(frame.index), names, cells, len(frame.columns))
         return _wrap("".join(head) + f"<tbody>{body}</tbody>", self.title, self.notes)
 
 
-def reader_table(frame, *, title="", decimals=2, missing=None, note=""):
+def reader_table(frame, *, title="", decimals=2, missing=None, note="", wrap=()):
     """Render any result table for a reader.
 
     Parameters
@@ -245,6 +252,9 @@ def reader_table(frame, *, title="", decimals=2, missing=None, note=""):
         with a missing value and no reason for it is refused.
     note : str, optional
         A line under the table.
+    wrap : sequence of str, optional
+        Columns of long text (a citation) that wrap, left-aligned, within a reading width,
+        instead of staying on one line.
 
     Returns
     -------
@@ -284,7 +294,10 @@ def reader_table(frame, *, title="", decimals=2, missing=None, note=""):
     out.index = out.index.map(lambda k: tuple(method_label(v) if isinstance(v, str) else v
                                               for v in k) if isinstance(k, tuple)
                               else (method_label(k) if isinstance(k, str) else k))
-    return ReaderTable(out, title=title, notes=notes)
+    unknown = set(wrap) - set(frame.columns)
+    if unknown:
+        raise ValueError(f"wrap names columns the table lacks: {sorted(map(str, unknown))}.")
+    return ReaderTable(out, title=title, notes=notes, wrap={header_label(c) for c in wrap})
 
 
 class Prose(str):
