@@ -67,9 +67,10 @@ grade: $(STAMP)  ## score submitted student notebooks: SUBMISSIONS=folder, into 
 	$(BIN)/python -m fairlab.exercises._instructor grade $(SUBMISSIONS) --csv grades.csv
 
 # The whole book as one PDF, _build/latex/fairlab-workbench.pdf, through LaTeX (xelatex) from the
-# notebooks' stored outputs, nothing executed. Needs TeX Live: on Debian or Ubuntu,
+# notebooks' stored outputs, nothing executed; the notebooks' SVG figures go in as PDF through
+# rsvg-convert (book/_latex/svg_figures.py). Needs TeX Live and librsvg: on Debian or Ubuntu,
 # apt-get install --no-install-recommends latexmk texlive-xetex texlive-latex-extra \
-#   texlive-fonts-recommended fonts-freefont-otf fonts-dejavu-core
+#   texlive-fonts-recommended fonts-freefont-otf fonts-dejavu-core fonts-liberation librsvg2-bin
 pdf: $(STAMP)  ## the whole book as one PDF (needs TeX Live)
 	mkdir -p _build/pdf
 	$(BIN)/python tests/book_build.py _build/pdf   # writes _build/pdf/_config.yml: execution off

@@ -30,9 +30,14 @@ class SvgToPdf(ImageConverter):
         return shutil.which(RSVG_CONVERT) is not None
 
     def convert(self, _from, _to):
-        subprocess.run([RSVG_CONVERT, "--format=pdf", f"--output={_to}", _from], check=True,
-                       capture_output=True)
+        svg_to_pdf(_from, _to)
         return True
+
+
+def svg_to_pdf(source, target):
+    """Write the SVG file ``source`` as the PDF file ``target``, at the SVG's own size."""
+    subprocess.run([RSVG_CONVERT, "--format=pdf", f"--output={target}", str(source)], check=True,
+                   capture_output=True)
 
 
 def require_converter(app):
