@@ -56,7 +56,9 @@ student-check: student  ## the class bundle unzipped, installed as its README sa
 
 # The instructor bundle, never handed to students: the executed chapters with their solutions, the
 # answer key (reference values, precisions, typical mistakes, what each solution printed), the
-# instructor notes and the grader, zipped as _build/instructor/fairlab-instructor.zip.
+# instructor notes and the grader, and the chapters with exercises as nbgrader source notebooks
+# (nbgrader/source/, cell metadata schema 3; nbgrader is not needed to write them), zipped as
+# _build/instructor/fairlab-instructor.zip.
 # make grade SUBMISSIONS=folder scores the student notebooks under folder (each executed, its
 # checks recorded): right, wrong or missing per exercise, into grades.csv.
 SUBMISSIONS ?= submissions
