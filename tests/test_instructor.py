@@ -106,8 +106,9 @@ def _check_nbgrader_cell(cell):
     return meta
 
 
-def test_nbgrader_export_follows_the_metadata_schema():
-    chapter = json.loads(CHAPTER.read_text())
+@pytest.mark.parametrize("path", _student.chapters(ROOT), ids=lambda path: path.stem[:2])
+def test_nbgrader_export_follows_the_metadata_schema(path):
+    chapter = json.loads(path.read_text())
     notebook = _instructor.nbgrader_notebook(chapter, _student._substitutions(ROOT))
     nbformat.validate(nbformat.from_dict(notebook))
     graded = [(cell, _check_nbgrader_cell(cell)) for cell in notebook["cells"]

@@ -226,8 +226,9 @@ def nbgrader_notebook(notebook, substitutions=None):
             source = _student._SUBSTITUTION.sub(lambda m: substitutions.get(m[1], m[0]), source)
             for kind, value, block in _student.split_solutions(source):
                 if kind == "solution":
-                    add(_student._markdown(block),
-                        _nbgrader_metadata(value, grade=True, solution=True))
+                    manual += not value
+                    add(_student._markdown(block), _nbgrader_metadata(
+                        value or f"written-answer-{manual}", grade=True, solution=True))
                 else:
                     add(_student._markdown(value))
         else:
