@@ -56,7 +56,9 @@ student-check: student  ## the class bundle unzipped, installed as its README sa
 
 # The instructor bundle, never handed to students: the executed chapters with their solutions, the
 # answer key (reference values, precisions, typical mistakes, what each solution printed), the
-# instructor notes and the grader, zipped as _build/instructor/fairlab-instructor.zip.
+# instructor notes and the grader, and the chapters with exercises as nbgrader source notebooks
+# (nbgrader/source/, cell metadata schema 3; nbgrader is not needed to write them), zipped as
+# _build/instructor/fairlab-instructor.zip.
 # make grade SUBMISSIONS=folder scores the student notebooks under folder (each executed, its
 # checks recorded): right, wrong or missing per exercise, into grades.csv.
 SUBMISSIONS ?= submissions
@@ -67,9 +69,10 @@ grade: $(STAMP)  ## score submitted student notebooks: SUBMISSIONS=folder, into 
 	$(BIN)/python -m fairlab.exercises._instructor grade $(SUBMISSIONS) --csv grades.csv
 
 # The whole book as one PDF, _build/latex/fairlab-workbench.pdf, through LaTeX (xelatex) from the
-# notebooks' stored outputs, nothing executed. Needs TeX Live: on Debian or Ubuntu,
+# notebooks' stored outputs, nothing executed; the notebooks' SVG figures go in as PDF through
+# rsvg-convert (book/_latex/svg_figures.py). Needs TeX Live and librsvg: on Debian or Ubuntu,
 # apt-get install --no-install-recommends latexmk texlive-xetex texlive-latex-extra \
-#   texlive-fonts-recommended fonts-freefont-otf fonts-dejavu-core
+#   texlive-fonts-recommended fonts-freefont-otf fonts-dejavu-core fonts-liberation librsvg2-bin
 pdf: $(STAMP)  ## the whole book as one PDF (needs TeX Live)
 	mkdir -p _build/pdf
 	$(BIN)/python tests/book_build.py _build/pdf   # writes _build/pdf/_config.yml: execution off

@@ -215,3 +215,30 @@ def test_the_name_checks_catch_a_stale_name():
     assert _identifier_exists("RUN_SIZES")
     assert not _identifier_exists("fairlab.datasets.load_germen")
     assert _identifier_exists("fairlab.datasets.get_data_home")
+
+
+def _apt_packages(text):
+    """The packages of each ``apt-get install --no-install-recommends`` in ``text``: to the end
+    of its code span, or of its line and the lines its ``\\`` continues (in a comment, too)."""
+    found = []
+    for match in re.finditer(r"(`?)(?:sudo )?apt-get install --no-install-recommends ", text):
+        rest = text[match.end():]
+        if match[1]:
+            command = rest.split("`", 1)[0]
+        else:
+            lines = rest.split("\n")
+            count = next(i for i, line in enumerate(lines) if not line.rstrip().endswith("\\"))
+            command = " ".join(line.lstrip("# ") for line in lines[:count + 1])
+        found.append(set(command.replace("\\", " ").split()))
+    return found
+
+
+def test_the_pdf_packages_are_named_alike_everywhere():
+    """The PDF's Debian packages (TeX Live, its fonts, rsvg-convert for the figures): CI
+    installs .ci/run's TEX_PACKAGES, and the Makefile, the README and the book name the same."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    listed = re.search(r"^TEX_PACKAGES=\(([^)]*)\)", ci, re.M)[1].split()
+    assert {"latexmk", "texlive-xetex", "librsvg2-bin"} <= set(listed)
+    for name in ("Makefile", "README.md", "book/run_this_book.md"):
+        found = _apt_packages((ROOT / name).read_text())
+        assert found and all(packages == set(listed) for packages in found), (name, found)

@@ -291,6 +291,30 @@ def test_every_session_fits_90_minutes_and_has_checked_homework():
         assert all(f"{{ref}}`{label}`" in item for label in plan["homework"]), (row, item)
 
 
+def test_teaching_page_reading_column_is_the_plans_computation():
+    """The teaching page's reading column quotes reading_substitutions, the lecture minutes of the
+    course plans, at the words per minute the page states; no reading time is typed."""
+    teaching = (ROOT / "book" / "teaching.md").read_text()
+    rows = re.findall(r"^\| (\d+)\. \{doc\}`\.\./notebooks/(\d\d)_\w+` \|[^|]*\| ([^|]*?) \|",
+                      teaching, re.M)
+    assert [int(number) for number, _, _ in rows] == [int(p.name[:2]) for p in CHAPTERS]
+    reading = _student.reading_substitutions(ROOT)
+    for number, stem, cell in rows:
+        assert cell == f"{{{{ reading_{stem} }}}}", (number, cell)
+        notebook = json.loads(next(p for p in CHAPTERS if p.name[:2] == stem).read_text())
+        minutes = -(-_student.prose_words(notebook) // _student.LECTURE_WPM)
+        assert reading[f"reading_{stem}"] == f"{minutes} min"
+    assert set(re.findall(r"(\d+) words a minute", teaching)) == {str(_student.LECTURE_WPM)}
+    # a session's lecture is the reading of its chapters (the longest of alternatives)
+    for row, plan in zip(_student.plans(ROOT),
+                         [p for plans in _student.PLANS.values() for p in plans]):
+        each = [int(reading[f"reading_{c:02d}"].split()[0]) for c in plan["chapters"]]
+        if not plan.get("one_of"):
+            assert row["lecture"] == sum(each), row
+        else:
+            assert row["lecture"] in each, row
+
+
 def test_lecture_minutes_follow_the_word_count():
     """A chapter's lecture minutes are its prose words (solutions left out) at LECTURE_WPM."""
     path = ROOT / "notebooks" / "04_fair_pca_derivation.ipynb"

@@ -10,6 +10,8 @@ chapters it renders, and sets the substitutions that the pages use:
   copies the file into the built site);
 * ``{{ run_time_NN }}``: how long chapter NN took when its notebook was last executed
   (``fairlab.exercises._student.run_time_substitutions``), which its "Time" line quotes;
+* ``{{ reading_NN }}``: the minutes to present chapter NN's prose at the course plans' pace
+  (``fairlab.exercises._student.reading_substitutions``), which the teaching page's table quotes;
 * ``{{ pdf_book }}``: a download link to ``_build/latex/fairlab-workbench.pdf`` when ``make pdf``
   has built it (CI does where TeX Live is installed) and otherwise a sentence saying how to build
   it, so the page never links to a file the site does not hold.
@@ -37,6 +39,7 @@ def _configure(app, config):
     _student.build(root, root / "_build" / "student")
     substitutions = dict(config.myst_substitutions or {})
     substitutions.update(_student.run_time_substitutions(root))
+    substitutions.update(_student.reading_substitutions(root))
     substitutions.update(_instructor.solution_substitutions(root))
     substitutions["student_bundle"] = (
         f"{{download}}`fairlab-student.zip </{BUNDLE}>` (the student notebooks, the library "

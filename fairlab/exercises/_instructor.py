@@ -9,6 +9,10 @@ into ``OUT`` (default ``ROOT/_build/instructor``):
   recognises (from the instructor's key ``_key``), and what the chapter's solution cell printed
   when it was last executed (:func:`solution_outputs`);
 * ``instructor_notes.md`` and ``teaching.md`` (the book's pages);
+* ``nbgrader/source/NN_*/NN_*.ipynb``: every chapter with exercises as an nbgrader source
+  notebook (:func:`nbgrader_notebook`, cell metadata schema 3), laid out as an nbgrader course's
+  ``source`` folder, for teachers who hand out and grade through nbgrader; nbgrader itself is
+  not needed to write them;
 * ``fairlab-instructor.zip``: all of it.
 
 ``python -m fairlab.exercises._instructor grade FOLDER [--csv OUT.csv] [--no-execute]`` scores
@@ -24,12 +28,15 @@ row per submission, notebook and exercise: ``submission, notebook, label, status
 from __future__ import annotations
 
 import argparse
+import ast
+import copy
 import csv
 import json
 import math
 import re
 import shutil
 import sys
+import textwrap
 import zipfile
 from pathlib import Path
 
@@ -131,14 +138,129 @@ def answer_key(root):
     return rows
 
 
+# nbgrader's cell metadata, schema version 3: every cell it grades or clears carries these keys
+# ("points" only where "grade" is true); nbgrader's generate_assignment replaces the text between
+# the solution delimiters of a code cell, and the whole of a markdown solution cell, with a stub.
+NBGRADER_SCHEMA_VERSION = 3
+BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
+POINTS = 1
+
+
+def _nbgrader_metadata(grade_id, *, grade=False, solution=False, locked=False):
+    meta = {"schema_version": NBGRADER_SCHEMA_VERSION, "grade": grade, "solution": solution,
+            "locked": locked, "grade_id": grade_id}
+    if grade:
+        meta["points"] = POINTS
+    return meta
+
+
+def _split_check(source, label):
+    """``(code before the check, the answer's source)`` of a solution cell whose last top-level
+    statement is ``exercises.check(label, answer)``; None for any other shape."""
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return None
+    last = body[-1] if body else None
+    call = last.value if isinstance(last, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and getattr(call.func, "attr",
+                                                   getattr(call.func, "id", None)) == "check"
+            and call.args and isinstance(call.args[0], ast.Constant)
+            and call.args[0].value == label and len(call.args) <= 2 and not call.keywords):
+        return None
+    answer = ast.get_source_segment(source, call.args[1]) if len(call.args) == 2 else "..."
+    before = "\n".join(source.split("\n")[:last.lineno - 1]).rstrip()
+    return before, answer
+
+
+def nbgrader_notebook(notebook, substitutions=None):
+    """A chapter (a notebook as a dict) as an nbgrader source notebook, outputs cleared.
+
+    * A solution cell whose last statement checks one exercise becomes two cells: the
+      autograded answer (``solution``; its code between nbgrader's solution delimiters, ending
+      in ``answer = ...`` as the student notebook's scaffold does) and the locked autograder
+      test (``grade``, ``POINTS`` points), which asserts that
+      :func:`fairlab.exercises.check` finds the answer right.
+    * Any other solution cell becomes a manually graded code answer (``grade`` and
+      ``solution``), and each ``{solution}`` block of a markdown cell a manually graded markdown
+      answer, its cell split there as in :func:`fairlab.exercises._student.student_notebook`.
+    * The other cells are kept without metadata of nbgrader's.
+    """
+    substitutions = substitutions or {}
+    known = set(labels())
+    out = copy.deepcopy(notebook)
+    out["metadata"].pop("jupytext", None)
+    cells, manual = [], 0
+
+    def add(cell, meta=None):
+        if meta is not None:
+            cell["metadata"] = {"nbgrader": meta}
+        cells.append(cell)
+
+    for cell in notebook["cells"]:
+        source = _student._source(cell)
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell["cell_type"] == "code" and _student.SOLUTION_TAG in tags:
+            checked = list(dict.fromkeys(m["label"] for m in _student._CHECK_CALL.finditer(source)
+                                         if m["label"] in known))
+            split = _split_check(source, checked[0]) if len(checked) == 1 else None
+            if split is None:
+                manual += 1
+                add(_student._code(f"{BEGIN_SOLUTION}\n{source.rstrip()}\n{END_SOLUTION}\n"),
+                    _nbgrader_metadata(f"code-answer-{manual}", grade=True, solution=True))
+                continue
+            label, (before, answer) = checked[0], split
+            lines = [f"# Exercise {label}: your code here, ending in `answer = ...`.",
+                     *(f"# {line}" for line in textwrap.wrap(f"Expected: {expected(label)}", 94)),
+                     BEGIN_SOLUTION, *([before] if before else []),
+                     *([] if answer == "answer" else [f"answer = {answer}"]), END_SOLUTION]
+            add(_student._code("\n".join(lines) + "\n"),
+                _nbgrader_metadata(f"{label}-answer", solution=True))
+            add(_student._code(f'from fairlab import exercises\n\n'
+                               f'result = exercises.check("{label}", answer)\n'
+                               f'print(result)\nassert result.correct, result.message\n'),
+                _nbgrader_metadata(f"{label}-check", grade=True, locked=True))
+        elif cell["cell_type"] == "code":
+            add(_student._code(source, [t for t in tags if t != "hide-input"]))
+        elif cell["cell_type"] == "markdown":
+            source = _student._SUBSTITUTION.sub(lambda m: substitutions.get(m[1], m[0]), source)
+            for kind, value, block in _student.split_solutions(source):
+                if kind == "solution":
+                    manual += not value
+                    add(_student._markdown(block), _nbgrader_metadata(
+                        value or f"written-answer-{manual}", grade=True, solution=True))
+                else:
+                    add(_student._markdown(value))
+        else:
+            add(copy.deepcopy(cell))
+    for cell in cells:
+        cell.pop("id", None)
+    out["cells"] = cells
+    out["nbformat"], out["nbformat_minor"] = 4, 4
+    return out
+
+
+def _write_nbgrader(root, folder):
+    """The chapters with exercises as nbgrader's ``source/<assignment>/<notebook>.ipynb``."""
+    substitutions = _student._substitutions(root)
+    for path in _student.chapters(root):
+        notebook = nbgrader_notebook(json.loads(path.read_text()), substitutions)
+        if any("nbgrader" in cell["metadata"] for cell in notebook["cells"]):
+            target = folder / "source" / path.stem / path.name
+            target.parent.mkdir(parents=True)
+            target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+
+
 def build(root=".", out=None):
     """Write the instructor bundle; returns the path of its zip."""
     root = Path(root).resolve()
     out = Path(out) if out is not None else root / "_build" / "instructor"
     solutions = out / "solutions"
-    if solutions.exists():
-        shutil.rmtree(solutions)
+    for folder in (solutions, out / "nbgrader"):
+        if folder.exists():
+            shutil.rmtree(folder)
     solutions.mkdir(parents=True)
+    _write_nbgrader(root, out / "nbgrader")
     for path in _student.chapters(root):
         shutil.copyfile(path, solutions / path.name)
     rows = answer_key(root)

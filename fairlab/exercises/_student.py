@@ -37,6 +37,7 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import math
 import re
 import secrets
 import sys
@@ -473,25 +474,41 @@ def prose_words(notebook):
                for kind, text, _ in split_solutions(_source(cell)) if kind == "text")
 
 
+def reading_minutes(notebook):
+    r"""Minutes to present a chapter's prose: :math:`\lceil w / \mathrm{LECTURE\_WPM} \rceil`
+    for its :math:`w` words (:func:`prose_words`, solutions left out).
+
+    The lecture minutes of :func:`plans` and the teaching page's reading column
+    (:func:`reading_substitutions`) are both this number.
+    """
+    return math.ceil(prose_words(notebook) / LECTURE_WPM)
+
+
+def reading_substitutions(root):
+    """``{"reading_NN": "M min"}`` for every chapter: its :func:`reading_minutes`, which the
+    teaching page's table of chapters quotes instead of a typed reading time."""
+    return {f"reading_{path.name[:2]}": f"{reading_minutes(json.loads(path.read_text()))} min"
+            for path in chapters(root)}
+
+
 def plans(root):
     """The minutes of every session of :data:`PLANS`: one dict per session with the chapters,
-    their words, and the minutes of lecture (words / LECTURE_WPM), run (the stored execution
+    their words, and the minutes of lecture (:func:`reading_minutes`), run (the stored execution
     times), lab, discussion and their total, rounded up to whole minutes, and the homework.
 
     In a session whose chapters are alternatives (one per group) the longest is counted.
     """
-    import math
-
     per_chapter = {}
     for path in chapters(root):
         notebook = json.loads(path.read_text())
-        per_chapter[int(path.name[:2])] = (prose_words(notebook), execution_seconds(notebook))
+        per_chapter[int(path.name[:2])] = (reading_minutes(notebook),
+                                           math.ceil(execution_seconds(notebook) / 60),
+                                           prose_words(notebook))
     rows = []
     for course, sessions in PLANS.items():
         for number, plan in enumerate(sessions, start=1):
             present = [c for c in plan["chapters"] if c in per_chapter]
-            parts = [(math.ceil(per_chapter[c][0] / LECTURE_WPM),
-                      math.ceil(per_chapter[c][1] / 60), per_chapter[c][0]) for c in present]
+            parts = [per_chapter[c] for c in present]
             if plan.get("one_of"):
                 lecture, run, words = max(parts, key=lambda p: p[0] + p[1])
             else:
