@@ -303,7 +303,7 @@ def embeddings_path(parameters=None, path=None):
     results folder (:func:`fairlab.experiments.results_dir`: ``path``, else
     ``$FAIRLAB_RESULTS`` or the checkout's; the units use the latter, as they are not given the
     folder of a run's ``path``)."""
-    from . import results_dir
+    from ._ledger import results_dir
 
     parameters = {**PARAMETERS, **(parameters or {})}
     folder = results_dir(path) / "text"
@@ -458,7 +458,7 @@ def tradeoffs(ledger=None, **params):
     others it is computed here (:func:`cached_text_tradeoffs` in the embeddings' folder, read
     from there when the sentences are the ledger's, else embedded: the ``text`` extra).
     """
-    from . import parameters_json, read_ledger
+    from ._ledger import parameters_json, read_ledger
 
     params = {**DEFAULTS, **params}
     unknown = set(params) - set(DEFAULTS)
