@@ -228,6 +228,17 @@ def _orthonormal_columns(B):
     return Q
 
 
+def gram_rounding_floor(n_terms, unit):
+    """Rounding level 4·N·``unit`` of a Gram matrix whose entries are sums of N rounded terms.
+
+    ``unit`` is the rounding level of one entry of the kernel matrix
+    (:func:`fairlab._core.kernels.entry_rounding_unit`); an eigenvalue at or below this level
+    is zero to rounding.  The one floor of fair kernel PCA, the fair kernel projection and the
+    factors of centred and constraint Gram matrices.
+    """
+    return 4.0 * n_terms * unit
+
+
 def gram_constraint_factor(M, n_terms, unit):
     r"""The same rule for a constraint known only through its Gram matrix M = AᵀA (kernels).
 
@@ -244,7 +255,7 @@ def gram_constraint_factor(M, n_terms, unit):
         return np.zeros((0, 0)), np.zeros(0)
     s, V = linalg.eigh((M + M.T) / 2, check_finite=False)
     order = np.argsort(np.abs(s))[::-1]
-    keep = order[np.abs(s[order]) > 4.0 * n_terms * r * unit]
+    keep = order[np.abs(s[order]) > gram_rounding_floor(n_terms * r, unit)]
     return V[:, keep] / np.sqrt(np.abs(s[keep])), np.sign(s[keep])
 
 
@@ -264,7 +275,8 @@ def centred_gram_factor(Kc, n_distinct, unit=0.0):
     n = Kc.shape[0]
     w, V = linalg.eigh((Kc + Kc.T) / 2.0, check_finite=False)
     w, V = w[::-1], V[:, ::-1]
-    floor = max(n * np.finfo(float).eps * max(w[0], 0.0), 4.0 * n * unit) if n else 0.0
+    floor = (max(n * np.finfo(float).eps * max(w[0], 0.0), gram_rounding_floor(n, unit))
+             if n else 0.0)
     keep = w > floor if n else np.zeros(0, dtype=bool)
     keep[max(n_distinct - 1, 0):] = False
     return w[keep], V[:, keep]
