@@ -79,6 +79,7 @@ from ._core.moments import (
 )
 from ._core.validation import (
     check_n_components,
+    check_transform_input,
     reject_bool,
     validate_data,
     warn_unconstrained,
@@ -505,7 +506,7 @@ class FairDR(_FDRBase):
         X_new : ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        X = check_transform_input(self, X)
         return (X - self.mean_) @ self.components_.T
 
 
@@ -782,7 +783,7 @@ class KernelFairDR(_FDRBase):
         X_new : ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
-        K = _gram(X.astype(np.float64, copy=False), self.X_fit_, self.kernel, self.gamma_)
+        X = check_transform_input(self, X)
+        K = _gram(X, self.X_fit_, self.kernel, self.gamma_)
         return center_cross_gram(K, self._col_means, self._all_mean,
                                  overwrite=kernel_matrix_is_new(self.kernel)) @ self.dual_coef_

@@ -121,6 +121,7 @@ from ._core.linalg import (
     choose_eigen_solver,
     column_signs,
     complement_basis,
+    eigen_solver_name,
     flip_signs,
     gram_rounding_floor,
     signs_of_extremes,
@@ -140,6 +141,7 @@ from ._core.nystroem import nystroem_map
 from ._core.validation import (
     check_n_components,
     check_sensitive,
+    check_transform_input,
     reject_bool_params,
     validate_data,
     warn_unconstrained,
@@ -151,7 +153,6 @@ __all__ = ["FairKernelPCA"]
 # (``_check_psd_eigenvalues``); we do the same so that both agree on rank-deficient kernels.
 _SMALL_EIGENVALUE_RATIO = 1e-12
 _DEFAULT_N_LANDMARKS = 1000
-_FAIR_PCA_SOLVER_NAMES = {"full": "dense"}  # FairPCA.solver_ → the names of ``eigen_solver``
 
 
 def _poly_centred_terms(A, B, mean, gamma, coef0, degree):
@@ -819,7 +820,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self._nystroem_signs = signs
         E = E * signs
         self.fair_pca_ = fair_pca
-        self.solver_ = _FAIR_PCA_SOLVER_NAMES.get(fair_pca.solver_, fair_pca.solver_)
+        self.solver_ = eigen_solver_name(fair_pca.solver_)
         self.landmark_indices_ = idx
         self.n_constraints_ = fair_pca.n_constraints_
         self.X_fit_ = None
@@ -884,7 +885,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         top, bottom, squares = dask.compute(E.max(axis=0), E.min(axis=0), (E**2).sum(axis=0))
         self._nystroem_signs = signs_of_extremes(top, bottom)  # the in-memory convention
         self.fair_pca_ = fair_pca
-        self.solver_ = _FAIR_PCA_SOLVER_NAMES.get(fair_pca.solver_, fair_pca.solver_)
+        self.solver_ = eigen_solver_name(fair_pca.solver_)
         self.landmark_indices_ = idx
         self.n_constraints_ = fair_pca.n_constraints_
         self.X_fit_ = None
@@ -928,7 +929,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
                     f"kernel='precomputed': transform needs k(X_new, X_train) of shape "
                     f"(n_new, {self.n_features_in_}), one column per training row; got {shape}."
                 )
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_transform_input(self, X)
         if self.approximation == "nystroem":
             if self.kernel == "precomputed":
                 K_nl = X[:, self.landmark_indices_]

@@ -23,7 +23,7 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
 from ._core.kernels import (
     GAMMA_KERNELS,
@@ -47,11 +47,14 @@ from ._core.pls_steps import (
     ETA_CONSTRAINT,
     check_y,
     encode_penalty_sensitive,
+    is_zero_score,
     leading_direction,
     objective_rounding,
+    stops_at,
 )
 from ._core.validation import (
     check_n_components,
+    check_transform_input,
     validate_data,
     warn_unconstrained,
 )
@@ -248,21 +251,14 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             R = np.sqrt(lam)[:, None] * V.T  # C = Q R with C = Φ̃_hᵀZ, Q orthonormal
             v, value = leading_direction(R[:, :m], R[:, m:], eta, n_terms=n * (h + 1))
             level = objective_rounding(R[:, :m].T @ v, R[:, m:].T @ v, eta, h, n, norms)
-            if not value > level:
-                # as FairPLS: a maximum at or below 0 stops the fit (see Notes)
-                warnings.warn(
-                    f"component {h}: no direction has a positive objective ‖Yᵀt‖² − "
-                    f"η·HSIC-penalty (largest {value / n**2:.3g}, rounding level "
-                    f"{level / n**2:.3g}). The fit stops: this and the remaining components are "
-                    f"zero (components {h}..{k - 1}; lower n_components or eta).",
-                    UserWarning, stacklevel=2)
+            if stops_at(value, level, h, n, k, "η·HSIC-penalty", stacklevel=2):
                 break
             u = V @ (v / np.sqrt(lam))  # w = C u, ‖w‖ = 1
             t = KPZ @ u
             t -= Th @ (Th.T @ t)  # t = K̃_h Z u = P K̃ P Z u
             a = PZ @ u  # w = Φ̃ᵀ P Z u
             tt = float(t @ t)
-            if not np.sqrt(tt) > 1e-12 * k_norm:
+            if is_zero_score(tt, k_norm):
                 warnings.warn(f"Gram residual is (numerically) zero at component {h}; the "
                               "remaining components are zero.", UserWarning, stacklevel=2)
                 break
@@ -284,7 +280,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
     def transform(self, X):
         """Scores of new data: centred K(X, ``X_fit_``) @ ``dual_rotations_``."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        X = check_transform_input(self, X)
         Kt = self._kernel(X, self.X_fit_) if self.kernel != "precomputed" else X
         if Kt.shape[1] != self.X_fit_.shape[0]:
             raise ValueError(

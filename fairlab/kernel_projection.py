@@ -82,6 +82,7 @@ from ._core.linalg import column_signs, complement_basis, constraint_basis, flip
 from ._core.nystroem import nystroem_map
 from ._core.validation import (
     check_sensitive,
+    check_transform_input,
     reject_bool_params,
     validate_data,
     warn_unconstrained,
@@ -291,8 +292,8 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         ndarray of shape (n_X, n_Y)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        Y = X if Y is None else validate_data(self, Y, reset=False, dtype=np.float64)
+        X = check_transform_input(self, X)
+        Y = X if Y is None else check_transform_input(self, Y)
         if getattr(self, "_linear", None) is not None:  # k_⊥(x, y) = xᵀQ⊥Q⊥ᵀy
             problem = self._linear[0]
             shift = problem.project(problem.mean[None, :])
@@ -321,7 +322,7 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         X_new : ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = check_transform_input(self, X)
         if getattr(self, "_linear", None) is not None:  # Ψ(x) = xᵀQ⊥W
             problem, D = self._linear
             return (X - problem.mean) @ D + problem.mean @ D

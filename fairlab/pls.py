@@ -58,7 +58,6 @@ from sklearn.base import (
 )
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import FLOAT_DTYPES
 
 from ._core.linalg import (
     constraint_basis,
@@ -82,14 +81,19 @@ from ._core.moments import (
 from ._core.pls_steps import (
     EPS,
     ETA_CONSTRAINT,
+    TOL,
     check_y,
     encode_penalty_sensitive,
+    is_zero_score,
     leading_direction,
     objective_rounding,
+    stops_at,
 )
 from ._core.validation import (
+    TRANSFORM_DTYPE,
     check_array,
     check_n_components,
+    check_transform_input,
     validate_data,
     warn_unconstrained,
 )
@@ -185,7 +189,7 @@ def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol, constraint=N
 
 
 def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_rate=None,
-                    max_iter=1000, tol=1e-10, independent=None, x_squares=None):
+                    max_iter=1000, tol=TOL, independent=None, x_squares=None):
     """Algorithm 1 of De-Diego et al. on centred (scaled) X, Y, S; returns the fitted matrices.
 
     ``independent`` selects the columns of S that span its range by construction (see
@@ -206,7 +210,7 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
 
 
 def _fit_components_from_moments(XtX, XtY, XtS, n, n_components, eta, *, y_squares, s_squares,
-                                 solver="exact", learning_rate=None, max_iter=1000, tol=1e-10,
+                                 solver="exact", learning_rate=None, max_iter=1000, tol=TOL,
                                  independent=None):
     """:func:`_fit_components` from the cross-product matrices alone (dask, ``partial_fit``).
 
@@ -248,8 +252,8 @@ class _ScoreDeflation:
         Xc, T = self.Xc, self.T
         t = Xc @ w - T[:, :h] @ (P[:, :h].T @ w)  # t = X_h w
         tt = float(t @ t)
-        # zero residual: ‖t‖ ≤ 1e-12‖Xc‖_F, an absolute scale (the first score too is tested)
-        if not np.sqrt(tt) > 1e-12 * self.x_norm:
+        # zero residual, on an absolute scale (the first score too is tested)
+        if is_zero_score(tt, self.x_norm):
             return False
         Tt = T[:, :h].T @ t  # ≈ 0 (scores are orthogonal); kept for exactness
         P[:, h] = (Xc.T @ t - P[:, :h] @ Tt) / tt  # p = X_hᵀt / tᵀt
@@ -293,7 +297,7 @@ class _GramDeflation:
 
 
 def _components(XtZ, m, n, n_components, eta, backend, *, solver="exact", learning_rate=None,
-                max_iter=1000, tol=1e-10):
+                max_iter=1000, tol=TOL):
     """The per-component loop of Algorithm 1, shared by the in-memory and the moments fits."""
     d = XtZ.shape[0]
     hard = np.isinf(eta)
@@ -321,20 +325,10 @@ def _components(XtZ, m, n, n_components, eta, backend, *, solver="exact", learni
             if not np.isinf(eta) and eta > 0 and B.shape[1]:
                 value -= eta * float(np.sum((B.T @ w) ** 2))
         level = objective_rounding(None if w is None else A.T @ w,
-                                    None if w is None else B.T @ w, eta, h, n, norms)
-        if w is None or not value > level:
-            # Every w orthogonal to range(X_hᵀ[Y, S]) has objective exactly 0 (for h ≥ 1 the
-            # previous weights are such directions), so the maximum is max(value, 0).  At or
-            # below rounding the maximiser is 0 and not unique: whichever direction rounding
-            # picks carries no covariance with Y worth having, and its scores may be rounding
-            # noise.  The fit stops; this and the remaining components are exactly zero.
-            warnings.warn(
-                f"component {h}: no direction has a positive objective ‖Yᵀt‖² − η‖Sᵀt‖² "
-                f"(largest {value / n**2:.3g}, rounding level {level / n**2:.3g}): the X "
-                "residual has no covariance with y left that is not outweighed by its "
-                f"covariance with S. The fit stops: this and the remaining components are zero "
-                f"(components {h}..{n_components - 1}; lower n_components or eta).", UserWarning,
-                stacklevel=4)
+                                   None if w is None else B.T @ w, eta, h, n, norms)
+        # for h ≥ 1 the previous weights are directions of objective exactly 0
+        if stops_at(None if w is None else value, level, h, n, n_components, "η‖Sᵀt‖²",
+                    stacklevel=4):
             break
         w = flip_signs(w[:, None])[:, 0]  # largest |entry| positive, as sklearn's _svd_flip_1d
         if not backend.deflate(w, h, P, Q, XtZ):
@@ -459,7 +453,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
         if is_dask(X):
             A = dask_transform_input(self, X)
             return map_rows(A, _scores_block, R.shape[1], self.x_mean_, self.x_std_, R)
-        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        X = check_transform_input(self, X)
         return ((X - self.x_mean_) / self.x_std_) @ R
 
     def predict(self, X):
@@ -472,14 +466,14 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
             A = dask_transform_input(self, X)
             return map_rows(A, _predict_block, self.coef_.shape[0], self.x_mean_, self.coef_,
                             self.intercept_, self._predict_1d, drop_columns=self._predict_1d)
-        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        X = check_transform_input(self, X)
         y_pred = (X - self.x_mean_) @ self.coef_.T + self.intercept_
         return y_pred.ravel() if self._predict_1d else y_pred
 
     def inverse_transform(self, X):
         """Back to feature space: X ≈ T Pᵀ · ``x_std_`` + ``x_mean_`` (exact when k = rank)."""
         check_fitted(self)
-        T = check_array(X, input_name="X", owner=type(self).__name__, dtype=FLOAT_DTYPES)
+        T = check_array(X, input_name="X", owner=type(self).__name__, dtype=TRANSFORM_DTYPE)
         P = self.x_loadings_
         if getattr(self, "support_", None) is not None:
             P = P[:, self.support_]
@@ -631,7 +625,7 @@ class FairPLS(StreamingMixin, _BasePLS):
     }
 
     def __init__(self, n_components=2, *, eta=1.0, fairness="demographic_parity", scale=True,
-                 solver="exact", learning_rate=None, max_iter=1000, tol=1e-10):
+                 solver="exact", learning_rate=None, max_iter=1000, tol=TOL):
         self.n_components = n_components
         self.eta = eta
         self.fairness = fairness

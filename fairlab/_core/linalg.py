@@ -287,6 +287,22 @@ def n_distinct_rows(A):
     return int(np.unique(np.asarray(A), axis=0).shape[0])
 
 
+def top_principal_axes(Xc, k):
+    """Top-k principal axes (d × k, decreasing variance, deterministic signs) of centred rows.
+
+    The top-k eigenvectors of XcᵀXc (LAPACK ``syevr`` on a subset) when d ≤ n, the leading
+    right singular vectors of Xc otherwise; signs by :func:`flip_signs`.  The one top-k PCA of
+    the metrics (:func:`fairlab.metrics.lee_bandwidth`) and the baselines.
+    """
+    d = Xc.shape[1]
+    if d <= Xc.shape[0]:
+        _, V = linalg.eigh(Xc.T @ Xc, subset_by_index=[d - k, d - 1], check_finite=False)
+        V = V[:, ::-1]
+    else:
+        V = linalg.svd(Xc, full_matrices=False, check_finite=False)[2][:k].T
+    return flip_signs(V)
+
+
 def complement_basis(Q):
     """Orthonormal basis of range(Q)^⊥ for Q with orthonormal columns (full QR, no rank test)."""
     p, r = Q.shape
@@ -333,6 +349,23 @@ def range_basis(A):
 # convergence risk.
 _LANCZOS_MIN_SIZE = 500
 _LANCZOS_MAX_FRACTION = {"flat": 20, "decaying": 10}
+
+
+#: The one solver vocabulary.  fairlab's eigensolvers (:func:`top_eigh_route`) and the
+#: ``eigen_solver`` of the kernel estimators call LAPACK's dense solver ``"dense"``;
+#: :class:`~fairlab.FairPCA`'s ``svd_solver`` follows scikit-learn's ``PCA`` and calls it
+#: ``"full"``.  Every other name (``"arpack"``, ``"randomized"``, ``"auto"``) is shared.
+SVD_SOLVER_NAMES = {"dense": "full"}
+
+
+def svd_solver_name(solver):
+    """The name of an eigensolver in ``svd_solver`` terms (``"dense"`` → ``"full"``)."""
+    return SVD_SOLVER_NAMES.get(solver, solver)
+
+
+def eigen_solver_name(solver):
+    """The name of an ``svd_solver`` in eigensolver terms (``"full"`` → ``"dense"``)."""
+    return {v: k for k, v in SVD_SOLVER_NAMES.items()}.get(solver, solver)
 
 
 def choose_eigen_solver(p, k, *, spectrum="flat"):

@@ -8,6 +8,7 @@ alike (:func:`encode_penalty_sensitive`, :func:`check_y`).
 
 # SPDX-License-Identifier: BSD-3-Clause
 
+import warnings
 from numbers import Real
 
 import numpy as np
@@ -23,10 +24,20 @@ __all__ = [
     "encode_penalty_sensitive",
     "leading_direction",
     "objective_rounding",
+    "stops_at",
+    "TOL",
+    "ZERO_SCORE_RTOL",
+    "is_zero_score",
 ]
 
 EPS = np.finfo(float).eps
 ETA_CONSTRAINT = [Interval(Real, 0, None, closed="left"), Options(Real, {np.inf})]
+#: Default tolerance of the gradient solver of Fair PLS: it stops when a step moves the unit
+#: weight by less than this (‖w_new − w‖ < tol).
+TOL = 1e-10
+#: A score t counts as zero when ‖t‖ ≤ ZERO_SCORE_RTOL·‖X̃‖_F (‖Φ̃‖_F = √tr(K̃) for a kernel):
+#: the residual is exhausted.
+ZERO_SCORE_RTOL = 1e-12
 
 
 def encode_penalty_sensitive(sensitive_features, n_samples):
@@ -117,3 +128,31 @@ def objective_rounding(Aw, Bw, eta, h, n, norms):
         err_b = gamma * x_norm * s_norm
         level += eta * (2.0 * np.linalg.norm(Bw) * err_b + err_b**2)
     return level
+
+
+def stops_at(value, level, h, n, n_components, penalty, *, stacklevel):
+    """The stopping rule of Fair PLS and kernel Fair PLS: whether component h ends the fit.
+
+    Every weight orthogonal to the range of the current cross-covariances has objective exactly
+    0, so the maximum is max(``value``, 0).  At or below its rounding ``level``
+    (:func:`objective_rounding`) the maximiser is 0 and not unique: whichever direction rounding
+    picks carries no covariance with Y worth having, and its scores may be rounding noise.  The
+    fit then stops (this and the remaining components are zero) and a warning says so.
+    ``value`` None means there was no candidate direction.  ``penalty`` names the penalty term in
+    the message.
+    """
+    if value is not None and value > level:
+        return False
+    value = 0.0 if value is None else value
+    warnings.warn(
+        f"component {h}: no direction has a positive objective ‖Yᵀt‖² − {penalty} "
+        f"(largest {value / n**2:.3g}, rounding level {level / n**2:.3g}): the residual has no "
+        "covariance with y left that is not outweighed by its penalty. The fit stops: this and "
+        f"the remaining components are zero (components {h}..{n_components - 1}; lower "
+        "n_components or eta).", UserWarning, stacklevel=stacklevel + 1)
+    return True
+
+
+def is_zero_score(tt, norm):
+    """Whether a score with squared norm ``tt`` is zero: ‖t‖ ≤ ZERO_SCORE_RTOL·``norm``."""
+    return not np.sqrt(tt) > ZERO_SCORE_RTOL * norm

@@ -114,7 +114,7 @@ from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._core.linalg import flip_signs
+from .._core.linalg import flip_signs, top_principal_axes
 from .._core.threads import limit_threads
 from .._core.validation import check_n_components
 from . import _fpca_ipm
@@ -126,7 +126,6 @@ from ._sdp import (
     population_cov,
     psd_factor,
     solve,
-    top_pca,
     two_groups,
 )
 
@@ -306,7 +305,7 @@ class FPCA(LinearProjection):
         if groups is None:
             k = check_n_components(self.n_components, min(n, d),
                                    bound_text=f"min(n_samples, n_features) = min({n}, {d})")
-            self._set_result(top_pca(Xs, k), Xs, P=None, objective=None, status=None)
+            self._set_result(top_principal_axes(Xs, k), Xs, P=None, objective=None, status=None)
             return self
 
         upper = d - 1 if self.delta == 0 else d

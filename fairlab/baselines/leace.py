@@ -69,10 +69,15 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.linalg import constraint_basis, cross, gram
-from .._core.validation import _as_2d_columns, _is_missing, check_n_components
+from .._core.validation import (
+    _as_2d_columns,
+    _is_missing,
+    check_n_components,
+    check_transform_input,
+)
 from ._common import BaseEraser, Eraser, fit_erased_pca, validate_eraser_input
 
 _EPS = np.finfo(np.float64).eps
@@ -426,7 +431,7 @@ class OracleLEACE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
 
     def _transform(self, X, sensitive_features):
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_transform_input(self, X)
         if self.categories_:
             X = X - self._centred_one_hot(sensitive_features, X.shape[0]) @ self.coef_
         elif self._rotation is None:

@@ -84,10 +84,10 @@ from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._core.linalg import flip_signs
+from .._core.linalg import flip_signs, top_principal_axes
 from .._core.validation import check_n_components
 from ._common import LinearProjection, validate_fit_input
-from ._sdp import CVXPY_SOLVERS, import_cvxpy, solve, top_eigenvectors, top_pca, two_groups
+from ._sdp import CVXPY_SOLVERS, import_cvxpy, solve, top_eigenvectors, two_groups
 
 __all__ = ["SamadiFairPCA"]
 
@@ -288,7 +288,7 @@ class SamadiFairPCA(LinearProjection):
         if groups is None:
             k = check_n_components(self.n_components, min(n, d),
                                    bound_text=f"min(n_samples, n_features) = min({n}, {d})")
-            self._set_components(top_pca(Xc, k), Xc)
+            self._set_components(top_principal_axes(Xc, k), Xc)
             for name in ("losses_", "pca_losses_", "sdp_losses_", "sdp_solution_",
                          "lp_weights_", "lp_rank_", "rounding_", "solver_status_",
                          "dual_weight_", "duality_gap_"):
@@ -323,7 +323,7 @@ class SamadiFairPCA(LinearProjection):
         else:
             U = self._fit_sdp(Cs, bs, C, beta, k)
         self.losses_ = _group_losses(U @ U.T, C, beta)
-        V = top_pca(Xc, k)
+        V = top_principal_axes(Xc, k)
         self.pca_losses_ = _group_losses(V @ V.T, C, beta)
         self._set_components(U, Xc)
         return self
