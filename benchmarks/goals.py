@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_info, threadpool_limits
 
-SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_kernel_learning", "bench_pls", "bench_tradeoff",
+SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_hsic", "bench_pls", "bench_tradeoff",
            "bench_cluster", "bench_baselines")
 REGRESSION_FACTOR = 2.0
 RESULTS = Path(__file__).resolve().parent / "results" / "goals.csv"
