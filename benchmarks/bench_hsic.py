@@ -117,7 +117,7 @@ def fit_table(ns, repeats):
 
 def goals(quick=False):
     """Rows of ``benchmarks/goals.py``: each ratio measured in one run on the same data."""
-    from goals import Goal, best_time
+    from timing import Goal, best_time
 
     n_dr, n_reg = (1000, 1500) if quick else (2000, 5000)
     budget = 1.0 if quick else 4.0
