@@ -36,9 +36,8 @@ def gram(A):
     One BLAS library per hot path: the symmetric eigensolvers that read the result (LAPACK
     ``syevr``/``syevd``, and the ``symv`` products of ARPACK in :func:`top_eigh`) are SciPy's,
     so the Gram matrix is too.  NumPy and SciPy bundle separate OpenBLAS builds with separate
-    thread pools, and on a 2-core machine every switch between them stalls for milliseconds
-    while the idle pool's threads spin (measured: a 500 × 500 top-10 ``syevr`` after NumPy's
-    ``syrk`` took 42 ms instead of 6).  ``syrk`` computes one triangle; the other is copied
+    thread pools, and on a machine with few cores every switch between them stalls while the
+    idle pool's threads spin.  ``syrk`` computes one triangle; the other is copied
     from it, so the result is symmetric to the last bit.  Code that reads only the lower
     triangle uses :func:`lower_gram` and skips the copy.
     """
@@ -327,26 +326,13 @@ def range_basis(A):
 
 # The one "auto" rule of every top-k symmetric eigenproblem in fairlab (FairPCA's scatter and
 # Gram matrices, FairKernelPCA's projected Gram matrix, FairDR, KernelFairDR, the baselines).
-# Measured by benchmarks/bench_eigensolvers.py, one BLAS thread, ARPACK time / dense time:
-#
-#                         p = 500        p = 1 000             p = 2 000        p = 3 000
-#   k                     10    20      20    50    100       40    100   199    49   100
-#   flat spectrum (XᵀX)   0.83  0.91    0.59  0.91  2.09      0.97  1.71  2.61   0.46  0.83
-#   RBF Gram matrix       0.20  0.54    0.24  0.29  0.68      0.28  0.77  1.24   0.17  0.49
-#
-# Lanczos converges fast on a decaying spectrum and slowly on a flat one, so the rule asks the
-# caller which kind it decomposes.  "flat" (the default: the scatter matrix of weakly
-# correlated features, and KernelFairDR's operator, whose Lanczos step costs two products):
-# ARPACK for k < p/20 (at p/20 the flat case breaks even, at p/10 it is up to 2.1x slower).
-# "decaying" (FairKernelPCA's projected kernel matrix): k < p/10.  Whole FairKernelPCA fits
-# (RBF, one thread), ARPACK time / dense time, for k between the two bounds:
-#
-#   n                     1 000 (d = 10, 97)     2 000 (d = 10, 97)     3 000 (d = 97)
-#   k = n/15              0.47  0.52             0.79  0.78             0.79
-#   k = n/12              0.80  0.56             1.04  0.77             1.36
-#
-# Both only above p = 500: below, both take a few milliseconds and the dense solver has no
-# convergence risk.
+# Lanczos (ARPACK) converges fast on a decaying spectrum and slowly on a flat one, so the rule
+# asks the caller which kind it decomposes: "flat" (the default: the scatter matrix of weakly
+# correlated features, and KernelFairDR's operator, whose Lanczos step costs two products)
+# takes ARPACK for k < p/20, "decaying" (FairKernelPCA's projected kernel matrix) for k < p/10;
+# both only above p = 500, where the dense solver stops being a few milliseconds and has no
+# convergence risk.  The break-even points are those of benchmarks/bench_eigensolvers.py (one
+# BLAS thread), where the timings live.
 _LANCZOS_MIN_SIZE = 500
 _LANCZOS_MAX_FRACTION = {"flat": 20, "decaying": 10}
 

@@ -43,9 +43,8 @@ h(w) = L₀(U(w)) − L₁(U(w)) is a supergradient of g, non-increasing, h(0) �
         two bracketing subspaces where L₀ = L₁ (bisection; h is continuous along it)
 
 Each evaluated U is feasible and each g(w) a lower bound, so ``duality_gap_`` certifies the
-result; the tests hold it against the SDP on every instance.  Cost: 8 to 13 partial
-eigendecompositions of a d × d matrix on Lee et al.'s splits and synthetic data (d ≤ 800) —
-14 ms on Adult (d = 97, k = 10), 0.7 s at d = 800.
+result; the tests hold it against the SDP on every instance.  Cost: about ten partial
+eigendecompositions of a d × d matrix (the solver's count is bounded by ``_MAX_EVALS``).
 
 SDP solvers (``solver="scs"`` or ``"clarabel"``, Samadi et al.'s algorithm)::
 
@@ -93,8 +92,8 @@ __all__ = ["SamadiFairPCA"]
 
 _FRACTIONAL_TOL = 1e-7  # λ within this of 0 or 1 counts as integral (LP vertices are exact)
 _GAP_TOL = 1e-14  # stop the eigenvalue optimisation at this duality gap (losses scaled to ≤ 1)
-_GAP_WARN = 1e-9  # warn above this gap (not reached on any instance measured)
-_MAX_EVALS = 200  # eigendecompositions of the dual search (8–13 were needed on all data measured)
+_GAP_WARN = 1e-9  # warn above this gap: the dual search certifies far below it
+_MAX_EVALS = 200  # eigendecompositions of the dual search: far above what it needs
 _RANK_TOL = 1e-12  # eigenvalues of C₀ + C₁ below this times the largest count as 0 (rank ≤ k)
 
 
@@ -150,9 +149,7 @@ class SamadiFairPCA(LinearProjection):
         ``"eigen"``: Shen et al.'s eigenvalue optimisation (exact, no cvxpy; module
         docstring).  ``"scs"``/``"clarabel"``: Samadi et al.'s SDP with cvxpy, then their LP
         and the exact rank-k step.  SCS (first order) with the tolerance below is accurate
-        here; the interior-point Clarabel is as accurate but its cost grows steeply with d
-        (measured on Lee et al.'s synthetic data, k = 5: d = 60 in 11 s, d = 100 in 204 s,
-        against 0.2 s and 0.5 s for SCS).
+        here; the interior-point Clarabel is as accurate but its cost grows steeply with d.
     solver_options : dict or None, default=None
         Extra keyword arguments of ``cvxpy.Problem.solve``, SDP solvers only (SCS defaults:
         ``eps_abs=eps_rel=1e-8, max_iters=100000``; at SCS's usual 1e-6 the two losses can

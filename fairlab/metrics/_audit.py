@@ -578,12 +578,10 @@ def leakage(representation, sensitive_features, *,
 
     Notes
     -----
-    Cost.  On 2 000 rows × 10 dimensions the default took 4.4 s for a binary attribute,
-    6.4 s for three groups and 7 s for a continuous one (two shared CPU cores; most of it the
-    MLP, the SVM, the boosting and, for a continuous attribute, the HSIC permutations, about
-    n² operations each; an SVM's fit grows like n²).  Cheaper: fewer adversaries
-    (``adversaries=("logistic", "gradient_boosting")``: 1.4 s), ``tests=()`` (2 s), fewer
-    folds (``cv=3``), a smaller ``n_bootstrap`` (200 gives a rough interval) or
+    Cost.  Seconds on a few thousand rows; most of it the MLP, the SVM, the boosting and, for
+    a continuous attribute, the HSIC permutations, about n² operations each (an SVM's fit grows
+    like n²).  Cheaper: fewer adversaries (``adversaries=("logistic", "gradient_boosting")``),
+    ``tests=()``, fewer folds (``cv=3``), a smaller ``n_bootstrap`` (200 gives a rough interval) or
     ``n_permutations`` (100 still resolves p = 0.01).
 
     Several rows are several tests: on independent data each adversary's interval misses
