@@ -227,3 +227,20 @@ def test_equal_opportunity_parses_the_sensitive_columns_once(monkeypatch):
     # the same fit as demographic parity on the positive rows
     dp = FairPCA(2).fit(X[y == 1], sensitive_features=z[y == 1])
     np.testing.assert_array_equal(eo.components_, dp.components_)
+
+
+def test_no_estimator_imports_another_estimators_private_names():
+    import ast
+    from pathlib import Path
+
+    estimators = {"pca", "kernel_pca", "pls", "kernel_pls", "hsic_regression", "hsic_reduction",
+                  "kernel_projection", "tradeoff"}
+    root = Path(__file__).resolve().parents[1] / "fairlab"
+    borrowed = []
+    for name in sorted(estimators):
+        for node in ast.walk(ast.parse((root / f"{name}.py").read_text())):
+            if (isinstance(node, ast.ImportFrom) and node.level == 1
+                    and node.module in estimators - {name}):
+                borrowed += [f"{name} <- {node.module}.{a.name}" for a in node.names
+                             if a.name.startswith("_")]
+    assert not borrowed
