@@ -179,10 +179,10 @@ def goals(quick=False):
       and, for FPCA, δ ∈ {0, 0.1} — against the SDP solves that were their defaults when their
       speed was set as a goal (SCS through cvxpy; for FPCA its original formulation at ε = 10⁻⁶):
       at least 10× faster, ratio ≤ 0.1.  The old solves (up to half a minute) are timed once,
-      the new ones as every goal is (:func:`goals.best_time`).  Needs cvxpy and Lee et al.'s
+      the new ones as every goal is (:func:`timing.best_time`).  Needs cvxpy and Lee et al.'s
       splits (``FAIRLAB_DATA``); left out with a message otherwise, and from ``--quick``.
     """
-    from goals import Goal, best_time
+    from timing import Goal, best_time
 
     def mbfpca():
         return MbFPCA(5, tau=1e-3, random_state=0)

@@ -49,7 +49,7 @@ def wall_seconds(units, n_workers):
 
 def goals(quick=False):
     """Two workers' wall time against one worker's on the same units (none on one core)."""
-    from goals import Goal
+    from timing import Goal
 
     if len(os.sched_getaffinity(0)) < 2:
         print("bench_cluster: one core only, no goal stated")

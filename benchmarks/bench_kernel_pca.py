@@ -128,7 +128,7 @@ def part2(X, s, n_rows, n_landmarks, repeats):
 
 def goals(quick=False):
     """Rows of ``benchmarks/goals.py``: each ratio measured in one run on the same data."""
-    from goals import Goal, best_time
+    from timing import Goal, best_time
 
     X_all, s_all, name = load_data()
     gamma = 1.0 / (X_all.shape[1] * X_all.var())

@@ -141,7 +141,7 @@ def peak_fit_memory_mib(X, z, k=10):
 
 def goals(quick=False, k=10):
     """FairPCA.fit against PCA(svd_solver="auto").fit and against the floor, same data."""
-    from goals import Goal, best_time
+    from timing import Goal, best_time
 
     rows = []
     for n, d in QUICK_SHAPES if quick else GOAL_SHAPES:

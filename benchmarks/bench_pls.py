@@ -106,7 +106,7 @@ def agreement(D, k):
 
 def goals(quick=False):
     """FairPLS.fit (η = 1, exact) against PLSRegression.fit, same data and k (goal ≤ 1.0)."""
-    from goals import Goal, best_time
+    from timing import Goal, best_time
 
     rows = []
     for d in [100, 500] if quick else [10, 100, 500, 2000]:

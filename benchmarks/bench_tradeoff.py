@@ -49,7 +49,7 @@ def curve_seconds(method, repeats=1, **options):
 
 def goals(quick=False):
     """The whole fair PCA curve against the reductions' curve (none in the quick run)."""
-    from goals import Goal
+    from timing import Goal
 
     if quick:  # the reductions' curve alone takes ~20 s: not a smoke test
         return []

@@ -35,50 +35,18 @@ import importlib
 import platform
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_info, threadpool_limits
+from timing import Goal, best_time  # noqa: F401  (re-exported: every script's row and timer)
 
-SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_kernel_learning", "bench_pls", "bench_tradeoff",
+SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_hsic", "bench_pls", "bench_tradeoff",
            "bench_cluster", "bench_baselines")
 REGRESSION_FACTOR = 2.0
 RESULTS = Path(__file__).resolve().parent / "results" / "goals.csv"
 FAR_OFF = "missed > 2×"
-
-
-@dataclass
-class Goal:
-    """One measured ratio: fairlab's time against the reference method's, and the goal."""
-
-    measure: str
-    case: str
-    ours: float
-    reference: float
-    goal: float
-    unit: str = "s"  # "s", or "MiB" for a memory goal
-
-    @property
-    def ratio(self):
-        return self.ours / self.reference if self.reference > 0 else float("nan")
-
-
-def best_time(func, *, repeats=3, budget=2.0):
-    """Fastest wall time (s) of ``func()`` over at least ``repeats`` calls after one warm-up.
-
-    More calls are made while the total stays under ``budget`` seconds (at most 4·repeats), so
-    fast cases are timed many times and slow ones only ``repeats`` times.
-    """
-    func()
-    best, calls, start = np.inf, 0, time.perf_counter()
-    while calls < repeats or (time.perf_counter() - start < budget and calls < 4 * repeats):
-        t0 = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - t0)
-        calls += 1
-    return best
 
 
 def table(goals):

@@ -78,6 +78,7 @@ from ._core.moments import (
 from ._core.validation import (
     check_array,
     check_continuous_sensitive,
+    check_transform_input,
     validate_data,
     warn_unconstrained,
 )
@@ -485,7 +486,7 @@ class FairLinearRegression(StreamingMixin, _PathMixin, RegressorMixin, BaseEstim
             one = np.ndim(self.coef_) == 1
             return map_rows(A, _linear_block, coef.shape[0], coef, self.intercept_, one,
                             drop_columns=one)
-        X = validate_data(self, X, reset=False)
+        X = check_transform_input(self, X)
         return X @ self.coef_.T + self.intercept_
 
 
@@ -777,5 +778,5 @@ class FairKernelRegression(_PathMixin, RegressorMixin, BaseEstimator):
         y_pred : ndarray of shape (n_samples,) or (n_samples, n_targets)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
+        X = check_transform_input(self, X)
         return self._centred_test_kernel(X) @ self.dual_coef_ + self.intercept_

@@ -64,7 +64,8 @@ matrix resolves only the largest component).  Here X is centred before anything 
 passes), the fair directions are built in column-scaled coordinates, the singular values come
 from LAPACK's Jacobi SVD (relative accuracy for column-scaled matrices), and an uncentred
 fit adds the mean as one exact extra row (MᵀM = McᵀMc + n·bbᵀ) instead of rounding it into
-every entry.  See :func:`_linear_constraint` and :func:`_linear_components`.
+every entry.  See :func:`~fairlab._core.constraints.linear_constraint` and
+:func:`~fairlab._core.constraints.linear_components`.
 
 Polynomial kernel, centred.  (γxᵀy + c₀)^p far from the origin is dominated by terms that
 depend on one argument only ((γ‖μ‖²)^p, …), which centring removes: formed and then centred
@@ -82,11 +83,9 @@ landmarks, f(x_i)ᵀf(x_j) = K_ij and the result equals the exact solver.
 
 import warnings
 from numbers import Integral, Real
-from typing import NamedTuple
 
 import numpy as np
 from scipy import linalg
-from scipy.linalg import lapack
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.base import (
     BaseEstimator,
@@ -98,6 +97,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from ._core.constraints import (
+    component_floor,
+    constraint_columns,
+    constraint_factor,
+    linear_components,
+    linear_constraint,
+)
 from ._core.kernels import (
     GAMMA_KERNELS,
     KERNELS,
@@ -115,10 +121,9 @@ from ._core.linalg import (
     choose_eigen_solver,
     column_signs,
     complement_basis,
-    constraint_basis,
+    eigen_solver_name,
     flip_signs,
-    gram_constraint_factor,
-    n_distinct_rows,
+    gram_rounding_floor,
     signs_of_extremes,
     symmetric_matvec,
     thin_svd,
@@ -132,9 +137,11 @@ from ._core.moments import (
     is_dask,
     map_rows,
 )
+from ._core.nystroem import nystroem_map
 from ._core.validation import (
     check_n_components,
     check_sensitive,
+    check_transform_input,
     reject_bool_params,
     validate_data,
     warn_unconstrained,
@@ -145,191 +152,7 @@ __all__ = ["FairKernelPCA"]
 # scikit-learn's KernelPCA treats eigenvalues below this fraction of the largest as zero
 # (``_check_psd_eigenvalues``); we do the same so that both agree on rank-deficient kernels.
 _SMALL_EIGENVALUE_RATIO = 1e-12
-# A kept component's group means must agree to this fraction of its own norm (see
-# _component_floor): eigenvalues below the rounding level of G divided by it are dropped.
-_CONSTRAINT_RTOL = 1e-6
 _DEFAULT_N_LANDMARKS = 1000
-_FAIR_PCA_SOLVER_NAMES = {"full": "dense"}  # FairPCA.solver_ → the names of ``eigen_solver``
-
-
-def _constraint_factor(K, Z, unit):
-    """T, σ with (ZᵀKZ)⁺ = T diag(σ) Tᵀ, and KZT: the constraint, with its rank decided once.
-
-    ``Z`` has orthonormal columns; ``unit`` is the rounding level of an entry of K (see
-    :func:`fairlab._core.linalg.gram_constraint_factor`).  W = KZT = Φ̃(AT) holds the images of an
-    orthonormal basis AT of the feature-space constraint vectors A = Φ̃ᵀZ.
-    """
-    KZ = K @ Z
-    T, sigma = gram_constraint_factor(Z.T @ KZ, K.shape[0], unit)
-    return T, sigma, KZ @ T
-
-
-def _constraint_columns(sensitive):
-    """Orthonormal basis Z of span(Z̃) for :class:`~fairlab._core.validation.SensitiveColumns`.
-
-    The categorical part is the exact basis of the independent centred indicators (no rank
-    decided); the continuous columns S̃ (centred) are projected off it and the rank of what is
-    left is decided by :func:`~fairlab._core.linalg.constraint_basis` (collinear columns, or a
-    continuous column that is a function of a categorical one, are a property of the data),
-    each column's rounding scale being its norm as given (centring rounds at eps·|s|).
-    """
-    groups, S = sensitive.groups, sensitive.continuous
-    n = (S if groups is None else groups.codes).shape[0]
-    Zc = np.zeros((n, 0)) if groups is None else linalg.qr(groups.contrasts(),
-                                                            mode="economic")[0]
-    if S is None:
-        return Zc
-    St = S - S.mean(axis=0)
-    St -= St.mean(axis=0)
-    St -= Zc @ (Zc.T @ St)
-    Zs = constraint_basis(St, np.ones(n), np.sqrt(np.einsum("ij,ij->j", S, S)), n_terms=n)
-    Zs -= Zc @ (Zc.T @ Zs)  # re-orthogonalise against the exact part (twice is enough)
-    return linalg.qr(np.hstack([Zc, Zs]), mode="economic")[0]
-
-
-def _component_floor(n, unit, trace, T):
-    r"""Smallest eigenvalue of G kept as a component: the rounding level of G over a tolerance.
-
-    The computed G = K̃ − WWᵀ (W = K̃ZT, Tᵀ ZᵀK̃Z T = I) differs from the exact one by ΔG with
-    ‖ΔK̃‖₂ ≤ n·unit and ‖ΔW_j‖ ≤ n·unit/√μ_j (μ_j the eigenvalues of ZᵀK̃Z, ‖T_j‖ = μ_j^{-½})
-    against ‖W‖₂² ≤ λ₁(K̃) ≤ tr(K̃), so ‖ΔG‖₂ ≤ δ_G = n·unit·(1 + 2√(tr(K̃)/μ_min)).
-    An eigenvector v of G with eigenvalue λ lies in the exact null-space complement only up to
-    ‖Zᵀv‖ ≲ δ_G/λ (Davis–Kahan against the zero eigenvalues that span(Z) carries), which is
-    the gap of the group means of the component relative to its norm √λ.  Components with
-    λ ≤ δ_G/τ (τ = ``_CONSTRAINT_RTOL``) would not be fair at their own scale: they are
-    dropped.  Without a constraint the floor is the rounding level 4·n·unit of K̃ itself.
-    """
-    base = 4.0 * n * unit
-    if T.shape[1] == 0:
-        return base
-    mu_min = 1.0 / float(np.max(np.einsum("ij,ij->j", T, T)))
-    delta = n * unit * (1.0 + 2.0 * np.sqrt(max(trace, 0.0) / mu_min))
-    return max(base, delta / _CONSTRAINT_RTOL)
-
-
-class _LinearProblem(NamedTuple):
-    """The linear kernel's centring and constraint on X itself (:func:`_linear_constraint`).
-
-    ``mean`` μ (two-pass), ``Xc`` = X − μ, ``A`` = XcᵀZ (the feature-space constraint vectors
-    Φ̃ᵀZ of the linear kernel), ``Q`` an orthonormal basis of range(A) (its rank decided),
-    and the fair directions range(A)^⊥ = span(Q⊥) held scale-free: with c the column norms
-    of Xc and R an orthonormal basis of range(D_c⁻¹A)^⊥, Q⊥ = D_c⁻¹ R T⁻¹, T the triangular
-    factor of D_c⁻¹R (so that Q⊥ has orthonormal columns).
-    """
-
-    mean: np.ndarray
-    Xc: np.ndarray
-    A: np.ndarray
-    Q: np.ndarray
-    scale: np.ndarray
-    R: np.ndarray
-    T: np.ndarray
-
-    def project(self, rows):
-        """rows·Q⊥ = ((rows/c)R)T⁻¹: no product of a large column with a small weight."""
-        return linalg.solve_triangular(self.T, ((rows / self.scale) @ self.R).T, trans="T",
-                                       lower=False).T
-
-    def directions(self, V):
-        """Q⊥V = R(T⁻¹V)/c, entry by entry as accurate as the scaled problem (d × k)."""
-        return (self.R @ linalg.solve_triangular(self.T, V, lower=False)) / self.scale[:, None]
-
-
-def _linear_constraint(X, Z):
-    """Centring and constraint of the linear kernel, on X itself (no Gram matrix is formed).
-
-    Z is centred, so XᵀZ = XcᵀZ: A is computed from the two-pass centred Xc and loses nothing
-    to an offset.  Its rank is decided by :func:`~fairlab._core.linalg.constraint_basis` (entries
-    rounding at n·eps·‖x_col‖‖z‖, the columns of X as given), once, on the column-scaled
-    D_c⁻¹A (the rule is invariant to that scaling).  The fair directions are then built in
-    the scaled coordinates, where every column of X weighs alike: with column scales of 1e-6
-    … 1e6, an orthonormal basis of range(A)^⊥ computed directly is accurate only to eps
-    normwise, and its small entries on the large columns (weights ~1e-12) would carry errors
-    as large as the signal of the small columns.  T is the triangular factor of D_c⁻¹R by
-    Householder QR with the rows sorted by decreasing norm (row-wise stable for such graded
-    matrices).  Returns a :class:`_LinearProblem`.
-    """
-    n, d = X.shape
-    mean = X.mean(axis=0)
-    Xc = X - mean
-    shift = Xc.mean(axis=0)  # the second pass removes the first pass's rounding
-    Xc -= shift
-    mean = mean + shift
-    norms = np.sqrt(np.einsum("ij,ij->j", Xc, Xc))
-    scale = np.where(norms > 0, norms, 1.0)
-    if Z.shape[1]:
-        A = Xc.T @ Z
-        Qs = constraint_basis(A / scale[:, None],
-                              np.sqrt(np.einsum("ij,ij->j", X, X)) / scale,
-                              np.ones(Z.shape[1]), n_terms=n)
-        # the same range in the original coordinates, for A⁺ and n_constraints_
-        Q = _orthonormal_range(scale[:, None] * Qs)
-    else:
-        A, Qs, Q = np.zeros((d, 0)), np.zeros((d, 0)), np.zeros((d, 0))
-    R = complement_basis(Qs)
-    B = R / scale[:, None]
-    order = np.argsort(-np.einsum("ij,ij->i", B, B), kind="stable")
-    T = linalg.qr(B[order], mode="r", check_finite=False)[0][: R.shape[1]]
-    return _LinearProblem(mean, Xc, A, Q, scale, R, T)
-
-
-def _orthonormal_range(B):
-    """Orthonormal basis of range(B) for B of full column rank (thin QR)."""
-    return linalg.qr(B, mode="economic", check_finite=False)[0] if B.shape[1] else B
-
-
-def _graded_svd(B):
-    """Singular values (descending) and right singular vectors of B, accurate per value.
-
-    LAPACK's preconditioned Jacobi SVD (``dgejsv``, column-scaled mode) computes every
-    singular value of B = CD (D diagonal) to a relative accuracy of eps·κ(C), whatever D:
-    the columns of the projected data keep the spread of X's column scales, and the small
-    singular values must not inherit the rounding eps·σ₁ of a bidiagonalisation.  Wide B
-    (fewer rows than columns): the thin SVD (``gesdd``).
-    """
-    m, p = B.shape
-    if m >= p:
-        sva, _, V, work, _, info = lapack.dgejsv(np.asfortranarray(B), joba=0, jobu=3, jobv=0,
-                                                 jobr=0, jobt=0, jobp=0)
-        if info == 0:
-            s = sva * (work[0] / work[1])
-            order = np.argsort(-s, kind="stable")
-            return s[order], V[:, order]
-    _, s, Wt = thin_svd(np.ascontiguousarray(B))
-    return s, Wt.T
-
-
-def _linear_components(Mc, Z, b=None):
-    """Singular pairs of the projected data M = Mc + 1bᵀ, and how many components are kept.
-
-    ``Mc`` (n × p) is the centred data with the constrained directions projected out (XcQ⊥),
-    ``b`` = Q⊥ᵀμ the projected mean when the kernel is uncentred (M = XQ⊥), None otherwise.
-    G = MMᵀ is the projected Gram matrix of the linear kernel: λ_j = s_j², v_j = MW_j/s_j,
-    with no squaring, so components far below the largest one keep their accuracy.  As 1 ⟂
-    Mc, MᵀM = McᵀMc + n·bbᵀ: the SVD is that of Mc with the row √n·bᵀ appended, so the offset
-    is never added into (and rounded with) the entries of Mc; the training scores are
-    MW_j = McW_j + bᵀW_j, a column plus a constant.
-
-    A component is kept while (i) s_j > max(n, p)·eps·s_1 (above it, a direction of the data;
-    below, rounding) and (ii) its group means agree to ``_CONSTRAINT_RTOL`` of its own norm,
-    measured: ‖ZᵀMcW_j‖ ≤ τ·s_j (Z orthonormal and centred, so ZᵀMW_j = ZᵀMcW_j) — the rule
-    of the Gram route (:func:`_component_floor`), measured instead of bounded.  The first
-    component that fails either test ends the kept ones.  Returns (scores MW, s, W, rank).
-    """
-    n, p = Mc.shape
-    if p == 0 or n == 0:
-        return np.zeros((n, 0)), np.zeros(0), np.zeros((p, 0)), 0
-    B = Mc if b is None else np.vstack([Mc, np.sqrt(n) * b[None, :]])
-    s, W = _graded_svd(B)
-    centred_scores = Mc @ W
-    scores = centred_scores if b is None else centred_scores + b @ W
-    if s[0] <= 0 or not np.isfinite(s[0]):
-        return scores, s, W, 0
-    ok = s > max(n, p) * np.finfo(float).eps * s[0]
-    if Z.shape[1]:
-        ok &= np.linalg.norm(Z.T @ centred_scores, axis=0) <= _CONSTRAINT_RTOL * s
-    rank = int(np.argmin(ok)) if not ok.all() else ok.size
-    return scores, s, W, rank
 
 
 def _poly_centred_terms(A, B, mean, gamma, coef0, degree):
@@ -384,13 +207,14 @@ def _projected_gram_arpack(K, Z, unit, k, center, random_state):
     ``K`` is the kernel matrix, a private symmetric copy: it is centred *in place* (two
     passes, with the column means for both sides — K is symmetric) and G v = K̃v − W(σ∘Wᵀv)
     costs one product with K̃ (``symv`` on its lower triangle) and O(n·m) more.  The
-    constraint factor is that of :func:`_constraint_factor`.  Returns (λ descending, V, T, σ,
-    W), or None when ARPACK does not converge (``K`` then holds K̃, for the dense solver).
+    constraint factor is that of :func:`~fairlab._core.constraints.constraint_factor`.
+    Returns (λ descending, V, T, σ, W), or None when ARPACK does not converge (``K`` then
+    holds K̃, for the dense solver).
     """
     n = K.shape[0]
     if center:
         center_symmetric_gram_inplace(K)
-    T, sigma, W = _constraint_factor(K, Z, unit)
+    T, sigma, W = constraint_factor(K, Z, unit)
     Ws = W * sigma
     kernel_product = symmetric_matvec(K)  # K̃'s lower triangle: half the reads of K̃ @ v
 
@@ -469,20 +293,6 @@ def _check_precomputed_gram(K):
             "K_ii >= 0 and |K_ij| <= sqrt(K_ii K_jj)). Pass a kernel matrix such as "
             "exp(-gamma * D**2) for squared distances D, not distances or dissimilarities."
         )
-
-
-def _nystroem_map(W):
-    """W^{-1/2} (pseudo-inverse square root) of the landmark Gram matrix W, as a (L, r) matrix.
-
-    Repeated landmarks (equal rows of W) make W singular by construction: at most as many
-    eigenvalues as distinct rows are kept; among them those above the rounding level
-    L·eps·λ_max (a low-rank kernel is a property of the data).
-    """
-    s, V = linalg.eigh((W + W.T) / 2)
-    s, V = s[::-1], V[:, ::-1]
-    keep = s > s[0] * W.shape[0] * np.finfo(float).eps
-    keep[n_distinct_rows(W):] = False
-    return V[:, keep] / np.sqrt(s[keep])
 
 
 def _nystroem_features(B, landmarks, nmap, params):
@@ -761,8 +571,8 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
                                         min_group_size=2)
             groups = sensitive.groups
             # Orthonormal basis of the independent centred indicators (exact, no rank test),
-            # and of the continuous columns (their rank decided: _constraint_columns).
-            Z = _constraint_columns(sensitive)
+            # and of the continuous columns (their rank decided by constraint_columns).
+            Z = constraint_columns(sensitive)
         # Algorithm 3's bound k <= n − m + 1 (n − Σ_r(m_r − 1) for several attributes).  With
         # centring G has rank <= n − m, so the last admissible component is a zero column, as
         # in scikit-learn's KernelPCA for a request beyond the rank.
@@ -786,15 +596,16 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
 
         K̃ = FFᵀ with F = Xc (two-pass centred) or X (``center=False``), and the constraint
         vectors are A = XcᵀZ, so G = F P Fᵀ with P the projector onto range(A)^⊥ = range(Q⊥):
-        its eigenpairs are the singular pairs of M = F Q⊥ (:func:`_linear_components`).  Axes
-        u_j = Q⊥W_j (unit), ``transform(x) = (x − μ)ᵀu_j``, and ``dual_coef_``
+        its eigenpairs are the singular pairs of M = F Q⊥
+        (:func:`~fairlab._core.constraints.linear_components`).  Axes u_j = Q⊥W_j (unit),
+        ``transform(x) = (x − μ)ᵀu_j``, and ``dual_coef_``
         c_j = (v_j − Z A⁺Fᵀv_j)/√λ_j, equation (3) with ZᵀK̃Z = AᵀA and ZᵀK̃v = AᵀFᵀv.
         """
         n = X.shape[0]
-        problem = _linear_constraint(X, Z)
+        problem = linear_constraint(X, Z)
         mean, Xc, A, Q = problem.mean, problem.Xc, problem.A, problem.Q
         F = Xc if self.center else X
-        scores, s, W, rank = _linear_components(
+        scores, s, W, rank = linear_components(
             problem.project(Xc), Z, None if self.center else problem.project(mean[None, :])[0])
         kept = min(rank, k)
         V = scores[:, :kept] / s[:kept]
@@ -865,7 +676,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         unit = entry_rounding_unit(K, self.kernel)
         self.X_fit_ = None if self.kernel == "precomputed" else X
         keep_all_positive = self.n_components is None
-        floor = 4.0 * n * unit
+        floor = gram_rounding_floor(n, unit)
         solver = "dense" if keep_all_positive else self.eigen_solver
         if solver == "auto":
             solver = choose_eigen_solver(n, k, spectrum="decaying")
@@ -877,19 +688,19 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
                 lam, V, T, sigma, W = found
                 self.solver_ = "arpack"
                 self.n_constraints_ = T.shape[1]
-                floor = _component_floor(n, unit, float(np.trace(K)), T)
+                floor = component_floor(n, unit, float(np.trace(K)), T)
                 return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive, floor)
             solver, centred = "dense", self.center  # no convergence: dense solver on G below
         if self.center and not centred:
             K = center_gram(K)
-        T, sigma, W = _constraint_factor(K, Z, unit)
+        T, sigma, W = constraint_factor(K, Z, unit)
         self.n_constraints_ = T.shape[1]
-        component_floor = _component_floor(n, unit, float(np.trace(K)), T)
+        kept_floor = component_floor(n, unit, float(np.trace(K)), T)
 
         if self.eigen_solver == "generalized":
             self.solver_ = "generalized"
             lam, B = _alg3_generalized(K, W, k, self.center, floor)
-            lam, B = self._drop_null_components(lam, B, keep_all_positive, component_floor)
+            lam, B = self._drop_null_components(lam, B, keep_all_positive, kept_floor)
             B[:, lam == 0] = 0.0
             E = K @ B  # = (ΛᵀRᵀK)ᵀ of Algorithm 3, the training embedding
             signs = column_signs(E)  # the exact solver's convention, on the embedding
@@ -899,8 +710,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
             G = _projected_gram(K, W, sigma)  # K is a private copy: G overwrites it
             lam, V, self.solver_ = top_eigh_route(G, k, solver=solver,
                                                   random_state=as_seed(self.random_state))
-            return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive,
-                                      component_floor)
+            return self._finish_exact(lam, V, Z, T, sigma, W, keep_all_positive, kept_floor)
         self.eigenvalues_ = lam
         self.eigenvectors_ = V
         self.dual_coef_ = B
@@ -985,7 +795,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         else:
             self._landmarks = X[idx]
             K_nl = self._get_kernel(X, self._landmarks)
-        self._nystroem_map = _nystroem_map(K_nl[idx])
+        self._nystroem_map = nystroem_map(K_nl[idx])
         F = K_nl @ self._nystroem_map
         feasible = F.shape[1] - n_constraints
         if self.n_components is not None and k > feasible:
@@ -1010,7 +820,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self._nystroem_signs = signs
         E = E * signs
         self.fair_pca_ = fair_pca
-        self.solver_ = _FAIR_PCA_SOLVER_NAMES.get(fair_pca.solver_, fair_pca.solver_)
+        self.solver_ = eigen_solver_name(fair_pca.solver_)
         self.landmark_indices_ = idx
         self.n_constraints_ = fair_pca.n_constraints_
         self.X_fit_ = None
@@ -1059,7 +869,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         else:
             self.gamma_ = resolve_gamma(landmarks, self.gamma) if has_gamma else None
         self._landmarks = landmarks
-        self._nystroem_map = _nystroem_map(self._get_kernel(landmarks, landmarks))
+        self._nystroem_map = nystroem_map(self._get_kernel(landmarks, landmarks))
         params = self._kernel_params()
         F = map_rows(X, _nystroem_features, self._nystroem_map.shape[1], landmarks,
                      self._nystroem_map, params)
@@ -1075,7 +885,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         top, bottom, squares = dask.compute(E.max(axis=0), E.min(axis=0), (E**2).sum(axis=0))
         self._nystroem_signs = signs_of_extremes(top, bottom)  # the in-memory convention
         self.fair_pca_ = fair_pca
-        self.solver_ = _FAIR_PCA_SOLVER_NAMES.get(fair_pca.solver_, fair_pca.solver_)
+        self.solver_ = eigen_solver_name(fair_pca.solver_)
         self.landmark_indices_ = idx
         self.n_constraints_ = fair_pca.n_constraints_
         self.X_fit_ = None
@@ -1119,7 +929,7 @@ class FairKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
                     f"kernel='precomputed': transform needs k(X_new, X_train) of shape "
                     f"(n_new, {self.n_features_in_}), one column per training row; got {shape}."
                 )
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_transform_input(self, X)
         if self.approximation == "nystroem":
             if self.kernel == "precomputed":
                 K_nl = X[:, self.landmark_indices_]

@@ -3,7 +3,8 @@ r"""Kernel Fair PLS (De-Diego et al. 2025, §4.1, Algorithm 4): HSIC-penalised k
 The kernel counterpart of :class:`fairlab.FairPLS` (:mod:`fairlab.pls`): components in the
 feature space of a kernel on X, whose HSIC with a kernel on S is penalised with weight η.  Each
 component is the exact maximiser of the penalised objective on the deflated Gram matrix, with
-the rounding rule and the leading-direction solver of :mod:`fairlab.pls`.
+the rounding rule and the leading-direction solver it shares with it
+(:mod:`fairlab._core.pls_steps`).
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -22,7 +23,7 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
 from ._core.kernels import (
     GAMMA_KERNELS,
@@ -41,18 +42,21 @@ from ._core.linalg import (
 from ._core.moments import (
     reject_dask,
 )
+from ._core.pls_steps import (
+    EPS,
+    ETA_CONSTRAINT,
+    check_y,
+    encode_penalty_sensitive,
+    is_zero_score,
+    leading_direction,
+    objective_rounding,
+    stops_at,
+)
 from ._core.validation import (
     check_n_components,
+    check_transform_input,
     validate_data,
     warn_unconstrained,
-)
-from .pls import (
-    _EPS,
-    _ETA_CONSTRAINT,
-    _check_y,
-    _encode_sensitive,
-    _leading_direction,
-    _objective_rounding,
 )
 
 __all__ = ["KernelFairPLS"]
@@ -142,7 +146,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
 
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "eta": _ETA_CONSTRAINT,
+        "eta": ETA_CONSTRAINT,
         "kernel": [StrOptions(set(KERNELS)), callable],
         "gamma": [Interval(Real, 0, None, closed="neither"), None],
         "degree": [Interval(Integral, 1, None, closed="left")],
@@ -177,7 +181,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
                                        gamma=self.sensitive_gamma_, degree=self.degree,
                                        coef0=self.coef0))
         lam, V = linalg.eigh((Ks + Ks.T) / 2.0)
-        keep = lam > max(lam[-1], 0.0) * Ks.shape[0] * _EPS * 10
+        keep = lam > max(lam[-1], 0.0) * Ks.shape[0] * EPS * 10
         # u distinct rows of S give rank(H K_S H) <= u - 1 by construction (its null space
         # holds 1 and the differences of indicators of equal rows): never keep more
         n_distinct = np.unique(S, axis=0).shape[0]
@@ -198,7 +202,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
         n = X.shape[0]
         if self.kernel == "precomputed" and X.shape[1] != n:
             raise ValueError(f"kernel='precomputed' needs the square Gram matrix; got {X.shape}.")
-        y = _check_y(y, n, type(self).__name__)
+        y = check_y(y, n, type(self).__name__)
         self._predict_1d = y.ndim == 1
         Y = y.reshape(n, -1)
         self.y_mean_ = Y.mean(axis=0)
@@ -208,7 +212,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             L = np.zeros((n, 0))
             self.sensitive_gamma_ = None
         else:
-            S, s_weights, independent = _encode_sensitive(sensitive_features, n)
+            S, s_weights, independent = encode_penalty_sensitive(sensitive_features, n)
             if np.isinf(self.eta) and self.sensitive_kernel == "linear":
                 # the constraint Lᵀt = 0 needs only the columns that span range(S̃)
                 S, s_weights = S[:, independent], s_weights[independent]
@@ -237,7 +241,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
             KPZ = Kc @ PZ
             G = PZ.T @ KPZ  # Zᵀ K̃_h Z = (PZ)ᵀ K̃ (PZ)
             lam, V = linalg.eigh((G + G.T) / 2.0)
-            keep = lam > max(lam[-1], 0.0) * G.shape[0] * _EPS * 10
+            keep = lam > max(lam[-1], 0.0) * G.shape[0] * EPS * 10
             if not keep.any():
                 warnings.warn(f"Gram residual has no covariance left with y or S at component "
                               f"{h}; the remaining components are zero.", UserWarning,
@@ -245,23 +249,16 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
                 break
             V, lam = V[:, keep], lam[keep]
             R = np.sqrt(lam)[:, None] * V.T  # C = Q R with C = Φ̃_hᵀZ, Q orthonormal
-            v, value = _leading_direction(R[:, :m], R[:, m:], eta, n_terms=n * (h + 1))
-            level = _objective_rounding(R[:, :m].T @ v, R[:, m:].T @ v, eta, h, n, norms)
-            if not value > level:
-                # as FairPLS: a maximum at or below 0 stops the fit (see Notes)
-                warnings.warn(
-                    f"component {h}: no direction has a positive objective ‖Yᵀt‖² − "
-                    f"η·HSIC-penalty (largest {value / n**2:.3g}, rounding level "
-                    f"{level / n**2:.3g}). The fit stops: this and the remaining components are "
-                    f"zero (components {h}..{k - 1}; lower n_components or eta).",
-                    UserWarning, stacklevel=2)
+            v, value = leading_direction(R[:, :m], R[:, m:], eta, n_terms=n * (h + 1))
+            level = objective_rounding(R[:, :m].T @ v, R[:, m:].T @ v, eta, h, n, norms)
+            if stops_at(value, level, h, n, k, "η·HSIC-penalty", stacklevel=2):
                 break
             u = V @ (v / np.sqrt(lam))  # w = C u, ‖w‖ = 1
             t = KPZ @ u
             t -= Th @ (Th.T @ t)  # t = K̃_h Z u = P K̃ P Z u
             a = PZ @ u  # w = Φ̃ᵀ P Z u
             tt = float(t @ t)
-            if not np.sqrt(tt) > 1e-12 * k_norm:
+            if is_zero_score(tt, k_norm):
                 warnings.warn(f"Gram residual is (numerically) zero at component {h}; the "
                               "remaining components are zero.", UserWarning, stacklevel=2)
                 break
@@ -283,7 +280,7 @@ class KernelFairPLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Regressor
     def transform(self, X):
         """Scores of new data: centred K(X, ``X_fit_``) @ ``dual_rotations_``."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        X = check_transform_input(self, X)
         Kt = self._kernel(X, self.X_fit_) if self.kernel != "precomputed" else X
         if Kt.shape[1] != self.X_fit_.shape[0]:
             raise ValueError(

@@ -63,6 +63,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from ._core.constraints import (
+    component_floor,
+    constraint_columns,
+    constraint_factor,
+    linear_components,
+    linear_constraint,
+)
 from ._core.kernels import (
     GAMMA_KERNELS,
     KERNELS,
@@ -72,19 +79,13 @@ from ._core.kernels import (
     warn_if_indefinite,
 )
 from ._core.linalg import column_signs, complement_basis, constraint_basis, flip_signs
+from ._core.nystroem import nystroem_map
 from ._core.validation import (
     check_sensitive,
+    check_transform_input,
     reject_bool_params,
     validate_data,
     warn_unconstrained,
-)
-from .kernel_pca import (
-    _component_floor,
-    _constraint_columns,
-    _constraint_factor,
-    _linear_components,
-    _linear_constraint,
-    _nystroem_map,
 )
 
 __all__ = ["FairKernelProjection"]
@@ -210,7 +211,7 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
             Z = np.zeros((n, 0))
         else:
             # an orthonormal basis of span(S̃), as fair kernel PCA builds it (exact for groups)
-            Z = _constraint_columns(check_sensitive(sensitive_features, n, self.sensitive_type,
+            Z = constraint_columns(check_sensitive(sensitive_features, n, self.sensitive_type,
                                                     min_group_size=1))
         self.gamma_ = resolve_gamma(X, self.gamma) if self.kernel in GAMMA_KERNELS else None
         self._linear = None
@@ -223,16 +224,16 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
     def _fit_linear(self, X, Z):
         """The linear kernel on X itself: K_⊥ = (XQ⊥)(XQ⊥)ᵀ, no Gram matrix formed.
 
-        With A = XᵀS̃ = XcᵀZ and Q⊥ a basis of range(A)^⊥ (:func:`~fairlab.kernel_pca.
-        _linear_constraint`), k_⊥(x, y) = xᵀQ⊥Q⊥ᵀy.  The thin SVD XQ⊥ = U diag(s) Wᵀ gives
-        K_⊥'s eigenpairs (λ = s², kept by the rule of :func:`~fairlab.kernel_pca.
-        _linear_components`) and the features Ψ(x) = xᵀQ⊥W, which equal k_⊥(x, X)UΛ^{-1/2}.
+        With A = XᵀS̃ = XcᵀZ and Q⊥ a basis of range(A)^⊥ (:func:`~fairlab._core.constraints.
+        linear_constraint`), k_⊥(x, y) = xᵀQ⊥Q⊥ᵀy.  The thin SVD XQ⊥ = U diag(s) Wᵀ gives
+        K_⊥'s eigenpairs (λ = s², kept by the rule of :func:`~fairlab._core.constraints.
+        linear_components`) and the features Ψ(x) = xᵀQ⊥W, which equal k_⊥(x, X)UΛ^{-1/2}.
         Ψ(x) is evaluated as (x − μ)ᵀQ⊥W + μᵀQ⊥W: the offset μ enters as one constant per
         column, never rounded into the entries, so no centred sensitive column sees it.
         """
-        problem = _linear_constraint(X, Z)
+        problem = linear_constraint(X, Z)
         mean = problem.mean
-        scores, s, W, rank = _linear_components(problem.project(problem.Xc), Z,
+        scores, s, W, rank = linear_components(problem.project(problem.Xc), Z,
                                                 problem.project(mean[None, :])[0])
         signs = column_signs(scores[:, :rank])
         self._linear = (problem, problem.directions(W[:, :rank] * signs))
@@ -250,12 +251,12 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         K = self._kernel(X)
         unit = entry_rounding_unit(K, self.kernel)
         # (S̃ᵀKS̃)⁺ = Z T diag(σ) Tᵀ Zᵀ, and W = KZT the images of the constraint directions
-        T, sigma, W = _constraint_factor(K, Z, unit)
+        T, sigma, W = constraint_factor(K, Z, unit)
         self._constraint_coef, self._sigma, self._constraint_images = Z @ T, sigma, W
         K_fair = K - (W * sigma) @ W.T
         lam, U = linalg.eigh((K_fair + K_fair.T) / 2, check_finite=False)
         lam, U = lam[::-1], flip_signs(U[:, ::-1])
-        keep = lam > _component_floor(n, unit, float(np.trace(K)), T)
+        keep = lam > component_floor(n, unit, float(np.trace(K)), T)
         self.eigenvalues_ = lam[keep]
         self._feature_map = U[:, keep] / np.sqrt(lam[keep])
         self.X_fit_ = X
@@ -269,7 +270,7 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
             0 if self.random_state is None else self.random_state).choice(n, L, replace=False))
         self.X_fit_ = X[idx]
         K_nl = self._kernel(X, self.X_fit_)
-        nmap = _nystroem_map(K_nl[idx])
+        nmap = nystroem_map(K_nl[idx])
         F = K_nl @ nmap
         # the feature-space directions FᵀZ, their rank decided by the rounding bound
         Q = constraint_basis(F.T @ Z, np.linalg.norm(F, axis=0), np.ones(Z.shape[1]), n)
@@ -291,8 +292,8 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         ndarray of shape (n_X, n_Y)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        Y = X if Y is None else validate_data(self, Y, reset=False, dtype=np.float64)
+        X = check_transform_input(self, X)
+        Y = X if Y is None else check_transform_input(self, Y)
         if getattr(self, "_linear", None) is not None:  # k_⊥(x, y) = xᵀQ⊥Q⊥ᵀy
             problem = self._linear[0]
             shift = problem.project(problem.mean[None, :])
@@ -321,7 +322,7 @@ class FairKernelProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         X_new : ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = check_transform_input(self, X)
         if getattr(self, "_linear", None) is not None:  # Ψ(x) = xᵀQ⊥W
             problem, D = self._linear
             return (X - problem.mean) @ D + problem.mean @ D

@@ -79,9 +79,11 @@ from ._core.linalg import (
     complement_basis,
     constraint_basis,
     cross,
+    eigen_solver_name,
     flip_signs,
     gram,
     lower_gram,
+    svd_solver_name,
     symmetric_product,
     symmetric_rank_2k_update,
     symmetric_rank_k_update,
@@ -104,19 +106,17 @@ from ._core.moments import (
     positive_rows,
 )
 from ._core.validation import (
-    _as_2d_columns,
-    as_sensitive_container,
     check_continuous_dtype,
     check_n_components,
-    check_sensitive,
-    column_dtypes,
+    check_sensitive_columns,
+    check_transform_input,
+    read_sensitive,
     sensitive_kinds_of,
     validate_data,
     warn_unconstrained,
 )
 
 _BLOCK_ROWS = 8192  # rows per block when accumulating XcᵀXc (keeps the centred block in cache)
-_SOLVER_NAMES = {"dense": "full"}  # fairlab._core.linalg's solver names → those of ``svd_solver``
 
 
 # ---------------------------------------------------------------------------------------------
@@ -749,11 +749,11 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         if sensitive_features is None:
             warn_unconstrained(self, "PCA")
         else:
+            columns, kinds = read_sensitive(sensitive_features, X.shape[0], self.sensitive_type)
             if self.fairness == "equal_opportunity":
                 assert_all_finite(X, input_name="X")  # before dropping the other rows
-                X, sensitive_features = self._positive_rows(X, y, sensitive_features)
-            sensitive = check_sensitive(sensitive_features, X.shape[0], self.sensitive_type,
-                                        min_group_size=2)
+                X, columns = self._positive_rows(X, y, columns, kinds)
+            sensitive = check_sensitive_columns(columns, kinds, min_group_size=2)
             self._check_equalize_with(sensitive.kinds)
             groups, S = sensitive.groups, sensitive.continuous
         self._fit(X, groups, S)
@@ -796,8 +796,13 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             if isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be a number, got the bool {getattr(self, name)!r}.")
 
-    def _positive_rows(self, X, y, sensitive_features):
-        """Rows with y == pos_label, for the equal-opportunity mode (§3.2)."""
+    def _positive_rows(self, X, y, columns=None, kinds=None):
+        """Rows with y == pos_label, for the equal-opportunity mode (§3.2).
+
+        ``columns`` and ``kinds`` are the sensitive columns as parsed once by
+        :func:`~fairlab._core.validation.read_sensitive`; the kept rows of X and of every column
+        are returned.
+        """
         if y is None:
             raise ValueError(
                 "fairness='equal_opportunity' fits on the rows with y == pos_label, so fit needs "
@@ -820,29 +825,15 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                 f"fairness='equal_opportunity' needs at least 2 rows with y == pos_label="
                 f"{self.pos_label!r}; found {int(mask.sum())}. Check pos_label."
             )
-        self._warn_groups_without_positives(sensitive_features, mask, X.shape[0])
-        sensitive_features = as_sensitive_container(sensitive_features)  # keeps a Categorical
-        if hasattr(sensitive_features, "iloc"):
-            sensitive_features = sensitive_features.iloc[mask]
-        else:
-            s = np.asarray(sensitive_features)
-            if s.ndim >= 1 and s.shape[0] != X.shape[0]:
-                raise ValueError(
-                    f"sensitive_features has {s.shape[0]} entries but X has {X.shape[0]} rows; "
-                    "pass one sensitive value per row of X."
-                )
-            sensitive_features = s[mask] if s.ndim >= 1 else sensitive_features
-        return X[mask], sensitive_features
+        self._warn_groups_without_positives(columns, kinds, mask)
+        return X[mask], [col[mask] for col in columns]
 
-    def _warn_groups_without_positives(self, sensitive_features, mask, n):
+    def _warn_groups_without_positives(self, columns, kinds, mask):
         """Warn, naming them, about groups with no row with y == pos_label.
 
         Equal opportunity compares the groups on their positive rows; a group without any is
         absent from the fitted rows, so the constraint cannot include it.
         """
-        columns = _as_2d_columns(sensitive_features, n, "sensitive_features")
-        kinds = sensitive_kinds_of(self.sensitive_type, columns,
-                                   dtypes=column_dtypes(sensitive_features, len(columns)))
         for r, col in enumerate(columns):
             if kinds[r] == "continuous":  # no groups: its covariance is taken on the kept rows
                 continue
@@ -924,7 +915,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         positive = sensitive_features is not None and self.fairness == "equal_opportunity"
         X, Y, columns = dask_inputs(self, X, y if positive else None, sensitive_features)
         if positive and Y is None:
-            self._positive_rows(np.zeros((0, 1)), None, None)  # raises: y is needed
+            self._positive_rows(np.zeros((0, 1)), None)  # raises: y is needed
         if positive and Y.shape[1] != 1:
             raise ValueError(f"y must be 1-D with one label per row of X; got shape {Y.shape}.")
         if sensitive_features is None:
@@ -939,7 +930,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     def _stream_chunk(self, spec, X, y, columns):
         if spec.row_filter is not None:
             if y is None:
-                self._positive_rows(X, None, None)  # raises: y is needed
+                self._positive_rows(X, None)  # raises: y is needed
             y = np.asarray(y)
             if y.ndim != 1 or y.shape[0] != X.shape[0]:
                 raise ValueError(
@@ -1031,10 +1022,11 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             l_dirs = min(self._n_covariance_directions(k, d), dim_R)
         self.n_covariance_directions_ = l_dirs
         if l_dirs is not None and l_dirs < dim_R:
-            U, eigvals, total = self._fit_equalized(data, Q, k, l_dirs)
+            U, eigvals, total, used = self._fit_equalized(data, Q, k, l_dirs)
         else:
-            U, eigvals, total = self._fit_primal_or_dual(data, Q, k, stats.scatter,
-                                                         stats.col_norms)
+            U, eigvals, total, used = self._fit_primal_or_dual(data, Q, k, stats.scatter,
+                                                               stats.col_norms)
+        self.solver_ = svd_solver_name(used)
 
         # order by the objective of the returned vectors (see _rayleigh), not by eigenvalues
         order = np.argsort(-eigvals, kind="stable")
@@ -1047,7 +1039,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
     # -- Algorithm 1/2: top-k eigenvectors of C restricted to range(Q)^⊥ ---------------------
     def _fit_primal_or_dual(self, data, Q, k, C=None, col_norms=None):
-        """Top-k (U, eigenvalues, centred total scatter or None) of C restricted to Q^⊥.
+        """Top-k (U, eigenvalues, centred total scatter or None, solver used) of C on Q^⊥.
 
         ``C`` is the scatter matrix when already computed (primal route); when d > n the n×n
         Gram matrix of the projected rows is decomposed instead (dual route, in memory only).
@@ -1056,11 +1048,10 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         it follow the rule of :func:`_complete_beyond_rank` (not the eigensolver's basis).
         """
         n, d = data.n, data.d
-        solver = {"full": "dense"}.get(self.svd_solver, self.svd_solver)
+        solver = eigen_solver_name(self.svd_solver)
         seed = as_seed(self.random_state)
         if solver == "randomized" and data.in_memory:
-            self.solver_ = "randomized"
-            return self._fit_randomized(data.X, Q, k, seed)
+            return (*self._fit_randomized(data.X, Q, k, seed), "randomized")
         if C is None and d > n and data.in_memory:
             # Dual route: Gram matrix of the projected rows, G = Xc P Xcᵀ (n × n).
             # Its lower triangle only, and every product in SciPy's BLAS (see _linalg.gram).
@@ -1073,8 +1064,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             if w[-1] > max(n, d) * np.finfo(float).eps * max(w[0], 0.0):
                 U = cross(Xc, V) - Q @ cross(XQ, V)  # U = PXcᵀV (Λ^{-1/2} is restored below)
                 U, values = _rayleigh_ritz(Xc, _project_out(U, Q))
-                self.solver_ = _SOLVER_NAMES.get(used, used)
-                return U, values, total
+                return U, values, total, used
             # k exceeds the rank of the projected data: the zero-variance directions are only
             # defined in the primal problem, so fall through to it.
         if C is None:
@@ -1084,12 +1074,11 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         scales = np.sqrt(np.maximum(np.diag(C), 0.0 if col_norms is None else col_norms**2))
         C = _deflate(C, Q, shift=solver != "randomized")
         _, U, used = _top_eigh(C, k, solver, seed)
-        self.solver_ = _SOLVER_NAMES.get(used, used)
         values = _rayleigh(C, U)
         if solver == "randomized":  # ranks by |eigenvalue|: cannot tell zero variance apart
-            return U, values, total
+            return U, values, total, used
         U, values = _complete_beyond_rank(U, values, Q, scales, n)
-        return U, values, total
+        return U, values, total, used
 
     def _fit_randomized(self, X, Q, k, seed):
         """Halko et al.'s randomized SVD of the projected rows A = (X − μ)P, P = I − QQᵀ.
@@ -1123,7 +1112,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         return max(k, int(np.floor(f * d)))
 
     def _fit_equalized(self, data, Q, k, l_dirs):
-        self.solver_ = "full"  # an l × l problem, l ≤ d, solved by LAPACK
+        """Fair PCA-S: (U, eigenvalues, None, solver), an l × l problem solved by LAPACK."""
         R = complement_basis(Q)  # d × s explicit basis: Σ₀ − Σ₁ must be expressed in it
         E = cross(R.T, _gap_directions(data.gap_source(), R, l_dirs))  # d × l, orthonormal
         H = data.projected_scatter(E, self.mean_)  # EᵀCE, C = (centred) scatter matrix
@@ -1131,7 +1120,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         w, Lam = w[::-1], Lam[:, ::-1]
         tol = max(data.n, data.d) * np.finfo(float).eps * max(w[0], 0.0)
         if w[-1] > tol:
-            return E @ Lam, np.einsum("ij,ij->j", Lam, H @ Lam), None
+            return E @ Lam, np.einsum("ij,ij->j", Lam, H @ Lam), None, "dense"
         # k exceeds the rank of the data in the l directions: the last components have zero
         # variance, and an eigensolver's basis of that repeated eigenvalue follows the BLAS.
         w, V = linalg.eigh(H, check_finite=False)
@@ -1140,7 +1129,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         top = V[:, :rank]
         null = _axes_basis(E @ V[:, rank:], k - rank)
         values = np.r_[np.einsum("ij,ij->j", top, H @ top), np.zeros(k - rank)]
-        return np.hstack([E @ top, null]), values, None
+        return np.hstack([E @ top, null]), values, None, "dense"
 
     def _set_variances(self, data, mu, eigvals, total):
         """``explained_variance_`` and its ratio, from the eigenvalues uᵀCu and tr(Cc).
@@ -1170,7 +1159,7 @@ class FairPCA(StreamingMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         if is_dask(X):
             A = dask_transform_input(self, X)
             return map_rows(A, _project, self.n_components_, self.mean_, self.components_)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_transform_input(self, X)
         return (X - self.mean_) @ self.components_.T
 
     def inverse_transform(self, X):

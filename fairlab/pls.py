@@ -57,13 +57,10 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, Options, StrOptions
-from sklearn.utils.validation import FLOAT_DTYPES
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._core.linalg import (
-    complement_basis,
     constraint_basis,
-    dense_top_eigh,
     flip_signs,
     thin_svd,
 )
@@ -81,51 +78,33 @@ from ._core.moments import (
     reject_dask,
     sensitive_kinds,
 )
+from ._core.pls_steps import (
+    EPS,
+    ETA_CONSTRAINT,
+    TOL,
+    check_y,
+    encode_penalty_sensitive,
+    is_zero_score,
+    leading_direction,
+    objective_rounding,
+    stops_at,
+)
 from ._core.validation import (
+    TRANSFORM_DTYPE,
     check_array,
     check_n_components,
-    encode_sensitive,
+    check_transform_input,
     validate_data,
     warn_unconstrained,
 )
 
 __all__ = ["FairPLS", "NaiveFairPLS", "nipals"]
 
-_EPS = np.finfo(float).eps
-_ETA_CONSTRAINT = [Interval(Real, 0, None, closed="left"), Options(Real, {np.inf})]
 
 
 # --------------------------------------------------------------------------------------------
 # Private helpers
 # --------------------------------------------------------------------------------------------
-def _encode_sensitive(sensitive_features, n_samples):
-    """S as a float matrix (n, q), per-column weights (q,) and the independent columns.
-
-    :func:`fairlab._core.validation.encode_sensitive`, the encoding of the metrics too: float
-    columns are a continuous attribute (weight 1); integer, boolean, string and categorical
-    columns are group labels, whose indicators carry weights making the penalty
-    ½ Σ_g Cov²(t, 1[S = g]) — invariant to relabelling the groups, and for two groups exactly
-    Cov²(t, 1[S = g₂]), the model of a 0/1-coded attribute.  The weights are applied after
-    centring/scaling.  ``independent`` marks the columns the hard constraint (η = ∞) is built
-    from, so that it never decides numerically a rank known by construction.  A penalty needs
-    every attribute to vary: a single group or a constant column is refused.
-    """
-    encoded = encode_sensitive(sensitive_features, n_samples)
-    for r, m in enumerate(encoded.n_groups):
-        if m is not None and m < 2:
-            raise ValueError(
-                f"sensitive_features attribute {r} has a single group; a fairness penalty needs "
-                "at least two groups. Pass sensitive_features=None for the unconstrained method."
-            )
-        if m is None and np.ptp(encoded.matrix[:, encoded.attribute == r]) == 0:
-            raise ValueError(
-                f"sensitive_features attribute {r} is constant; a fairness penalty needs a "
-                "varying sensitive attribute. Pass sensitive_features=None for the "
-                "unconstrained method."
-            )
-    return encoded.matrix, encoded.weights, encoded.independent
-
-
 def _center_scale(A, scale):
     """Column-centre ``A`` (a new array) and, if ``scale``, divide by the ddof=1 std (0 → 1).
 
@@ -144,48 +123,6 @@ def _center_scale(A, scale):
     return A, mean, std, squares
 
 
-def _check_y(y, n_samples, name):
-    if y is None:
-        raise ValueError(
-            f"{name} requires y to be passed, but the target y is None: call fit(X, y, "
-            "sensitive_features=...) with y of shape (n_samples,) or (n_samples, n_targets)."
-        )
-    y = check_array(y, input_name="y", owner=name, dtype=np.float64, ensure_2d=False)
-    if y.ndim > 2:
-        raise ValueError(f"y must be 1-D or 2-D; got an array with {y.ndim} dimensions.")
-    if y.shape[0] != n_samples:
-        raise ValueError(f"y has {y.shape[0]} rows but X has {n_samples}; pass one target per row.")
-    return y
-
-
-def _leading_direction(R_y, R_s, eta, n_terms):
-    """Maximise vᵀ(R_y R_yᵀ − η R_s R_sᵀ)v over unit v ∈ ℝʳ (η = ∞: subject to R_sᵀv = 0).
-
-    R_y, R_s are coordinates of X_hᵀY and X_hᵀS̃ in an orthonormal basis (r × m, r × q).  For
-    η = ∞ the columns of R_s are independent by construction; whether the data make them
-    dependent is decided by :func:`~fairlab._core.linalg.constraint_basis`, with every column's
-    rounding error bounded by n·eps times the largest singular value of [R_y, R_s].
-    Returns ``(v, value)``; ``value`` is the maximum of the quadratic form.
-    """
-    r = R_y.shape[0]
-    if np.isinf(eta):
-        if R_s.shape[1]:
-            scale = np.linalg.norm(np.hstack([R_y, R_s]), 2)
-            Q = constraint_basis(R_s, np.ones(r), np.full(R_s.shape[1], scale), n_terms)
-            N = complement_basis(Q)  # range(R_s)^⊥ in ℝʳ
-        else:
-            N = np.eye(r)
-        if N.shape[1] == 0:
-            return np.zeros(r), 0.0
-        u, s, _ = np.linalg.svd(N.T @ R_y, full_matrices=False)
-        return N @ u[:, 0], float(s[0] ** 2) if s.size else 0.0
-    M = R_y @ R_y.T
-    if eta > 0 and R_s.shape[1]:
-        M -= eta * (R_s @ R_s.T)
-    values, vectors = dense_top_eigh(M, 1)  # r ≤ m + q: one direct LAPACK call
-    return vectors[:, 0], float(values[0])
-
-
 def _exact_weight(A, B, eta, n_terms):
     """Exact maximiser w (unit, in ℝᵈ) of wᵀ(AAᵀ − ηBBᵀ)w over range([A, B]), and its value.
 
@@ -198,32 +135,12 @@ def _exact_weight(A, B, eta, n_terms):
     m = A.shape[1]
     C = A if (eta == 0 or B.shape[1] == 0) else np.hstack([A, B])
     U, s, Vt = thin_svd(C)  # O(d (m+q)²)
-    keep = s > (s[0] if s.size else 0.0) * max(C.shape) * _EPS
+    keep = s > (s[0] if s.size else 0.0) * max(C.shape) * EPS
     U, R = U[:, keep], s[keep, None] * Vt[keep]  # C = U R, U orthonormal (d × r)
     if R.shape[0] == 0:
         return None, 0.0
-    v, value = _leading_direction(R[:, :m], R[:, m:], eta, n_terms)
+    v, value = leading_direction(R[:, :m], R[:, m:], eta, n_terms)
     return U @ v, value
-
-
-def _objective_rounding(Aw, Bw, eta, h, n, norms):
-    """Rounding level of the objective ‖Aᵀw‖² − η‖Bᵀw‖² of component h, given Aᵀw and Bᵀw.
-
-    A = X_hᵀY and B = X_hᵀS̃ are sums of n products, corrected once per deflation, so the error
-    E of A has ‖E‖_F ≤ γ‖X‖_F‖Y‖_F (resp. ‖S̃‖_F for B) with γ = n(h+1)·eps, and it moves
-    ‖Aᵀw‖² by at most 2‖Aᵀw‖‖E‖ + ‖E‖².  ``norms`` = (‖X‖_F, ‖Y‖_F, ‖S̃‖_F); for a kernel,
-    ‖Φ̃‖_F = √tr(K̃).  ``Aw`` is None when there is no candidate direction.
-    """
-    x_norm, y_norm, s_norm = norms
-    gamma = n * (h + 1) * _EPS
-    err_a = gamma * x_norm * y_norm
-    if Aw is None:
-        return err_a**2
-    level = 2.0 * np.linalg.norm(Aw) * err_a + err_a**2
-    if not np.isinf(eta) and eta > 0 and np.size(Bw):
-        err_b = gamma * x_norm * s_norm
-        level += eta * (2.0 * np.linalg.norm(Bw) * err_b + err_b**2)
-    return level
 
 
 def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol, constraint=None):
@@ -272,11 +189,11 @@ def _gradient_weight(A, B, eta, n, *, learning_rate, max_iter, tol, constraint=N
 
 
 def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_rate=None,
-                    max_iter=1000, tol=1e-10, independent=None, x_squares=None):
+                    max_iter=1000, tol=TOL, independent=None, x_squares=None):
     """Algorithm 1 of De-Diego et al. on centred (scaled) X, Y, S; returns the fitted matrices.
 
     ``independent`` selects the columns of S that span its range by construction (see
-    :func:`_encode_sensitive`); the hard constraint (η = ∞) is built from them only.
+    :func:`encode_penalty_sensitive`); the hard constraint (η = ∞) is built from them only.
     ``x_squares``: the squared column norms of Xc when known (from :func:`_center_scale`).
 
     X is never deflated in memory: with X_h = X − T_{<h} P_{<h}ᵀ (exact, by induction),
@@ -293,7 +210,7 @@ def _fit_components(Xc, Yc, Sc, n_components, eta, *, solver="exact", learning_r
 
 
 def _fit_components_from_moments(XtX, XtY, XtS, n, n_components, eta, *, y_squares, s_squares,
-                                 solver="exact", learning_rate=None, max_iter=1000, tol=1e-10,
+                                 solver="exact", learning_rate=None, max_iter=1000, tol=TOL,
                                  independent=None):
     """:func:`_fit_components` from the cross-product matrices alone (dask, ``partial_fit``).
 
@@ -335,8 +252,8 @@ class _ScoreDeflation:
         Xc, T = self.Xc, self.T
         t = Xc @ w - T[:, :h] @ (P[:, :h].T @ w)  # t = X_h w
         tt = float(t @ t)
-        # zero residual: ‖t‖ ≤ 1e-12‖Xc‖_F, an absolute scale (the first score too is tested)
-        if not np.sqrt(tt) > 1e-12 * self.x_norm:
+        # zero residual, on an absolute scale (the first score too is tested)
+        if is_zero_score(tt, self.x_norm):
             return False
         Tt = T[:, :h].T @ t  # ≈ 0 (scores are orthogonal); kept for exactness
         P[:, h] = (Xc.T @ t - P[:, :h] @ Tt) / tt  # p = X_hᵀt / tᵀt
@@ -368,7 +285,7 @@ class _GramDeflation:
     def deflate(self, w, h, P, Q, XtZ):
         Cw = self.XtX @ w - P[:, :h] @ (self.tts[:h] * (P[:, :h].T @ w))  # X_hᵀX_h w = X_hᵀt
         tt = float(w @ Cw)
-        if not tt > 10.0 * (h + 1) * len(w) * _EPS * self.trace:
+        if not tt > 10.0 * (h + 1) * len(w) * EPS * self.trace:
             return False
         m = Q.shape[0]
         tZ = w @ XtZ  # tᵀ[Y, S]
@@ -380,7 +297,7 @@ class _GramDeflation:
 
 
 def _components(XtZ, m, n, n_components, eta, backend, *, solver="exact", learning_rate=None,
-                max_iter=1000, tol=1e-10):
+                max_iter=1000, tol=TOL):
     """The per-component loop of Algorithm 1, shared by the in-memory and the moments fits."""
     d = XtZ.shape[0]
     hard = np.isinf(eta)
@@ -407,21 +324,11 @@ def _components(XtZ, m, n, n_components, eta, backend, *, solver="exact", learni
             value = float(np.sum((A.T @ w) ** 2))
             if not np.isinf(eta) and eta > 0 and B.shape[1]:
                 value -= eta * float(np.sum((B.T @ w) ** 2))
-        level = _objective_rounding(None if w is None else A.T @ w,
-                                    None if w is None else B.T @ w, eta, h, n, norms)
-        if w is None or not value > level:
-            # Every w orthogonal to range(X_hᵀ[Y, S]) has objective exactly 0 (for h ≥ 1 the
-            # previous weights are such directions), so the maximum is max(value, 0).  At or
-            # below rounding the maximiser is 0 and not unique: whichever direction rounding
-            # picks carries no covariance with Y worth having, and its scores may be rounding
-            # noise.  The fit stops; this and the remaining components are exactly zero.
-            warnings.warn(
-                f"component {h}: no direction has a positive objective ‖Yᵀt‖² − η‖Sᵀt‖² "
-                f"(largest {value / n**2:.3g}, rounding level {level / n**2:.3g}): the X "
-                "residual has no covariance with y left that is not outweighed by its "
-                f"covariance with S. The fit stops: this and the remaining components are zero "
-                f"(components {h}..{n_components - 1}; lower n_components or eta).", UserWarning,
-                stacklevel=4)
+        level = objective_rounding(None if w is None else A.T @ w,
+                                   None if w is None else B.T @ w, eta, h, n, norms)
+        # for h ≥ 1 the previous weights are directions of objective exactly 0
+        if stops_at(None if w is None else value, level, h, n, n_components, "η‖Sᵀt‖²",
+                    stacklevel=4):
             break
         w = flip_signs(w[:, None])[:, 0]  # largest |entry| positive, as sklearn's _svd_flip_1d
         if not backend.deflate(w, h, P, Q, XtZ):
@@ -501,7 +408,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
     def _prepare(self, X, y, sensitive_features, fallback):
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         n, d = X.shape
-        y = _check_y(y, n, type(self).__name__)
+        y = check_y(y, n, type(self).__name__)
         self._predict_1d = y.ndim == 1
         Y = y.reshape(n, -1)
         Xc, self.x_mean_, self.x_std_, x_squares = _center_scale(X, self.scale)
@@ -510,7 +417,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
             warn_unconstrained(self, fallback)
             S, independent = np.zeros((n, 0)), np.zeros(0, dtype=bool)
         else:
-            S, s_weights, independent = _encode_sensitive(sensitive_features, n)
+            S, s_weights, independent = encode_penalty_sensitive(sensitive_features, n)
         Sc, self.s_mean_, self.s_std_, _ = _center_scale(S, self.scale)
         if sensitive_features is not None:
             Sc *= s_weights
@@ -546,7 +453,7 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
         if is_dask(X):
             A = dask_transform_input(self, X)
             return map_rows(A, _scores_block, R.shape[1], self.x_mean_, self.x_std_, R)
-        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        X = check_transform_input(self, X)
         return ((X - self.x_mean_) / self.x_std_) @ R
 
     def predict(self, X):
@@ -559,14 +466,14 @@ class _BasePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, RegressorMixin
             A = dask_transform_input(self, X)
             return map_rows(A, _predict_block, self.coef_.shape[0], self.x_mean_, self.coef_,
                             self.intercept_, self._predict_1d, drop_columns=self._predict_1d)
-        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        X = check_transform_input(self, X)
         y_pred = (X - self.x_mean_) @ self.coef_.T + self.intercept_
         return y_pred.ravel() if self._predict_1d else y_pred
 
     def inverse_transform(self, X):
         """Back to feature space: X ≈ T Pᵀ · ``x_std_`` + ``x_mean_`` (exact when k = rank)."""
         check_fitted(self)
-        T = check_array(X, input_name="X", owner=type(self).__name__, dtype=FLOAT_DTYPES)
+        T = check_array(X, input_name="X", owner=type(self).__name__, dtype=TRANSFORM_DTYPE)
         P = self.x_loadings_
         if getattr(self, "support_", None) is not None:
             P = P[:, self.support_]
@@ -708,7 +615,7 @@ class FairPLS(StreamingMixin, _BasePLS):
 
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "eta": _ETA_CONSTRAINT,
+        "eta": ETA_CONSTRAINT,
         "fairness": [StrOptions({"demographic_parity", "equalized_odds"})],
         "scale": ["boolean"],
         "solver": [StrOptions({"exact", "gradient"})],
@@ -718,7 +625,7 @@ class FairPLS(StreamingMixin, _BasePLS):
     }
 
     def __init__(self, n_components=2, *, eta=1.0, fairness="demographic_parity", scale=True,
-                 solver="exact", learning_rate=None, max_iter=1000, tol=1e-10):
+                 solver="exact", learning_rate=None, max_iter=1000, tol=TOL):
         self.n_components = n_components
         self.eta = eta
         self.fairness = fairness
@@ -804,7 +711,7 @@ class FairPLS(StreamingMixin, _BasePLS):
 
     def _fit_dask(self, X, y, sensitive_features):
         if y is None:
-            _check_y(None, 0, type(self).__name__)
+            check_y(None, 0, type(self).__name__)
         y_1d = np.ndim(y) == 1
         X, Y, columns = dask_inputs(self, X, y, sensitive_features)
         if sensitive_features is None:
@@ -815,12 +722,12 @@ class FairPLS(StreamingMixin, _BasePLS):
         return self
 
     def _stream_spec(self, X, y, columns):
-        y = _check_y(y, X.shape[0], type(self).__name__)
+        y = check_y(y, X.shape[0], type(self).__name__)
         self._predict_1d = y.ndim == 1
         return self._moment_spec(X.shape[1], 1 if y.ndim == 1 else y.shape[1], columns)
 
     def _stream_chunk(self, spec, X, y, columns):
-        y = _check_y(y, X.shape[0], type(self).__name__)
+        y = check_y(y, X.shape[0], type(self).__name__)
         return chunk_variables(spec, X, y, columns or [])
 
     def _fit_moments(self, moments):

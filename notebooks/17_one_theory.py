@@ -702,10 +702,10 @@ plt.show()
 # | `FairPLS` | closed form per component; $O(knd + kd(m+q)^2)$; one pass | `test_pls.py` |
 # | `KernelFairPLS` | closed form per component on the $n\times n$ Gram matrix, $O(n^2)$ memory | `test_pls.py` |
 # | `NaiveFairPLS` | PLS + selection | `test_pls.py` |
-# | `FairLinearRegression` (FLR) | closed form $O(nd^2+d^3)$; whole $\mu$ path from one Cholesky; one pass | `test_kernel_learning.py` |
-# | `FairKernelRegression` (FKR) | closed form $O(n^3)$; path by one simultaneous diagonalisation | `test_kernel_learning.py` |
-# | `FairDR` (FDR) | closed form $O(nd^2+d^3)$ | `test_kernel_learning.py` |
-# | `KernelFairDR` (KFDR) | closed form $O(n^3)$ | `test_kernel_learning.py` |
+# | `FairLinearRegression` (FLR) | closed form $O(nd^2+d^3)$; whole $\mu$ path from one Cholesky; one pass | `test_hsic.py` |
+# | `FairKernelRegression` (FKR) | closed form $O(n^3)$; path by one simultaneous diagonalisation | `test_hsic.py` |
+# | `FairDR` (FDR) | closed form $O(nd^2+d^3)$ | `test_hsic.py` |
+# | `KernelFairDR` (KFDR) | closed form $O(n^3)$ | `test_hsic.py` |
 # | `FairTradeoff` | the two blocks | `test_tradeoff.py` |
 # | `SAL` | closed form $O(ndm)$ + a PCA | `test_baselines_erasure.py` |
 # | `LEACE` | closed form; thin SVD $O(nd\min(n,d))$ | `test_baselines_erasure.py` |

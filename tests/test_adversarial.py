@@ -644,7 +644,7 @@ def check_fair_kernel_pca(inst, report, generalized=True):
         alg3 = reference_alg3_dense(Kt, Ut, floor)
         assert abs(alg3[:k].sum() - ref) <= 1e-7 * trK + 10 * u, (
             f"reference: projected Gram {ref} != dense Algorithm 3 {alg3[:k].sum()}")
-    # the documented component floor (fairlab.kernel_pca._component_floor), from this file's
+    # the documented component floor (fairlab._core.constraints.component_floor), from this file's
     # own μ (eigenvalues of ŨᵀK̃Ũ) and fairlab's rounding unit of a kernel entry
     unit_est = EPS * (1.0 if p["kernel"] == "rbf" else float(np.abs(K).max()))
     n = K.shape[0]

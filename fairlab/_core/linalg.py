@@ -36,9 +36,8 @@ def gram(A):
     One BLAS library per hot path: the symmetric eigensolvers that read the result (LAPACK
     ``syevr``/``syevd``, and the ``symv`` products of ARPACK in :func:`top_eigh`) are SciPy's,
     so the Gram matrix is too.  NumPy and SciPy bundle separate OpenBLAS builds with separate
-    thread pools, and on a 2-core machine every switch between them stalls for milliseconds
-    while the idle pool's threads spin (measured: a 500 × 500 top-10 ``syevr`` after NumPy's
-    ``syrk`` took 42 ms instead of 6).  ``syrk`` computes one triangle; the other is copied
+    thread pools, and on a machine with few cores every switch between them stalls while the
+    idle pool's threads spin.  ``syrk`` computes one triangle; the other is copied
     from it, so the result is symmetric to the last bit.  Code that reads only the lower
     triangle uses :func:`lower_gram` and skips the copy.
     """
@@ -228,6 +227,17 @@ def _orthonormal_columns(B):
     return Q
 
 
+def gram_rounding_floor(n_terms, unit):
+    """Rounding level 4·N·``unit`` of a Gram matrix whose entries are sums of N rounded terms.
+
+    ``unit`` is the rounding level of one entry of the kernel matrix
+    (:func:`fairlab._core.kernels.entry_rounding_unit`); an eigenvalue at or below this level
+    is zero to rounding.  The one floor of fair kernel PCA, the fair kernel projection and the
+    factors of centred and constraint Gram matrices.
+    """
+    return 4.0 * n_terms * unit
+
+
 def gram_constraint_factor(M, n_terms, unit):
     r"""The same rule for a constraint known only through its Gram matrix M = AᵀA (kernels).
 
@@ -244,7 +254,7 @@ def gram_constraint_factor(M, n_terms, unit):
         return np.zeros((0, 0)), np.zeros(0)
     s, V = linalg.eigh((M + M.T) / 2, check_finite=False)
     order = np.argsort(np.abs(s))[::-1]
-    keep = order[np.abs(s[order]) > 4.0 * n_terms * r * unit]
+    keep = order[np.abs(s[order]) > gram_rounding_floor(n_terms * r, unit)]
     return V[:, keep] / np.sqrt(np.abs(s[keep])), np.sign(s[keep])
 
 
@@ -264,7 +274,8 @@ def centred_gram_factor(Kc, n_distinct, unit=0.0):
     n = Kc.shape[0]
     w, V = linalg.eigh((Kc + Kc.T) / 2.0, check_finite=False)
     w, V = w[::-1], V[:, ::-1]
-    floor = max(n * np.finfo(float).eps * max(w[0], 0.0), 4.0 * n * unit) if n else 0.0
+    floor = (max(n * np.finfo(float).eps * max(w[0], 0.0), gram_rounding_floor(n, unit))
+             if n else 0.0)
     keep = w > floor if n else np.zeros(0, dtype=bool)
     keep[max(n_distinct - 1, 0):] = False
     return w[keep], V[:, keep]
@@ -273,6 +284,22 @@ def centred_gram_factor(Kc, n_distinct, unit=0.0):
 def n_distinct_rows(A):
     """Number of distinct rows of a 2-D array."""
     return int(np.unique(np.asarray(A), axis=0).shape[0])
+
+
+def top_principal_axes(Xc, k):
+    """Top-k principal axes (d × k, decreasing variance, deterministic signs) of centred rows.
+
+    The top-k eigenvectors of XcᵀXc (LAPACK ``syevr`` on a subset) when d ≤ n, the leading
+    right singular vectors of Xc otherwise; signs by :func:`flip_signs`.  The one top-k PCA of
+    the metrics (:func:`fairlab.metrics.lee_bandwidth`) and the baselines.
+    """
+    d = Xc.shape[1]
+    if d <= Xc.shape[0]:
+        _, V = linalg.eigh(Xc.T @ Xc, subset_by_index=[d - k, d - 1], check_finite=False)
+        V = V[:, ::-1]
+    else:
+        V = linalg.svd(Xc, full_matrices=False, check_finite=False)[2][:k].T
+    return flip_signs(V)
 
 
 def complement_basis(Q):
@@ -299,28 +326,32 @@ def range_basis(A):
 
 # The one "auto" rule of every top-k symmetric eigenproblem in fairlab (FairPCA's scatter and
 # Gram matrices, FairKernelPCA's projected Gram matrix, FairDR, KernelFairDR, the baselines).
-# Measured by benchmarks/bench_eigensolvers.py, one BLAS thread, ARPACK time / dense time:
-#
-#                         p = 500        p = 1 000             p = 2 000        p = 3 000
-#   k                     10    20      20    50    100       40    100   199    49   100
-#   flat spectrum (XᵀX)   0.83  0.91    0.59  0.91  2.09      0.97  1.71  2.61   0.46  0.83
-#   RBF Gram matrix       0.20  0.54    0.24  0.29  0.68      0.28  0.77  1.24   0.17  0.49
-#
-# Lanczos converges fast on a decaying spectrum and slowly on a flat one, so the rule asks the
-# caller which kind it decomposes.  "flat" (the default: the scatter matrix of weakly
-# correlated features, and KernelFairDR's operator, whose Lanczos step costs two products):
-# ARPACK for k < p/20 (at p/20 the flat case breaks even, at p/10 it is up to 2.1x slower).
-# "decaying" (FairKernelPCA's projected kernel matrix): k < p/10.  Whole FairKernelPCA fits
-# (RBF, one thread), ARPACK time / dense time, for k between the two bounds:
-#
-#   n                     1 000 (d = 10, 97)     2 000 (d = 10, 97)     3 000 (d = 97)
-#   k = n/15              0.47  0.52             0.79  0.78             0.79
-#   k = n/12              0.80  0.56             1.04  0.77             1.36
-#
-# Both only above p = 500: below, both take a few milliseconds and the dense solver has no
-# convergence risk.
+# Lanczos (ARPACK) converges fast on a decaying spectrum and slowly on a flat one, so the rule
+# asks the caller which kind it decomposes: "flat" (the default: the scatter matrix of weakly
+# correlated features, and KernelFairDR's operator, whose Lanczos step costs two products)
+# takes ARPACK for k < p/20, "decaying" (FairKernelPCA's projected kernel matrix) for k < p/10;
+# both only above p = 500, where the dense solver stops being a few milliseconds and has no
+# convergence risk.  The break-even points are those of benchmarks/bench_eigensolvers.py (one
+# BLAS thread), where the timings live.
 _LANCZOS_MIN_SIZE = 500
 _LANCZOS_MAX_FRACTION = {"flat": 20, "decaying": 10}
+
+
+#: The one solver vocabulary.  fairlab's eigensolvers (:func:`top_eigh_route`) and the
+#: ``eigen_solver`` of the kernel estimators call LAPACK's dense solver ``"dense"``;
+#: :class:`~fairlab.FairPCA`'s ``svd_solver`` follows scikit-learn's ``PCA`` and calls it
+#: ``"full"``.  Every other name (``"arpack"``, ``"randomized"``, ``"auto"``) is shared.
+SVD_SOLVER_NAMES = {"dense": "full"}
+
+
+def svd_solver_name(solver):
+    """The name of an eigensolver in ``svd_solver`` terms (``"dense"`` → ``"full"``)."""
+    return SVD_SOLVER_NAMES.get(solver, solver)
+
+
+def eigen_solver_name(solver):
+    """The name of an ``svd_solver`` in eigensolver terms (``"full"`` → ``"dense"``)."""
+    return {v: k for k, v in SVD_SOLVER_NAMES.items()}.get(solver, solver)
 
 
 def choose_eigen_solver(p, k, *, spectrum="flat"):

@@ -215,6 +215,23 @@ def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
         raise _non_numeric(exc, name, type(estimator).__name__) from exc
 
 
+#: The one dtype policy of transform and predict: every transformer and fair regressor of fairlab
+#: computes in float64 and returns float64, whatever the input's dtype.
+TRANSFORM_DTYPE = np.float64
+
+
+def check_transform_input(estimator, X):
+    """X of ``transform``/``predict``/``inverse_transform``, checked against the fit and in float64.
+
+    The dtype policy of every transformer of fairlab (estimators and baselines alike): the
+    input is converted to float64 (``TRANSFORM_DTYPE``) and the output is float64.  float32,
+    float16 and integer inputs convert exactly, so the numbers are those of the float64 input;
+    the fitted attributes are float64, and a float32 product would round differently from
+    the fit.  scikit-learn's ``preserves_dtype`` tag of these transformers is ``["float64"]``.
+    """
+    return validate_data(estimator, X, reset=False, dtype=TRANSFORM_DTYPE)
+
+
 def check_array(array, *, input_name, owner, **kwargs):
     """scikit-learn's ``check_array``; a non-numeric ``input_name`` gets the error of
     :func:`validate_data` (``owner``: the estimator's name, for the message)."""
@@ -718,9 +735,26 @@ def check_sensitive(sensitive_features, n_samples, sensitive_type, *, min_group_
     -------
     SensitiveColumns
     """
+    columns, kinds = read_sensitive(sensitive_features, n_samples, sensitive_type, name=name)
+    return check_sensitive_columns(columns, kinds, min_group_size=min_group_size, name=name)
+
+
+def read_sensitive(sensitive_features, n_samples, sensitive_type, *, name="sensitive_features"):
+    """The columns of ``sensitive_features`` (1-D arrays) and the reading of each: parsed once.
+
+    The first half of :func:`check_sensitive`, for a caller that also needs the columns before
+    the checks (the equal-opportunity mode of :class:`~fairlab.FairPCA` keeps the rows with
+    y = pos_label, and warns about the groups that have none, on the same parsed columns).
+    """
     columns = _as_2d_columns(sensitive_features, n_samples, name)
     kinds = sensitive_kinds_of(sensitive_type, columns, name,
                                dtypes=column_dtypes(sensitive_features, len(columns)))
+    return columns, kinds
+
+
+def check_sensitive_columns(columns, kinds, *, min_group_size=1, name="sensitive_features"):
+    """The checks of :func:`check_sensitive` on columns parsed by :func:`read_sensitive`."""
+    n_samples = columns[0].shape[0]
     categorical = [r for r, kind in enumerate(kinds) if kind == "categorical"]
     groups = None
     if categorical:

@@ -48,6 +48,7 @@ from .._core.linalg import as_seed, flip_signs, gram, top_eigh
 from .._core.validation import (
     check_groups,
     check_n_components,
+    check_transform_input,
     reject_bool,
     validate_data,
     warn_unconstrained,
@@ -209,7 +210,7 @@ class LinearProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         X_new : ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_transform_input(self, X)
         return self._centred(X) @ self.components_.T
 
     @property
@@ -327,7 +328,7 @@ class BaseEraser(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             (x − ``mean_``) Pᵀ (``components_``)ᵀ, the principal coordinates of e(x).
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_transform_input(self, X)
         if self._rotation is not None:
             return (X - self.mean_) @ self._rotation
         e = self._eraser

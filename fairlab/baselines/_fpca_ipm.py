@@ -29,12 +29,10 @@ with the smallest max(gap, dual residual): the last, unless the method stalled a
 Why it is fast.  SCS needs thousands of iterations on this program, whose solution is highly
 degenerate (the top eigenvalue of QD±²Q is multiple, of multiplicity 8 or more on German
 credit); this method needs 9–15 on Lee et al.'s German and Adult splits, each dominated by the
-Cholesky factorisation of M (m = q(q+1)/2: 4 753 on Adult, 0.4–0.6 s on one core).  Each
-factorisation serves up to four solves: the predictor, Mehrotra's corrector and its
-repetitions (Carpenter et al.'s higher-order corrections, 1993), each a pair of triangular
-solves; with the step rule of SDPT3 they cut the iterations on German credit split 0 (k = 2,
-10; δ = 0, 0.1) from 54 to 38 and on Adult split 0 from 61 to 47.  A general conic solver
-(Clarabel) instead factors a KKT matrix that
+Cholesky factorisation of M (m = q(q+1)/2).  Each factorisation serves up to four solves: the
+predictor, Mehrotra's corrector and its repetitions (Carpenter et al.'s higher-order
+corrections, 1993), each a pair of triangular solves; with the step rule of SDPT3 they cut the
+number of iterations.  A general conic solver (Clarabel) instead factors a KKT matrix that
 carries the dense scaling of every 2q-sized cone; here M is assembled directly: for Fᵢ = Eᵢ,
 the symmetric basis matrices, each cone contributes terms tr(Eᵢ P Eⱼ R) (block 1: P = S₁⁻¹, R =
 Z₁; each 2q cone four terms from its q × q blocks), and
@@ -235,14 +233,12 @@ class _Program:
         """A strictly feasible y: tr Q = k, 0 ≺ Q ≺ I, gᵀQg ≤ δ²/2, and
         t± = 2λ_max(QD±²Q) + (k / 2q) max(λ_max(D±²), 1).
 
-        The slack of t± is on the scale of its optimum, which lies in [0, λ_max(D±²)] and, for
-        Q spread over k of q directions, near its lower end (German credit, k = 2: t* = 0.15
-        and 0.2, with λ_max(D±²) = 5.8): a unit slack, far above, cost 4 to 7 more iterations
-        at k = 2 and 0 to 2 at k = 10 (German credit and Adult split 0, δ = 0 and 0.1; measured
-        before the repeated correctors).  It is never below k/2q, half the eigenvalues of Q:
-        where the groups' covariances are equal, D± vanish up to rounding, and a slack that
-        vanished with them left the cone blocks singular (the fit failed).  (λ_max(D±²) is 2.6
-        or more on every data set of the Kleindessner ledger.)
+        The slack of t± is on the scale of its optimum, which lies in [0, λ_max(D±²)] and, for Q
+        spread over k of q directions, near its lower end (German credit, k = 2: t* = 0.15 and 0.2,
+        with λ_max(D±²) = 5.8): a unit slack, far above, costs more iterations.  It is never below
+        k/2q, half the eigenvalues of Q: where the groups' covariances are equal, D± vanish up to
+        rounding, and a slack that vanished with them left the cone blocks singular (the fit
+        failed).  (λ_max(D±²) is 2.6 or more on every data set of the Kleindessner ledger.)
         """
         q, k = self.q, self.k
         if self.g is None:

@@ -36,10 +36,8 @@ MIN_STEP = 1e-12
 MEMORY = 10  # L-RBFGS stored pairs
 DENSE_MAX = 2000  # dense H up to this many entries of V (H is dk × dk)
 # ... and while (dk)²·k(k+1), the multiply-adds of its transport with a dense normal basis, stays
-# below this bound.  Measured on Lee et al.'s synthetic data (d = 100, k = 20, τ = 10⁻³, one
-# core): 24 s dense (with the structured transport; 117 s with the dense basis) against 2.4 s
-# limited memory, the same solution (explained variance to 2·10⁻⁸, MMD² to 10⁻⁹); Lee et al.'s
-# data sets (k = 2, 10) stay dense.
+# below this bound: above it the limited-memory version reaches the same solution in a fraction
+# of the time.  Lee et al.'s data sets (k = 2, 10) stay dense.
 DENSE_TRANSPORT_MAX = 2e8
 
 
@@ -133,9 +131,8 @@ class _DenseInverseHessian:
     columns are V's columns placed in the column blocks of a d × k matrix, so NᵀH and NWᵀ are
     each one product with V of (dk)²k multiply-adds (:func:`normal_coordinates`,
     :func:`from_normal_coordinates`) where a dense N costs (dk)²k(k+1)/2 — and both products
-    write into buffers kept between iterations (a fresh dk × dk array per iteration doubled the
-    time: page faults).  Measured on one core at k = 10: 0.73 ms against 2.3 ms with the dense
-    N (d = 57), 2.5 ms against 6.4 ms (d = 97).  BFGS update: the symmetric rank-2 update
+    write into buffers kept between iterations (a fresh dk × dk array per iteration costs page
+    faults).  BFGS update: the symmetric rank-2 update
     H + suᵀ + usᵀ, u = ½(r²yᵀHy + r)s − rHy, r = 1/⟨s, y⟩, in place (BLAS ger).
     """
 

@@ -16,8 +16,6 @@ import numpy as np
 from scipy import linalg
 from sklearn.exceptions import ConvergenceWarning
 
-from .._core.linalg import flip_signs
-
 INSTALL_HINT = 'pip install "fairlab[baselines]"  (cvxpy with the SCS and Clarabel solvers)'
 CVXPY_SOLVERS = {"scs": "SCS", "clarabel": "CLARABEL"}
 
@@ -98,17 +96,6 @@ def orthogonal_complement(f):
     v[0] += sign  # v = f/‖f‖ + sign·e₁ (no cancellation)
     H = np.eye(d) - (2.0 / (v @ v)) * np.outer(v, v)  # H f ∝ e₁, H orthogonal and symmetric
     return H[:, 1:]
-
-
-def top_pca(Xc, k):
-    """Top-k principal axes (d × k, decreasing variance, deterministic signs) of centred rows."""
-    d = Xc.shape[1]
-    if d <= Xc.shape[0]:
-        _, V = linalg.eigh(Xc.T @ Xc, subset_by_index=[d - k, d - 1], check_finite=False)
-        V = V[:, ::-1]
-    else:
-        V = linalg.svd(Xc, full_matrices=False, check_finite=False)[2][:k].T
-    return flip_signs(V)
 
 
 def top_eigenvectors(M, k):

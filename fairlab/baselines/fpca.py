@@ -36,19 +36,17 @@ Algorithm (``fit``, default ``formulation="eigenbasis"``)::
 Three exact reformulations, each leaving the optimum unchanged:
 
 * eliminating the equality fᵀPf = 0 (rather than imposing it) is what makes the δ = 0 problem
-  solvable by a first-order conic solver: imposed as an equality, SCS is reported to end with
-  ``optimal_inaccurate`` after 425 s on German credit (d = 57); reduced, it reproduces Lee et
-  al.'s MOSEK loadings to 0.02° (see the tests);
+  solvable by a first-order conic solver: imposed as an equality, SCS ends with
+  ``optimal_inaccurate`` on German credit; reduced, it reproduces Lee et al.'s MOSEK loadings
+  (see the tests);
 * the orthogonal change of basis Q ↦ EᵀQE (the Fantope and the trace are invariant) makes the
   square roots R± of Uᵀ(±S + c±I)U diagonal, so that each entry of R±Q involves one entry of Q
-  instead of q: the constraint matrix handed to SCS has O(q²) instead of O(q³) nonzeros
-  (Adult, d = 97: 28 034 instead of 1 714 274), and SCS's linear-system time drops from half
-  of its time to a few per cent;
+  instead of q: the constraint matrix handed to SCS has O(q²) instead of O(q³) nonzeros, and
+  SCS's linear systems stop dominating its time;
 * dividing the objective by λ_max(WᵀCW) (⟨C, P⟩ ≤ k λ_max) gives it order one, for which
   SCS's initial scale 10⁻² suits; with these, SCS at ε = 10⁻⁹ takes fewer iterations than the
-  original at ε = 10⁻⁶ (δ = 0, k = 10: German 525 against 1000, Adult 825 against 1225), and
-  its optimum agrees with a 10⁻¹⁰ solve to 2·10⁻¹⁰ relative, where the original at ε = 10⁻⁶
-  was off by 2.5·10⁻⁶ (German) and 4.7·10⁻⁶ (Adult).
+  original formulation at ε = 10⁻⁶, and reaches the optimum of a tighter solve to its own
+  tolerance, where the original stopped orders of magnitude farther away.
 
 Solver.  The optimum is highly degenerate: the top eigenvalue of QD±²Q is multiple (eight times
 or more on German credit, k = 10) and the eigenvalues of Q spread over (0, 1).  SCS, a
@@ -57,18 +55,13 @@ split by an order of magnitude.  An interior-point method needs 9–15 on Lee et
 and Adult splits; its cost per iteration is the Cholesky factorisation of the m × m Schur
 complement, m = q(q+1)/2, which ``_fpca_ipm`` assembles directly from the q × q blocks of the
 cones (the diagonal D± make each cone a sum of Kronecker terms), and whose factor serves up to
-four solves (a predictor and up to three correctors).  Measured on Lee et al.'s Adult split 2
-(d = 97, k = 2, δ = 0.1, the reference code's input; one core): 15 iterations, 7.8 s, against
-SCS's 734 s; the former version of this method (22 iterations, 18 s) agreed with SCS's optimum
-to 1.1·10⁻⁹ relative and its rounded subspace to 0.004°, and with this one to 2.5·10⁻¹¹ and
-0.003°.  German credit split 0 (k = 10, δ = 0.1): 0.47 s against SCS's 11 s.  On split 0 of
-Adult (k ∈ {2, 10}, δ ∈ {0, 0.1}) the four fits take 24 s, where Lee et al.'s MOSEK runs of
-the reference code took 1 710 s per split on average (``benchmarks/bench_baselines.py`` prints
-both).  Clarabel, a general interior-point solver, factors a KKT matrix carrying the dense
-scaling of every 2q-sized cone (18 915² entries each at d = 97) and does not finish.  Not
-adopted: sharing one Schur block Y ⪰ Q² between both λ_max terms (t±I ⪰ D±YD±, exact, smaller
-cones) — Y is not unique, and SCS then needed 2675 instead of 475 iterations on German credit
-at k = 2.
+four solves (a predictor and up to three correctors).  It reaches SCS's optimum, far faster
+and with a time that hardly varies with the split; ``benchmarks/bench_baselines.py`` times it
+against SCS and against Lee et al.'s MOSEK runs of the reference code.  Clarabel, a general
+interior-point solver, factors a KKT matrix carrying the dense scaling of every 2q-sized cone
+and does not finish.  Not adopted: sharing one Schur block Y ⪰ Q² between both λ_max terms
+(t±I ⪰ D±YD±, exact, smaller cones) — Y is not unique, and SCS then needs many more
+iterations.
 
 ``formulation="original"`` keeps the dense factors, the unscaled objective and SCS's earlier
 defaults (ε = 10⁻⁶, 20 000 iterations): the former solver, for comparison.
@@ -81,24 +74,17 @@ eigenvalue is triple), and which one LAPACK returns follows the BLAS kernel's ro
 the last digits of the solver's solution (measured in ``fairlab.experiments.kleindessner``).
 
 Cost: the interior-point method O(d⁶) time and O(d⁴) memory per iteration (the Schur
-complement of order d(d+1)/2: 0.4–0.6 s and 180 MB at d = 97, OpenBLAS's SkylakeX and Haswell
-kernels), so ``solver="ipm"`` accepts n_features ≤ 150; SCS O(d³) per iteration (the
-eigendecompositions of its cone projections) times thousands of iterations.  Lee et al.'s
-Adult split 0, one core, CPU seconds for the fits (k, δ) = (2, 0), (2, 0.1), (10, 0), (10,
-0.1): the interior-point method 7.2, 7.2, 4.4, 5.4 (24 in all); SCS at 10⁻⁹ on this
-formulation 30, 36, 12, 130 (208); SCS on the original formulation at 10⁻⁶, the former
-default, 142 (under load), 168, 117, 67 (494), its optima up to 8·10⁻⁶ off.  On split 2 SCS
-took 734 s for one fit: its time varies with the split by an order of magnitude, the
-interior-point method's hardly.
+complement of order d(d+1)/2), so ``solver="ipm"`` accepts n_features ≤ 150; SCS O(d³) per
+iteration (the eigendecompositions of its cone projections) times thousands of iterations,
+a number that varies with the split by an order of magnitude.
 
 Limits.  Where the Schur complement or a cone block stops being positive definite in floating
 point, or the dual residual grows again as the Newton solves lose accuracy, the method returns
 its best iterate, which is feasible: approximately optimal, with a ConvergenceWarning.  With
 ``scale=False`` and column scales spanning 10³ the covariance penalty, in the data's squared
 units, dwarfs the unit-scaled objective and the steps can shrink to nothing: a RuntimeError
-then names ``solver="scs"`` and rescaling (measured: 6 of 400 adversarial draws fail, all
-unscaled, where the previous version of the method failed on 12; ``scale=True`` solves the
-test's instance).  The whole fit runs on one BLAS thread
+then names ``solver="scs"`` and rescaling (the failures of the adversarial tests are all
+unscaled; ``scale=True`` solves the test's instance).  The whole fit runs on one BLAS thread
 (``fairlab._core.threads.limit_threads``), so that its result does not depend on the caller's
 thread count.
 """
@@ -114,7 +100,7 @@ from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._core.linalg import flip_signs
+from .._core.linalg import flip_signs, top_principal_axes
 from .._core.threads import limit_threads
 from .._core.validation import check_n_components
 from . import _fpca_ipm
@@ -126,7 +112,6 @@ from ._sdp import (
     population_cov,
     psd_factor,
     solve,
-    top_pca,
     two_groups,
 )
 
@@ -227,11 +212,10 @@ class FPCA(LinearProjection):
     row of each CSV (it takes it for a header) — fairlab does not, so to reproduce Lee et al.'s
     matrices pass ``X[1:]``.
 
-    Solver choice: the default interior-point method is measured against SCS in the module
-    docstring.  Clarabel (German credit, d = 57, k = 10, δ = 0, original formulation) stopped
-    with a numerical error after 17 s, and a reformulation still ran after 15 minutes — its
-    KKT systems carry dense blocks of the 2q-sized PSD cones; it solves small problems
-    (COMPAS, d = 11: 0.3 s) reliably.  Only ``solver="scs"`` and ``"clarabel"`` need cvxpy.
+    Solver choice: the default interior-point method is compared with SCS in the module
+    docstring.  Clarabel stops with a numerical error, or does not finish, on German credit
+    (d = 57): its KKT systems carry dense blocks of the 2q-sized PSD cones; it solves small
+    problems (COMPAS, d = 11) reliably.  Only ``solver="scs"`` and ``"clarabel"`` need cvxpy.
 
     ``sensitive_features=None`` fits standard PCA (with an ``UnconstrainedFallbackWarning``).
 
@@ -306,7 +290,7 @@ class FPCA(LinearProjection):
         if groups is None:
             k = check_n_components(self.n_components, min(n, d),
                                    bound_text=f"min(n_samples, n_features) = min({n}, {d})")
-            self._set_result(top_pca(Xs, k), Xs, P=None, objective=None, status=None)
+            self._set_result(top_principal_axes(Xs, k), Xs, P=None, objective=None, status=None)
             return self
 
         upper = d - 1 if self.delta == 0 else d
@@ -433,7 +417,7 @@ class FPCA(LinearProjection):
 
         P = UUᵀ, t± = λ_max(Uᵀ(±S + c±I)U); the components are U rotated to the principal
         axes of UᵀCU (deterministic).  A first-order solver converges slowly towards an
-        isolated feasible point (measured: 20 000 SCS iterations on COMPAS, k = 10, δ = 0).
+        isolated feasible point (SCS exhausts its iterations on COMPAS, k = 10, δ = 0).
         """
         if self.delta > 0 and f @ f > float(self.delta) ** 2:
             raise RuntimeError(

@@ -37,8 +37,8 @@ R_V(ξ) = qf(V + ξ), a dense dk×dk inverse-Hessian approximation carried to th
 space by orthogonal projection (P H P, a rank-k(k+1) update applied through the structure of the
 normal space, two products with V), Armijo backtracking; it stops, as ROPTLIB with
 ``Stop_Criterion = 1``, when the *absolute* norm of the Riemannian gradient is below ε, or after
-300 iterations.  Above dk = 2000 entries, or where (dk)²k(k+1) exceeds 2·10⁸ (d = 100 at
-k = 20: 10 times slower than the limited-memory version, to the same solution), a
+300 iterations.  Above dk = 2000 entries, or where (dk)²k(k+1) exceeds 2·10⁸ (there the dense
+version is slower than the limited-memory one, to the same solution), a
 limited-memory version (10 pairs) replaces
 the dense matrix (``_manifold.dense_is_cheap``).  The dense version matters: with the
 limited-memory one the penalty path left Lee et al.'s on 2 of 3 German splits, with the dense
@@ -47,13 +47,9 @@ one it reproduced their stored loadings on all three.
 Cost.  One cost-and-gradient evaluation needs the n×n kernel matrix of the projected rows:
 O(n²k) time, built in cache-sized blocks with each off-diagonal block once (half the
 exponentials), so O(n) memory beyond the data; the quasi-Newton step adds O((dk)²k), the
-transport of H.  For n in the tens of thousands subsample the rows.  Measured (one core, CPU
-seconds, τ = 10⁻³, k = 5) on ``make_lee_gaussians(n_features=d, random_state=0)`` (480 rows):
-d = 100 in 0.50 s, 400 in 5.5 s (dense H, dk = 2000), 800 in 0.93 s (limited memory) —
-ROPTLIB's published times are 1.3 s at d = 100 and 43 s at d = 800 (Kleindessner et al. 2023,
-§5.1).  Lee et al.'s Adult split 0 (n = 1582, d = 97): k = 2 in 1.4 s, k = 10 in 4.5 s; at
-τ = 10⁻⁶, k = 10 (101 penalty iterations, ρ up to 8·10⁹) German split 0 in 85 s, of which the
-transport of H had taken half with a dense normal basis.
+transport of H.  For n in the tens of thousands subsample the rows.  The times, beside
+ROPTLIB's published ones (Kleindessner et al. 2023, §5.1), are those of
+``benchmarks/bench_baselines.py``.
 """
 
 # SPDX-License-Identifier: BSD-3-Clause
@@ -124,8 +120,7 @@ class _MMDPenalty:
         K is built in square blocks of :data:`_BLOCK_ROWS` rows: block (I, J), J ≥ I, adds
         K_IJ Z_J to rows I and K_IJᵀ Z_I to rows J.  This halves the exponentials, and a block
         stays in cache through its six passes (product, scaling, two shifts, clipping,
-        exponential): measured on Lee et al.'s Adult (1558 distinct rows, one core, k = 2), a
-        cost-and-gradient evaluation in 4.5 ms instead of 10.3 ms with the whole n × n matrix.
+        exponential), instead of streaming the whole n × n matrix through memory six times.
         """
         g = self.gamma
         sq = g * np.einsum("ij,ij->i", Y, Y)
@@ -273,7 +268,7 @@ class MbFPCA(LinearProjection):
     k = 10 numbers are one local solution among several, not digits that every floating-point
     summation order (another BLAS kernel, another block size) reproduces.  The penalty loop runs
     on one BLAS thread (``fairlab._core.threads.limit_threads``): with two, German credit at k = 10,
-    τ = 10⁻⁶ had ended 0.85 away (components), and the fits had been 4–11× slower.
+    τ = 10⁻⁶ had ended at another local solution, and the fits were slower.
 
     ``sensitive_features=None`` fits standard PCA (with an ``UnconstrainedFallbackWarning``).
 

@@ -34,7 +34,12 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from .._core.validation import check_groups, validate_data, warn_unconstrained
+from .._core.validation import (
+    check_groups,
+    check_transform_input,
+    validate_data,
+    warn_unconstrained,
+)
 
 __all__ = ["ExponentiatedGradientClassifier"]
 
@@ -214,7 +219,7 @@ class ExponentiatedGradientClassifier(MetaEstimatorMixin, ClassifierMixin, BaseE
         y_pred : ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_transform_input(self, X)
         if self.reduction_ is None:
             return self.estimator_.predict(X)
         codes = self.reduction_.predict(X, random_state=check_random_state(self.random_state))
@@ -233,7 +238,7 @@ class ExponentiatedGradientClassifier(MetaEstimatorMixin, ClassifierMixin, BaseE
             Columns in the order of ``classes_``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_transform_input(self, X)
         if self.reduction_ is None:
             return self.estimator_.predict_proba(X)
         return np.asarray(self.reduction_._pmf_predict(X))

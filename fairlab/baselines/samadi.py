@@ -43,9 +43,8 @@ h(w) = L₀(U(w)) − L₁(U(w)) is a supergradient of g, non-increasing, h(0) �
         two bracketing subspaces where L₀ = L₁ (bisection; h is continuous along it)
 
 Each evaluated U is feasible and each g(w) a lower bound, so ``duality_gap_`` certifies the
-result; the tests hold it against the SDP on every instance.  Cost: 8 to 13 partial
-eigendecompositions of a d × d matrix on Lee et al.'s splits and synthetic data (d ≤ 800) —
-14 ms on Adult (d = 97, k = 10), 0.7 s at d = 800.
+result; the tests hold it against the SDP on every instance.  Cost: about ten partial
+eigendecompositions of a d × d matrix (the solver's count is bounded by ``_MAX_EVALS``).
 
 SDP solvers (``solver="scs"`` or ``"clarabel"``, Samadi et al.'s algorithm)::
 
@@ -84,17 +83,17 @@ from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._core.linalg import flip_signs
+from .._core.linalg import flip_signs, top_principal_axes
 from .._core.validation import check_n_components
 from ._common import LinearProjection, validate_fit_input
-from ._sdp import CVXPY_SOLVERS, import_cvxpy, solve, top_eigenvectors, top_pca, two_groups
+from ._sdp import CVXPY_SOLVERS, import_cvxpy, solve, top_eigenvectors, two_groups
 
 __all__ = ["SamadiFairPCA"]
 
 _FRACTIONAL_TOL = 1e-7  # λ within this of 0 or 1 counts as integral (LP vertices are exact)
 _GAP_TOL = 1e-14  # stop the eigenvalue optimisation at this duality gap (losses scaled to ≤ 1)
-_GAP_WARN = 1e-9  # warn above this gap (not reached on any instance measured)
-_MAX_EVALS = 200  # eigendecompositions of the dual search (8–13 were needed on all data measured)
+_GAP_WARN = 1e-9  # warn above this gap: the dual search certifies far below it
+_MAX_EVALS = 200  # eigendecompositions of the dual search: far above what it needs
 _RANK_TOL = 1e-12  # eigenvalues of C₀ + C₁ below this times the largest count as 0 (rank ≤ k)
 
 
@@ -150,9 +149,7 @@ class SamadiFairPCA(LinearProjection):
         ``"eigen"``: Shen et al.'s eigenvalue optimisation (exact, no cvxpy; module
         docstring).  ``"scs"``/``"clarabel"``: Samadi et al.'s SDP with cvxpy, then their LP
         and the exact rank-k step.  SCS (first order) with the tolerance below is accurate
-        here; the interior-point Clarabel is as accurate but its cost grows steeply with d
-        (measured on Lee et al.'s synthetic data, k = 5: d = 60 in 11 s, d = 100 in 204 s,
-        against 0.2 s and 0.5 s for SCS).
+        here; the interior-point Clarabel is as accurate but its cost grows steeply with d.
     solver_options : dict or None, default=None
         Extra keyword arguments of ``cvxpy.Problem.solve``, SDP solvers only (SCS defaults:
         ``eps_abs=eps_rel=1e-8, max_iters=100000``; at SCS's usual 1e-6 the two losses can
@@ -288,7 +285,7 @@ class SamadiFairPCA(LinearProjection):
         if groups is None:
             k = check_n_components(self.n_components, min(n, d),
                                    bound_text=f"min(n_samples, n_features) = min({n}, {d})")
-            self._set_components(top_pca(Xc, k), Xc)
+            self._set_components(top_principal_axes(Xc, k), Xc)
             for name in ("losses_", "pca_losses_", "sdp_losses_", "sdp_solution_",
                          "lp_weights_", "lp_rank_", "rounding_", "solver_status_",
                          "dual_weight_", "duality_gap_"):
@@ -323,7 +320,7 @@ class SamadiFairPCA(LinearProjection):
         else:
             U = self._fit_sdp(Cs, bs, C, beta, k)
         self.losses_ = _group_losses(U @ U.T, C, beta)
-        V = top_pca(Xc, k)
+        V = top_principal_axes(Xc, k)
         self.pca_losses_ = _group_losses(V @ V.T, C, beta)
         self._set_components(U, Xc)
         return self

@@ -24,6 +24,7 @@ from .._core.validation import (
     encode_sensitive,
 )
 from ._measures import (
+    MEDIAN,
     _as_matrix,
     _centred_gram,
     _check_length,
@@ -261,7 +262,7 @@ def _test_rows(E, column, categorical, n_groups, sensitive_type, tests, n_permut
     n = E.shape[0]
     rng = np.random.default_rng(seed)
     perms = np.stack([np.arange(n)] + [rng.permutation(n) for _ in range(n_permutations)])
-    Kc = _centred_gram(E, "rbf", None, "gamma")
+    Kc = _centred_gram(E, "rbf", MEDIAN, "gamma")
     rows = []
     if "mmd2" in tests and categorical and n_groups == 2:
         ids = _two_groups(column, n)
@@ -270,7 +271,7 @@ def _test_rows(E, column, categorical, n_groups, sensitive_type, tests, n_permut
         d = np.where(ids == 0, 1.0 / sizes[0], -1.0 / sizes[1])[perms].T  # n × (1 + P)
         # mmd2's median heuristic; where most pairs of rows coincide (discrete columns), the
         # median over the pairs of distinct rows, the width of Kc (_rbf_gamma)
-        sigma = None if _median_sq_dist(E) > 0 else np.sqrt(0.5 / _rbf_gamma(E, None, "gamma"))
+        sigma = None if _median_sq_dist(E) > 0 else np.sqrt(0.5 / _rbf_gamma(E, MEDIAN, "gamma"))
         rows.append(("mmd2", mmd2(E, column, sigma=sigma), np.einsum("ij,ij->j", d, Kc @ d),
                      1e-12))
     if "hsic" in tests and categorical:
@@ -283,7 +284,7 @@ def _test_rows(E, column, categorical, n_groups, sensitive_type, tests, n_permut
         rows.append(("hsic", value, null, 1e-12))
     elif "hsic" in tests:
         Lc = _centred_gram(_sensitive_matrix(column, "sensitive_features", sensitive_type),
-                           "rbf", None, "gamma_y")
+                           "rbf", MEDIAN, "gamma_y")
         # Σ_ij K̃_ij L̃_{p(i)p(j)} for each permutation, in single precision (memory bound)
         K32, L32 = Kc.astype(np.float32), Lc.astype(np.float32)
         null = np.array([np.vdot(K32, L32.take(p, axis=0).take(p, axis=1)) for p in perms],
@@ -577,12 +578,10 @@ def leakage(representation, sensitive_features, *,
 
     Notes
     -----
-    Cost.  On 2 000 rows × 10 dimensions the default took 4.4 s for a binary attribute,
-    6.4 s for three groups and 7 s for a continuous one (two shared CPU cores; most of it the
-    MLP, the SVM, the boosting and, for a continuous attribute, the HSIC permutations, about
-    n² operations each; an SVM's fit grows like n²).  Cheaper: fewer adversaries
-    (``adversaries=("logistic", "gradient_boosting")``: 1.4 s), ``tests=()`` (2 s), fewer
-    folds (``cv=3``), a smaller ``n_bootstrap`` (200 gives a rough interval) or
+    Cost.  Seconds on a few thousand rows; most of it the MLP, the SVM, the boosting and, for
+    a continuous attribute, the HSIC permutations, about n² operations each (an SVM's fit grows
+    like n²).  Cheaper: fewer adversaries (``adversaries=("logistic", "gradient_boosting")``),
+    ``tests=()``, fewer folds (``cv=3``), a smaller ``n_bootstrap`` (200 gives a rough interval) or
     ``n_permutations`` (100 still resolves p = 0.01).
 
     Several rows are several tests: on independent data each adversary's interval misses

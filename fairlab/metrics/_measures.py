@@ -2,15 +2,16 @@
 representation on the sensitive attribute, and what a representation keeps of the data."""
 
 
+import warnings
 from itertools import combinations
 from numbers import Real
 
 import numpy as np
 import pandas as pd
-from scipy import linalg
 from scipy.spatial.distance import cdist, pdist
 from sklearn.linear_model import LogisticRegression
 
+from .._core.linalg import top_principal_axes
 from .._core.validation import (
     as_column_matrix,
     check_groups,
@@ -526,8 +527,20 @@ def _median_sq_dist(X):
     return float(np.median(pdist(X, "sqeuclidean")))
 
 
+#: The metrics' default RBF width: γ = 1/median of the squared distances (:func:`hsic`).  The
+#: estimators' ``gamma=None`` is another rule, 1/(d·Var(X)) (scikit-learn's ``"scale"``); the
+#: two have two names, and ``None`` here is read as ``"median"`` with a FutureWarning.
+MEDIAN = "median"
+
+
 def _rbf_gamma(X, gamma, name):
     if gamma is None:
+        warnings.warn(
+            f"{name}=None in fairlab.metrics is the median heuristic, while the estimators read "
+            f"gamma=None as 1/(n_features·Var(X)); pass {name}='median' (the default) to keep "
+            "this value. None will be refused in a future release.", FutureWarning, stacklevel=4)
+        gamma = MEDIAN
+    if isinstance(gamma, str) and gamma == MEDIAN:
         sq = pdist(X, "sqeuclidean") if X.shape[0] >= 2 else np.zeros(0)
         med = float(np.median(sq)) if sq.size else 0.0
         if med <= 0:
@@ -539,7 +552,7 @@ def _rbf_gamma(X, gamma, name):
             med = float(np.median(positive))
         return 1.0 / med
     if not np.isscalar(gamma) or isinstance(gamma, (bool, str)) or not gamma > 0:
-        raise ValueError(f"{name} must be None or a positive number; got {gamma!r}.")
+        raise ValueError(f"{name} must be 'median' or a positive number; got {gamma!r}.")
     return float(gamma)
 
 
@@ -608,14 +621,14 @@ def hsic_rbf_widths(X, Y, gammas, *, sensitive_type="auto"):
     return np.array([_hsic_linear_second(_centred_rbf(sq_dist, g), Y) for g in gammas])
 
 
-def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None,
+def hsic(X, Y, *, kernel="linear", gamma=MEDIAN, kernel_y="linear", gamma_y=MEDIAN,
          sensitive_type="auto"):
     """Biased HSIC estimator (1/n²) tr(K H L H) of Pérez-Suay et al., eq. (1).
 
     K = k(X, X), L = l(ψ(Y), ψ(Y)), H = I − (1/n)11ᵀ, where ψ encodes the second variable (the
     sensitive attribute) as in :func:`cov2`: continuous columns as they are, a categorical
     column with m groups as its m group indicators divided by √2.  Kernels: ``"linear"``
-    (k(x, x') = xᵀx') or ``"rbf"`` (k(x, x') = exp(−γ‖x − x'‖²)); ``gamma=None`` is the median
+    (k(x, x') = xᵀx') or ``"rbf"`` (k(x, x') = exp(−γ‖x − x'‖²)); ``gamma="median"`` is the median
     heuristic γ = 1 / median_{i<j} ‖x_i − x_j‖², i.e. the width σ = sqrt(median/2) of
     :func:`lee_bandwidth` in Pérez-Suay et al.'s parametrisation exp(−‖x − x'‖²/(2σ²)).  When that
     median is 0 (discrete data such as a binary attribute, where most pairs coincide) the median
@@ -633,7 +646,7 @@ def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None,
     same HSIC whether it is passed as 0/1 numbers (continuous) or as group labels**, for the
     linear kernel and for the RBF kernel with any ``gamma_y``.  A binary attribute coded a/b as
     continuous numbers gives (b − a)² times the linear value of its group coding (e.g. 4× for
-    −1/+1); with the RBF kernel and ``gamma_y=None`` the coding does not matter.
+    −1/+1); with the RBF kernel and ``gamma_y="median"`` the coding does not matter.
 
     Parameters
     ----------
@@ -644,7 +657,10 @@ def hsic(X, Y, *, kernel="linear", gamma=None, kernel_y="linear", gamma_y=None,
         according to ``sensitive_type``; a DataFrame is encoded column by column.
     kernel, kernel_y : {"linear", "rbf"}
         Kernels on X and on the encoded Y.
-    gamma, gamma_y : float > 0 or None
+    gamma, gamma_y : float > 0 or "median", default="median"
+        The RBF widths γ.  ``"median"``: the median heuristic above.  (The estimators'
+        ``gamma=None`` is 1/(d·Var(X)) instead; ``None`` is accepted here as ``"median"``, with
+        a FutureWarning.)
     sensitive_type : {"auto", "categorical", "continuous"}, default="auto"
         How Y is read.  ``"auto"``: float columns are continuous; integer, boolean, string,
         object and pandas categorical columns are group labels.  ``"categorical"``: every column
@@ -803,12 +819,8 @@ def lee_bandwidth(X_train, n_components):
         raise ValueError("X_train must have at least two rows.")
     k = check_int(n_components, "n_components", maximum=min(X.shape))
     Xc = X - X.mean(axis=0)
-    # top-k eigenvectors of X̃ᵀX̃ (d × d) span the same subspace as MATLAB pca's first k loadings
-    d = Xc.shape[1]
-    if d <= Xc.shape[0]:
-        _, V = linalg.eigh(Xc.T @ Xc, subset_by_index=[d - k, d - 1])
-    else:
-        V = np.linalg.svd(Xc, full_matrices=False)[2][:k].T
+    # the top-k principal axes span the same subspace as MATLAB pca's first k loadings
+    V = top_principal_axes(Xc, k)
     return float(np.sqrt(_median_sq_dist(Xc @ V) / 2.0))
 
 

@@ -24,7 +24,7 @@ n = 5 000 (≤ 1.5) and FairKernelRegression.fit_path over 25 μ / one KernelRid
 n = 5 000 (≤ 3); ``quick`` uses n = 1 000 and 1 500.
 
 Timings are the fastest of ``repeats`` calls (the least noisy statistic on a shared machine).
-Run ``python benchmarks/bench_kernel_learning.py`` (a few minutes on 2 cores) or ``--quick``
+Run ``python benchmarks/bench_hsic.py`` (a few minutes on 2 cores) or ``--quick``
 for a < 60 s smoke run; ``--threads 1`` pins BLAS to one thread.
 """
 
@@ -117,7 +117,7 @@ def fit_table(ns, repeats):
 
 def goals(quick=False):
     """Rows of ``benchmarks/goals.py``: each ratio measured in one run on the same data."""
-    from goals import Goal, best_time
+    from timing import Goal, best_time
 
     n_dr, n_reg = (1000, 1500) if quick else (2000, 5000)
     budget = 1.0 if quick else 4.0
