@@ -29,7 +29,7 @@ ESTIMATORS = [name for name in _layer_members()[3] if name != "fairlab.baselines
 
 
 def _lint(config_file, cwd):
-    """Run import-linter on ``config_file`` in a fresh interpreter (its graph is built from ``cwd``)."""
+    """Run import-linter on ``config_file`` in a fresh interpreter, its graph built from ``cwd``."""
     env = {**os.environ, "PYTHONPATH": str(cwd)}
     return subprocess.run(
         [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports;"
