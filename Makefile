@@ -156,7 +156,8 @@ appendix: $(STAMP)  ## regenerate the provenance appendix from the ledgers and g
 	$(BIN)/python -m fairlab.experiments._appendix book/appendix
 
 # One table of runtime ratios against each goal (scikit-learn's default solvers, the floor, the
-# compared methods' former solvers, ROPTLIB's published times); then the paper-scale time of each
+# compared methods' former solvers, ROPTLIB's published times, the concept-erasure package's and
+# fairlearn's erasers, LEACE's former whitening); then the paper-scale time of each
 # ledger and the compared methods' ledger times beside the times their papers report.
 # bench-quick: reduced shapes with single-threaded BLAS (the setting least disturbed by anything
 # else running: two threads on a busy 2-core machine can be many times slower), failing only on

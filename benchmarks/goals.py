@@ -1,8 +1,9 @@
 """One table of runtime ratios against their goals, from every benchmark script.
 
 Each ``benchmarks/bench_<topic>.py`` that states goals defines ``goals(quick)``, which times
-fairlab and the named reference method on the same data, in the same run, and returns a list of
-:class:`Goal` rows.  This script collects them and prints one table:
+fairlab and the named reference method (scikit-learn's solvers, another package's
+implementation of the same method, a former solver) on the same data, in the same run, and returns
+a list of :class:`Goal` rows.  This script collects them and prints one table:
 
 ``measure``  what is timed, e.g. ``FairPCA.fit / PCA(svd_solver="auto").fit``;
 ``case``     the data (shape, groups);
@@ -43,7 +44,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 from timing import Goal, best_time  # noqa: F401  (re-exported: every script's row and timer)
 
 SCRIPTS = ("bench_pca", "bench_kernel_pca", "bench_hsic", "bench_pls", "bench_tradeoff",
-           "bench_cluster", "bench_baselines")
+           "bench_cluster", "bench_baselines", "bench_peers")
 REGRESSION_FACTOR = 2.0
 RESULTS = Path(__file__).resolve().parent / "results" / "goals.csv"
 FAR_OFF = "missed > 2×"
