@@ -1,8 +1,8 @@
 """fairlab's erasers against other packages' implementations of the same methods, in one run.
 
 Each row times fit + transform of the same training data by fairlab and by the package, with
-one BLAS thread (and one PyTorch thread), the fastest of three calls after a warm-up
-(:func:`timing.best_time`):
+one BLAS thread (and one PyTorch thread): the least CPU time of three calls of each, after a
+warm-up, the two sides' calls alternating (:func:`paired`):
 
 - ``LEACE`` (``method="leace"`` and ``"orthogonal"``) against the ``concept-erasure``
   package's ``LeaceFitter`` (``method="leace"`` and ``"orth"``), whose ``LeaceEraser`` then
@@ -33,6 +33,7 @@ as ``make bench-quick`` runs it).
 import argparse
 import importlib
 import sys
+import time
 from contextlib import contextmanager
 from unittest import mock
 
@@ -130,15 +131,25 @@ def goals(quick=False):
     rows = []
     with one_thread(torch):
         for n, d in QUICK_SHAPES if quick else SHAPES:
-            rows += shape_rows(*make_data(n, d), f"{n}×{d}, 2 groups, 1 thread", **peers)
+            rows += shape_rows(*make_data(n, d), f"{n}×{d}, 2 groups, 1 thread, CPU time", **peers)
     return rows
 
 
-def timed(func):
-    """Fastest of three calls after a warm-up."""
-    from timing import best_time
+def paired(ours, reference, repeats=3):
+    """Least CPU seconds of ``repeats`` calls of each, after one warm-up of each.
 
-    return best_time(func, repeats=3, budget=0.0)
+    The calls alternate, so that a change in the load of a shared machine during the run falls
+    on both sides alike; with one thread the process's CPU time is the wall time it would take
+    on an otherwise idle core.
+    """
+    best = [np.inf, np.inf]
+    ours(), reference()
+    for _ in range(repeats):
+        for i, func in enumerate((ours, reference)):
+            t0 = time.process_time()
+            func()
+            best[i] = min(best[i], time.process_time() - t0)
+    return best
 
 
 def shape_rows(X, z, case, torch, concept_erasure, fairlearn):
@@ -146,22 +157,25 @@ def shape_rows(X, z, case, torch, concept_erasure, fairlearn):
     from timing import Goal
 
     rows = []
-    oracle = timed(lambda: ours_oracle(X, z))
+
+    def oracle():
+        return ours_oracle(X, z)
+
     if concept_erasure is not None:
         for method, theirs in (("leace", "leace"), ("orthogonal", "orth")):
             rows.append(Goal(
                 f'LEACE(method="{method}") fit + transform / concept-erasure '
                 f'LeaceFitter(method="{theirs}", shrinkage=False)', case,
-                timed(lambda method=method: ours(X, z, method)),
-                timed(lambda theirs=theirs: package_leace(torch, concept_erasure, X, z, theirs)),
+                *paired(lambda method=method: ours(X, z, method),
+                        lambda theirs=theirs: package_leace(torch, concept_erasure, X, z, theirs)),
                 PACKAGE_GOAL))
         rows.append(Goal(
-            "OracleLEACE fit + transform / concept-erasure OracleFitter", case, oracle,
-            timed(lambda: package_oracle(torch, concept_erasure, X, z)), PACKAGE_GOAL))
+            "OracleLEACE fit + transform / concept-erasure OracleFitter", case,
+            *paired(oracle, lambda: package_oracle(torch, concept_erasure, X, z)), PACKAGE_GOAL))
     if fairlearn is not None:
         rows.append(Goal(
-            "OracleLEACE fit + transform / fairlearn CorrelationRemover (one-hot columns)",
-            case, oracle, timed(lambda: correlation_remover(fairlearn.CorrelationRemover, X, z)),
+            "OracleLEACE fit + transform / fairlearn CorrelationRemover (one-hot columns)", case,
+            *paired(oracle, lambda: correlation_remover(fairlearn.CorrelationRemover, X, z)),
             PACKAGE_GOAL))
     # LEACE's whitening (QR of [X̃ Z̃]) against the former full SVD of X̃: the step alone on
     # the same X̃ and Z̃, then fit + transform with the former step in its place.
@@ -170,14 +184,16 @@ def shape_rows(X, z, case, torch, concept_erasure, fairlearn):
     Zc -= Zc.mean(axis=0)
     rows.append(Goal(
         "LEACE whitening: QR of [X̃ Z̃] / former full SVD of X̃ (benchmark's copy)", case,
-        timed(lambda: leace_module._svd_and_cross(Xc, Zc)),
-        timed(lambda: former_svd_and_cross(Xc, Zc)), FORMER_GOAL))
-    current = timed(lambda: ours(X, z, "leace"))
-    with mock.patch.object(leace_module, "_svd_and_cross", former_svd_and_cross):
-        former = timed(lambda: ours(X, z, "leace"))
+        *paired(lambda: leace_module._svd_and_cross(Xc, Zc),
+                lambda: former_svd_and_cross(Xc, Zc)), FORMER_GOAL))
+
+    def former():
+        with mock.patch.object(leace_module, "_svd_and_cross", former_svd_and_cross):
+            return ours(X, z, "leace")
+
     rows.append(Goal(
         "LEACE fit + transform / the same with the former whitening (full SVD of X̃)", case,
-        current, former, FORMER_GOAL))
+        *paired(lambda: ours(X, z, "leace"), former), FORMER_GOAL))
     return rows
 
 
