@@ -290,19 +290,19 @@ def test_trivial_answers_are_refused():
 
 
 def _numeric_labels():
-    from fairlab.exercises import _checks, _key
+    from fairlab.exercises import _key, _precision
 
     return [label for label, roles in _key.references().items()
-            if all(step is not None for step in _checks.STEPS[label]["answer"])]
+            if all(step is not None for step in _precision.STEPS[label]["answer"])]
 
 
 @pytest.mark.parametrize("label", _numeric_labels())
 def test_reference_within_one_step_is_taken_and_two_steps_away_is_refused(label):
     """At the bins: the reference ± one step (each number, every sign) is taken, ± two refused."""
-    from fairlab.exercises import _checks, _hashing, _key
+    from fairlab.exercises import _hashing, _key, _precision
 
     reference = np.array(_key.references()[label]["answer"], dtype=float)
-    steps = np.array(_checks.STEPS[label]["answer"], dtype=float)
+    steps = np.array(_precision.STEPS[label]["answer"], dtype=float)
     assert _hashing.matches(label, "answer", tuple(reference))
     rng = np.random.default_rng(0)
     for _ in range(5):
@@ -329,11 +329,11 @@ def test_a_hundred_probes_learn_no_direction(label):
     """A hundred wrong answers above and below the reference (2 to 20 steps away, each number
     moved) get the same messages on both sides, none of which holds the reference's digits:
     the messages cannot be used to bisect towards the answer."""
-    from fairlab.exercises import _checks, _key
+    from fairlab.exercises import _key, _precision
 
     roles = _key.references()[label]
     reference = np.array(roles["answer"], dtype=float)
-    steps = np.array(_checks.STEPS[label]["answer"], dtype=float)
+    steps = np.array(_precision.STEPS[label]["answer"], dtype=float)
     if label == "ex-dediego-ci":  # the interval's centre is the exercise's DI: move its width
         direction = np.array([-1.0, 1.0])
     else:
@@ -346,7 +346,7 @@ def test_a_hundred_probes_learn_no_direction(label):
             values = reference + sign * distance * direction * steps
             near_mistake = [role for role, v in roles.items() if role != "answer" and all(
                 abs(a - b) <= 2 * step for a, b, step in
-                zip(values, v, _checks.STEPS[label][role]))]
+                zip(values, v, _precision.STEPS[label][role]))]
             if near_mistake:
                 continue  # a typical mistake has its own hint
             result = exercises.check(label, _AS_ANSWER[label](tuple(values)))

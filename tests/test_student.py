@@ -211,7 +211,7 @@ def test_no_reference_answer_can_be_read_from_the_bundle(built):
     names of a choice are the exercise's own options), nor does a number among the compiled
     constants of the exercises' modules (elsewhere constants are the library's parameters: 0.85
     is the fraction of Fair PCA-S (0.85), not an answer)."""
-    from fairlab.exercises import _checks, _key
+    from fairlab.exercises import _key, _precision
 
     def digits(value, step):  # the value at its check's precision, e.g. "0.182"
         return f"{value:.{max(0, -int(np.floor(np.log10(step))))}f}"
@@ -222,7 +222,7 @@ def test_no_reference_answer_can_be_read_from_the_bundle(built):
     # A value of one or two significant digits at its precision (0.50, chance level; 5.8) is
     # common in any text; three or more say something.
     references = [(label, value, step) for label, roles in _key.references().items()
-                  for value, step in zip(roles["answer"], _checks.STEPS[label]["answer"])
+                  for value, step in zip(roles["answer"], _precision.STEPS[label]["answer"])
                   if step is not None and significant(digits(value, step)) >= 3]
     # Everywhere: the value as the key writes it (six significant digits). In the exercises'
     # modules and the student notebooks also at the check's precision: elsewhere (ledgers,
