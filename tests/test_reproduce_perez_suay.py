@@ -287,7 +287,8 @@ def test_plot_draws_one_log_panel_per_sensitive_choice(adult_regression, adult_d
 # ------------------------------------------------------------------------------ checks
 def _toy_regression(fkr_error, fkr_hsic, without_s_extra=0.0, dataset="cmc",
                     sensitive="n_children"):
-    """A hand-made result frame: FLR path error 0.32 → 0.33, HSIC 1e-2 → 1e-4."""
+    """A hand-made result frame: FLR path error 0.32 → 0.33, HSIC 1e-2 → 1e-4, three equal
+    repetitions (paired differences without spread)."""
     mus = np.logspace(-7, 3, 5)
     rows = []
     paths = {"FLR": (np.linspace(0.32, 0.33, 5), np.logspace(-2, -4, 5)),
@@ -301,7 +302,8 @@ def _toy_regression(fkr_error, fkr_hsic, without_s_extra=0.0, dataset="cmc",
             rows += [{"dataset": dataset, "sensitive": sensitive, "variant": variant,
                       "method": method, "repetition": 0, "mu": m, "error": ei + extra,
                       "hsic": hi} for m, ei, hi in zip(mus, e, h)]
-    return pd.DataFrame(rows)
+    one = pd.DataFrame(rows)
+    return pd.concat([one.assign(repetition=r) for r in range(3)], ignore_index=True)
 
 
 def test_checks_detect_each_cmc_conclusion_holding_or_not():
@@ -314,7 +316,7 @@ def test_checks_detect_each_cmc_conclusion_holding_or_not():
     bad = _toy_regression([0.28, 0.29, 0.34, 0.33, 0.36], np.logspace(-2.5, -6, 5))
     c = perez_suay.checks(bad)
     assert not c.holds.any(), c.measured.tolist()
-    assert "FKR better at 2/5 μ" in c.measured.iloc[0]
+    assert "both intervals below 0 at 2/5 μ" in c.measured.iloc[0]
     assert "+8.0 pt" in c.measured.iloc[2]
 
 

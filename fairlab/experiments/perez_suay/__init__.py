@@ -7,8 +7,14 @@ and the verdict in words).
 """
 
 from ._checks import (
+    BAND,
     SENTENCES,
+    THRESHOLDED,
+    WORDS,
+    band_counts,
     checks,
+    matched_dependence,
+    paired_interval,
 )
 from ._checks import _fmt as _fmt
 from ._data import (
@@ -32,6 +38,7 @@ from ._data import _linear_hsic as _linear_hsic
 from ._render import (
     FAILURE_READINGS,
     FIGURE_ITEMS,
+    band_table,
     checks_report,
     plot,
     verdict,
@@ -51,6 +58,7 @@ from ._units import (
 )
 
 __all__ = [
+    "BAND",
     "DR_METHODS",
     "FAILURE_READINGS",
     "FIGURES",
@@ -64,13 +72,19 @@ __all__ = [
     "SENSITIVE_LABELS",
     "SENTENCES",
     "SIZES",
+    "THRESHOLDED",
     "TIMINGS",
     "UNIT_KEYS",
     "VARIANTS",
+    "WORDS",
+    "band_counts",
+    "band_table",
     "checks",
     "checks_report",
     "dimensionality_reduction",
     "load_splits",
+    "matched_dependence",
+    "paired_interval",
     "parse_key",
     "plot",
     "regression",
