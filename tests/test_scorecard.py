@@ -189,3 +189,23 @@ def test_the_example_method_gets_a_card(tmp_path):
     assert mine["rank"].notna().all() and (mine["ranked"] == mine["ranked"].max()).sum() > 0
     tables = card_module.render(card)
     assert len(tables) == 1 and "MeanGapPCA (yours)" in repr(tables[0])
+
+
+class _Failing(MeanGapPCA):
+    def fit(self, X, y=None, *, sensitive_features=None):
+        raise RuntimeError("not yet")
+
+
+def test_a_unit_that_raises_is_left_out_with_a_warning_and_run_again(tmp_path, monkeypatch):
+    with pytest.warns(UserWarning, match="3 unit\\(s\\) of 'Failing' raised.*not yet"):
+        card = card_module.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
+                                     scheduler="serial")
+    assert not card["yours"].any()
+    assert (read_ledger("scorecard", tmp_path)["metric"] == "missing").sum() == 3
+    computed = []
+    monkeypatch.setattr(card_module, "_compute", lambda experiment, todo, *a, **k:
+                        computed.extend(todo))
+    with pytest.warns(UserWarning):
+        card_module.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
+                              scheduler="serial")
+    assert len(computed) == 3

@@ -16,6 +16,7 @@ is one; :data:`KLEINDESSNER_FAIR_PCA` is the setting of the ledger's "Fair PCA" 
 import functools
 import inspect
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from .. import published
 from ..datasets import load_lee2022_split
 from ..pca import FairPCA
 from ._ledger import (
+    MISSING,
     LedgerError,
     parameters_json,
     read_ledger,
@@ -112,8 +114,8 @@ class _Units:
 
 
 def _kleindessner_unit(factory, key, parameters):
-    """One split of Tables 1–3 for the method: :func:`~fairlab.experiments.kleindessner.
-    score_splits` with the method where the experiment passes a published one."""
+    """One split of Tables 1–3 for the method: the experiment's ``score_splits`` with the method
+    where the experiment passes a published one."""
     split = load_lee2022_split(key["dataset"], key["split"])
     split.dataset = key["dataset"]
     scores = score_splits({key["method"]: factory(key["k"])}, [split],
@@ -223,8 +225,10 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
     machine, parameters and seconds of each unit, written under the ledger's lock).  A unit that
     the ledger holds with the same parameters (the protocol's and :func:`describe_factory` of
     the method) is not computed again: a second call computes nothing, and an interrupted one
-    resumes.  The published methods' rows are read from the committed ledgers
-    (:func:`~fairlab.experiments.results_dir` without a path) on the same splits.
+    resumes.  A unit that raised is recorded with its error (``metric`` ``"missing"``), left
+    out of the card with a warning, and run again by the next call.  The published methods'
+    rows are read from the committed ledgers (:func:`~fairlab.experiments.results_dir` without a
+    path) on the same splits.
 
     Protocols (:data:`PROTOCOLS`):
 
@@ -289,12 +293,20 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
         params = {"protocol": PARAMETERS["protocol"], "method": describe_factory(method)}
         ids = [_unit_id(key) for key in keys]
         ledger = _merge(LEDGER, folder)  # an interrupted call left its units in the cache
-        done = set(ledger.loc[ledger["parameters"] == parameters_json(params), "unit"])
+        held = ledger[(ledger["parameters"] == parameters_json(params))
+                      & ~ledger["unit"].isin(ledger.loc[ledger["metric"] == MISSING, "unit"])]
+        done = set(held["unit"])
         todo = [(uid, key) for uid, key in zip(ids, keys, strict=True) if uid not in done]
         if todo:
             _compute(LEDGER, todo, params, scheduler, folder, os.isatty(2), module=_Units(method))
             ledger = _merge(LEDGER, folder)
         rows = ledger[ledger["unit"].isin(set(ids))]
+        failed = rows[rows["metric"] == MISSING]
+        if len(failed):
+            warnings.warn(f"{len(failed)} unit(s) of {name!r} raised and are left out of the "
+                          f"card (the next call runs them again): "
+                          + "; ".join(f"{u}: {n}" for u, n in zip(failed["unit"], failed["note"])),
+                          UserWarning, stacklevel=2)
         cards.append(_card(rows, protocol, sorted({k["split"] for k in keys}),
                            sorted({k["k"] for k in keys})))
     return pd.concat(cards, ignore_index=True)[CARD_COLUMNS]
