@@ -210,9 +210,7 @@ def _card(rows, protocol, splits, ks):
              summarize_ledger(theirs).assign(yours=False)]
     card = pd.concat(parts, ignore_index=True).assign(protocol=protocol)
     card["k"] = card["k"].astype(int)
-    order = {m: i for i, m in enumerate(RANK_DIRECTION)}
-    card = card[card["metric"].isin(order)]
-    return rank_methods(card)
+    return rank_methods(card[card["metric"].isin(RANK_DIRECTION)])
 
 
 def scorecard(method, *, name=None, protocols=None, quick=False, results=None, scheduler=None):
