@@ -11,6 +11,10 @@
   fair representations of a transformer's sentence embeddings (a ledger: the embeddings, and
   one unit per method and trade-off value).
 
+:func:`scorecard` puts a method of one's own through the papers' protocols, as work units of a
+ledger of its own, and ranks it among the published methods
+(:mod:`~fairlab.experiments.example_method` is such a method).
+
 The public names of each module drop the paper's name (the module is the namespace):
 ``kleindessner.table("german", 2)``, ``perez_suay.regression(...)``.
 
@@ -27,6 +31,7 @@ The book's chapters render the ledger beside the printed numbers and recompute a
     python -m fairlab.experiments verify kleindessner
     python -m fairlab.experiments status
     python -m fairlab.experiments repair kleindessner
+    python -m fairlab.experiments scorecard fairlab.experiments.example_method:MeanGapPCA --quick
 """
 
 from . import (
@@ -61,6 +66,7 @@ from ._ledger import (
     verify,
 )
 from ._provenance import write_results_csv
+from .scorecard import scorecard
 
 __all__ = [
     "EXPERIMENTS",
@@ -84,6 +90,7 @@ __all__ = [
     "repair",
     "results_dir",
     "run",
+    "scorecard",
     "select_units",
     "summarize_ledger",
     "text_representations",

@@ -1,15 +1,19 @@
-"""Command line of the results ledger: ``python -m fairlab.experiments {run,verify,status,repair}``.
+"""Command line of the results ledger: ``python -m fairlab.experiments {run,verify,status,repair,
+scorecard}``.
 
 ``run EXPERIMENT`` computes the units of the paper-scale grid that the ledger lacks (``--where
 field=value``, repeatable, narrows the grid: values of one field are alternatives, fields must all
 match; numbers compare as numbers, names case-insensitively, as keys or as printed); ``verify``
 reruns a sample of every ledger and exits 1 on a difference; ``status`` prints each ledger's units,
 rows and summed unit time; ``repair EXPERIMENT`` keeps the latest computation of each unit a ledger
-holds twice.  A ledger that cannot be read, or a selection of no unit, is an error (exit status 2)
-that names the file or the valid values.
+holds twice; ``scorecard MODULE:FACTORY`` puts a method of one's own through the papers'
+protocols (:func:`~fairlab.experiments.scorecard`) and prints its card.  A ledger that cannot be
+read, a selection of no unit, or a factory that cannot be imported is an error (exit status 2)
+that names the file, the valid values or what is wrong with the factory.
 """
 
 import argparse
+import importlib
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +21,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pandas as pd
 
 from . import _ledger
+
+
+def _protocols():
+    from .scorecard import PROTOCOLS
+
+    return list(PROTOCOLS)
 
 
 def _split_pairs(pairs, option):
@@ -139,6 +149,43 @@ def _repair(args):
           f"{_ledger.ledger_path(args.experiment, args.results)}")
 
 
+def _factory(spec):
+    """The object ``MODULE:FACTORY`` names (``FACTORY`` may be dotted: ``Class.attribute``)."""
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute:
+        raise ValueError(f"the method must be given as MODULE:FACTORY, e.g. fairlab:FairPCA; "
+                         f"got {spec!r}.")
+    try:
+        obj = importlib.import_module(module_name)
+    except ImportError as err:
+        raise ValueError(f"cannot import the module {module_name!r} of {spec!r} ({err}); it must "
+                         f"be importable from the working directory or the Python path.") from err
+    for part in attribute.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError as err:
+            raise ValueError(f"the module {module_name!r} has no {attribute!r} (of {spec!r})."
+                             ) from err
+    if not callable(obj):
+        raise ValueError(f"{spec!r} is not callable: a method is a factory "
+                         f"factory(n_components) -> transformer.")
+    return obj
+
+
+def _scorecard(args):
+    from .scorecard import render, scorecard
+
+    method = _factory(args.method)
+    try:
+        card = scorecard(method, name=args.name, protocols=args.protocol or None,
+                         quick=args.quick, results=args.card_results, scheduler=args.scheduler)
+    except TypeError as err:  # a factory of something that is not a fair transformer
+        raise ValueError(str(err)) from err
+    for table in render(card):
+        print(table)
+        print()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m fairlab.experiments",
                                      description=__doc__.split("\n\n")[0])
@@ -168,12 +215,29 @@ def main(argv=None):
     repair = commands.add_parser("repair", help="keep the latest computation of each unit that "
                                                 "a ledger holds twice")
     repair.add_argument("experiment", choices=_ledger.EXPERIMENTS)
+    card = commands.add_parser(
+        "scorecard", help="put a method of one's own through the papers' protocols")
+    card.add_argument("method", metavar="MODULE:FACTORY",
+                      help="factory(n_components) -> transformer whose fit takes "
+                           "sensitive_features, e.g. fairlab:FairPCA")
+    card.add_argument("--name", default=None, help="the method's name on the card (default: "
+                                                   "the factory's)")
+    card.add_argument("--protocol", action="append", default=[], metavar="P",
+                      choices=_protocols(), help=f"of {', '.join(_protocols())} (default: all)")
+    card.add_argument("--quick", action="store_true",
+                      help="one split per data set at the smallest k")
+    card.add_argument("--results", dest="card_results", default=None, metavar="DIR",
+                      help="folder of the scorecard's ledger, created if absent (default: "
+                           "./scorecard-results; never the committed ledgers' folder)")
+    card.add_argument("--scheduler", default=None,
+                      help="'serial', or a dask scheduler address (default as for run)")
     args = parser.parse_args(argv)
-    handler = {"run": _run, "verify": _verify, "status": _status, "repair": _repair}
+    handler = {"run": _run, "verify": _verify, "status": _status, "repair": _repair,
+               "scorecard": _scorecard}
     try:
         return handler[args.command](args) or 0
     except (_ledger.LedgerError, ValueError) as err:
-        if not isinstance(err, _ledger.LedgerError) and args.command != "run":
+        if not isinstance(err, _ledger.LedgerError) and args.command not in ("run", "scorecard"):
             raise
         parser.exit(2, f"{parser.prog} {args.command}: error: {err}\n")
 

@@ -31,10 +31,14 @@ from ._grid import _module, unit_id
 MERGE_EVERY = 20
 
 
-def _run_unit(experiment, key, parameters, uid, commit, part=None):
+def _run_unit(experiment, key, parameters, uid, commit, part=None, module=None):
     """Run one unit (or its ``part``) with single-threaded BLAS and stamp its rows with their
-    provenance."""
-    module = _module(experiment)
+    provenance.
+
+    ``module`` runs the unit instead of the experiment's module: any object with ``PAPER`` and
+    ``run_unit`` (a ledger of units that no experiment module declares, such as a scorecard's).
+    """
+    module = _module(experiment) if module is None else module
     start = time.perf_counter()
     note = ""
     try:
@@ -182,7 +186,10 @@ def run(experiment, units=None, *, parameters=None, scheduler=None, redo=False, 
     return ledger[ledger["unit"].isin(set(ids))].reset_index(drop=True)
 
 
-def _compute(experiment, todo, params, scheduler, path, progress):
+def _compute(experiment, todo, params, scheduler, path, progress, module=None):
+    """Run the ``(uid, key)`` pairs of ``todo`` where ``scheduler`` says, each written to the
+    cache as it finishes and merged into the ledger every :data:`MERGE_EVERY` units
+    (``module``: as for :func:`_run_unit`)."""
     commit = git_commit()
     bar = _progress_bar(len(todo), progress)
     written = 0
@@ -199,13 +206,13 @@ def _compute(experiment, todo, params, scheduler, path, progress):
     try:
         if scheduler == "serial":
             for uid, key in todo:
-                record(_run_unit(experiment, key, params, uid, commit), uid)
+                record(_run_unit(experiment, key, params, uid, commit, module=module), uid)
             return
         from dask.distributed import as_completed
 
         client, owned = _client(scheduler)
         try:
-            futures = {_submit(client, (experiment, key, params, uid, commit)): uid
+            futures = {_submit(client, (experiment, key, params, uid, commit, None, module)): uid
                        for uid, key in todo}
             for future in as_completed(futures):
                 record(future.result(), futures[future])

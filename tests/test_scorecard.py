@@ -1,0 +1,211 @@
+"""A method of one's own through the papers' protocols: the scorecard and its command line."""
+
+import importlib
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from fairlab import FairPCA
+from fairlab.experiments import LEDGER_COLUMNS, read_ledger, results_dir
+from fairlab.experiments.__main__ import main
+from fairlab.experiments._provenance import machine
+from fairlab.experiments.example_method import MeanGapPCA
+from fairlab.experiments.kleindessner import KERNEL_DEPENDENT_MODELS
+
+# the module, not the function that fairlab.experiments exports under the same name
+card_module = importlib.import_module("fairlab.experiments.scorecard")
+KEYS = ["dataset", "model", "metric"]
+
+
+def _committed_fair_pca(splits=(0,), k=2):
+    ledger = read_ledger("kleindessner")
+    return ledger[(ledger["method"] == "Fair PCA") & (ledger["k"] == k)
+                  & ledger["split"].isin(splits) & ledger["table"].isin(["table1", "table2",
+                                                                         "table3"])]
+
+
+def _assert_rows_equal_the_ledger(rows, committed):
+    """Every value to the stored digit (the MLP's only on the ledger's BLAS kernel: its Adam
+    steps follow the kernel's rounding)."""
+    kernel = machine().partition("BLAS:")[2]
+    if set(committed["machine"].str.partition("BLAS:")[2]) != {kernel}:
+        rows = rows[~rows["model"].isin(KERNEL_DEPENDENT_MODELS)]
+        committed = committed[~committed["model"].isin(KERNEL_DEPENDENT_MODELS)]
+    both = rows.merge(committed, on=[*KEYS, "k", "split"], suffixes=("", "_ledger"),
+                      validate="one_to_one")
+    assert len(both) == len(committed) == len(rows) > 0
+    assert both["value"].tolist() == both["value_ledger"].tolist()
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """The quick card of the ledger's Fair PCA setting, and its folder."""
+    folder = tmp_path_factory.mktemp("card")
+    card = card_module.scorecard(card_module.KLEINDESSNER_FAIR_PCA, name="Fair PCA", quick=True,
+                                 results=folder, scheduler="serial")
+    return card, folder
+
+
+def test_the_quick_card_of_fair_pca_is_the_ledgers(quick):
+    card, folder = quick
+    rows = read_ledger("scorecard", folder)
+    assert list(rows.columns) == LEDGER_COLUMNS
+    assert set(rows["split"]) == {0} and set(rows["k"]) == {2}
+    assert (rows["seconds"] > 0).all() and rows["commit"].str.len().gt(0).all()
+    assert rows["machine"].str.contains("BLAS").all()
+    _assert_rows_equal_the_ledger(rows, _committed_fair_pca())
+    # on the card, the method's cells are the published Fair PCA's, and rank alike
+    mine = card[card["yours"]].set_index(KEYS)
+    theirs = card[~card["yours"] & (card["method"] == "Fair PCA")].set_index(KEYS)
+    assert len(mine) == 3 * 8 and (mine["n_splits"] == 1).all()
+    assert mine["mean"].equals(theirs.loc[mine.index, "mean"])
+    assert mine["rank"].equals(theirs.loc[mine.index, "rank"])
+    assert set(card["method"]) == {"Fair PCA", *card_module.METHODS}
+
+
+def test_plain_fair_pca_through_the_command_line_gives_the_ledgers_values(tmp_path, capsys):
+    """``fairlab:FairPCA`` centres where the ledger's setting does not; Lee et al.'s splits are
+    standardised with the training mean, so the stored values are the same."""
+    assert main(["scorecard", "fairlab:FairPCA", "--name", "Fair PCA", "--quick",
+                 "--results", str(tmp_path), "--scheduler", "serial"]) == 0
+    out = capsys.readouterr().out
+    assert "Scorecard: Kleindessner et al. (2023), Tables 1–3" in out
+    assert "Fair PCA (yours)" in out and "rank of yours" in out and "_" not in out
+    rows = read_ledger("scorecard", tmp_path)
+    assert '"method":"fairlab.pca:FairPCA"' in rows["parameters"].iloc[0]
+    _assert_rows_equal_the_ledger(rows, _committed_fair_pca())
+
+
+def test_a_second_call_computes_nothing(quick, monkeypatch):
+    card, folder = quick
+
+    def computes(*args, **kwargs):
+        raise AssertionError("a unit was computed again")
+
+    monkeypatch.setattr(card_module, "_compute", computes)
+    again = card_module.scorecard(card_module.KLEINDESSNER_FAIR_PCA, name="Fair PCA",
+                                  quick=True, results=folder, scheduler="serial")
+    pd.testing.assert_frame_equal(again, card)
+
+
+def test_another_factory_under_the_same_name_is_computed_anew(quick, monkeypatch):
+    _, folder = quick
+    computed = []
+    monkeypatch.setattr(card_module, "_compute", lambda experiment, todo, *a, **k:
+                        computed.extend(todo))
+    card_module.scorecard(FairPCA, name="Fair PCA", quick=True, results=folder,
+                          scheduler="serial")
+    assert len(computed) == 3
+
+
+def test_rows_land_in_the_results_folder_only(tmp_path):
+    committed = results_dir()
+    before = {p: p.stat().st_mtime_ns for p in committed.rglob("*")}
+    card_module.scorecard(MeanGapPCA, quick=True, results=tmp_path / "mine", scheduler="serial")
+    assert {p: p.stat().st_mtime_ns for p in committed.rglob("*")} == before
+    assert (tmp_path / "mine" / "scorecard.csv.gz").is_file()
+    with pytest.raises(ValueError, match="committed ledgers"):
+        card_module.scorecard(MeanGapPCA, quick=True, results=committed, scheduler="serial")
+
+
+def test_ranks_by_hand():
+    frame = pd.DataFrame({
+        "protocol": "p", "dataset": "d", "k": 2, "model": "",
+        "metric": ["var_pct"] * 4 + ["mmd2"] * 4,
+        "method": list("abcd") * 2,
+        "mean": [10.0, 30.0, 10.0, np.nan, 0.5, 0.1, 0.1, 0.9]})
+    ranked = card_module.rank_methods(frame)
+    # %Var: higher is better, the tie shares rank 2, the method without a value has none
+    assert ranked["rank"].iloc[:4].tolist()[:3] == [2.0, 1.0, 2.0]
+    assert np.isnan(ranked["rank"].iloc[3])
+    assert ranked["ranked"].tolist() == [3] * 4 + [4] * 4
+    # MMD²: lower is better
+    assert ranked["rank"].iloc[4:].tolist() == [3.0, 1.0, 1.0, 4.0]
+    assert ranked["better"].tolist() == ["higher"] * 4 + ["lower"] * 4
+    assert card_module.RANK_DIRECTION == {"var_pct": "higher", "accuracy_pct": "higher",
+                                          "mmd2": "lower", "delta_dp": "lower"}
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("fairlab.FairPCA", "MODULE:FACTORY"),
+    ("no_such_module_of_fairlab:Method", "cannot import the module 'no_such_module_of_fairlab'"),
+    ("fairlab:NoSuchMethod", "has no 'NoSuchMethod'"),
+    ("fairlab:__version__", "is not callable"),
+    ("math:sqrt", "has no fit or transform"),
+    ("sklearn.decomposition:PCA", "takes no sensitive_features"),
+])
+def test_a_bad_factory_is_a_clear_error(spec, words, tmp_path, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["scorecard", spec, "--quick", "--results", str(tmp_path)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "scorecard: error:" in err and words in err
+    assert not (tmp_path / "scorecard.csv.gz").exists()
+
+
+def test_a_results_folder_that_cannot_be_made_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "a file").write_text("")
+    with pytest.raises(SystemExit) as info:
+        main(["scorecard", "fairlab:FairPCA", "--quick",
+              "--results", str(tmp_path / "a file" / "inside")])
+    assert info.value.code == 2
+    assert "cannot be created" in capsys.readouterr().err
+
+
+def test_unknown_protocols_and_names_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="protocols must be among"):
+        card_module.scorecard(FairPCA, protocols=["lee"], results=tmp_path)
+    with pytest.raises(ValueError, match="without '/'"):
+        card_module.scorecard(FairPCA, name="a/b", results=tmp_path)
+
+
+# the example method shipped as a module
+
+
+def test_the_example_method_is_fair_pca_reached_by_plain_pca():
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 300)
+    X = rng.normal(size=(300, 6)) @ rng.normal(size=(6, 6)) + 2.0 * s[:, None]
+    model = clone(MeanGapPCA(3)).fit(X, sensitive_features=s)
+    V = model.components_
+    np.testing.assert_allclose(V @ V.T, np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(V @ model.direction_, 0.0, atol=1e-12)
+    Z = model.transform(X)
+    np.testing.assert_allclose(Z[s == 1].mean(0), Z[s == 0].mean(0), atol=1e-10)
+    fair = FairPCA(3).fit(X, sensitive_features=s).components_
+    np.testing.assert_allclose(V.T @ V, fair.T @ fair, atol=1e-8)  # the same subspace
+    with pytest.raises(ValueError, match="two groups"):
+        MeanGapPCA(2).fit(X, sensitive_features=np.zeros(300))
+    with pytest.raises(ValueError, match="n_components"):
+        MeanGapPCA(6).fit(X, sensitive_features=s)
+
+
+def test_the_example_method_gets_a_card(tmp_path):
+    card = card_module.scorecard(MeanGapPCA, quick=True, results=tmp_path, scheduler="serial")
+    mine = card[card["yours"]]
+    assert set(mine["method"]) == {"MeanGapPCA"}
+    assert mine["rank"].notna().all() and (mine["ranked"] == mine["ranked"].max()).sum() > 0
+    tables = card_module.render(card)
+    assert len(tables) == 1 and "MeanGapPCA (yours)" in repr(tables[0])
+
+
+class _Failing(MeanGapPCA):
+    def fit(self, X, y=None, *, sensitive_features=None):
+        raise RuntimeError("not yet")
+
+
+def test_a_unit_that_raises_is_left_out_with_a_warning_and_run_again(tmp_path, monkeypatch):
+    with pytest.warns(UserWarning, match="3 unit\\(s\\) of 'Failing' raised.*not yet"):
+        card = card_module.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
+                                     scheduler="serial")
+    assert not card["yours"].any()
+    assert (read_ledger("scorecard", tmp_path)["metric"] == "missing").sum() == 3
+    computed = []
+    monkeypatch.setattr(card_module, "_compute", lambda experiment, todo, *a, **k:
+                        computed.extend(todo))
+    with pytest.warns(UserWarning):
+        card_module.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
+                              scheduler="serial")
+    assert len(computed) == 3
