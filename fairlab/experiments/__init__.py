@@ -11,6 +11,9 @@
   fair representations of a transformer's sentence embeddings (a ledger: the embeddings, and
   one unit per method and trade-off value).
 
+:mod:`~fairlab.experiments.methods` is the registry of the methods these experiments run: each
+with the name the paper prints, its settings and the experiments' lists it belongs to.
+
 The public names of each module drop the paper's name (the module is the namespace):
 ``kleindessner.table("german", 2)``, ``perez_suay.regression(...)``.
 
@@ -34,6 +37,7 @@ from . import (
     de_diego,
     kleindessner,
     kleindessner_tradeoffs,
+    methods,
     perez_suay,
     text_representations,
 )
@@ -76,6 +80,7 @@ __all__ = [
     "kleindessner",
     "kleindessner_tradeoffs",
     "ledger_path",
+    "methods",
     "parameters_json",
     "perez_suay",
     "read_ledger",

@@ -10,11 +10,10 @@ import pandas as pd
 from scipy import linalg
 from scipy.sparse.linalg import eigsh
 from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.decomposition import PCA
 from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ... import baselines, datasets, metrics
+from ... import datasets, metrics
 from ...datasets import load_lee2022_split, make_lee_gaussians
 from ...evaluation._util import _dataset_key as _util_dataset_key
 from ...evaluation._util import _progress, _to_numpy
@@ -27,8 +26,7 @@ from ...evaluation.scorecards import (
     lee_classifiers,
 )
 from ...evaluation.splits import repeated_splits
-from ...kernel_pca import FairKernelPCA
-from ...pca import FairPCA
+from .. import methods as registry
 
 #: Data set keys of Kleindessner et al. §5.1 -> the names printed in their tables.
 DATASETS = {"adult": "Adult Income", "german": "German Credit", "compas": "COMPAS"}
@@ -43,13 +41,10 @@ MODELS = {"kernel_svm": "Kernel SVM", "linear_svm": "Linear SVM", "mlp": "MLP"}
 
 
 #: The rows of Tables 1-3, in the printed order.
-METHODS = (
-    "PCA", "FPCA (0.1, 0.01)", "FPCA (0, 0.01)", "MbF-PCA (10^-3)", "MbF-PCA (10^-6)", "INLP",
-    "RLACE", "Fair PCA", "Fair Kernel PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)",
-)
+METHODS = registry.names(registry.KLEINDESSNER_TABLES)
 
 #: The only row of Table 4.
-SAMADI_METHOD = "Fair PCA of Samadi et al. 2018"
+SAMADI_METHOD, = registry.names(registry.KLEINDESSNER_TABLE4)
 
 
 #: Decimals the authors rounded each metric to (``write_results.py``); the printed cells drop
@@ -82,7 +77,8 @@ def estimators(k, methods=None, *, rlace_max_iter=10_000, random_state=0):
     Returns
     -------
     dict of str -> unfitted estimator
-        In the order asked for.  The settings (reference-implementations notes §3.3):
+        In the order asked for, built by :func:`fairlab.experiments.methods.build`.  The
+        settings (reference-implementations notes §3.3):
 
         * ``"PCA"``: ``sklearn.decomposition.PCA(k, svd_solver="full")`` (MATLAB ``pca``,
           centred; centring changes neither %Var nor MMD²);
@@ -104,31 +100,27 @@ def estimators(k, methods=None, *, rlace_max_iter=10_000, random_state=0):
     if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
         raise ValueError(f"k must be a positive integer; got {k!r}.")
     k = int(k)
-    factories = {
-        "PCA": lambda: PCA(k, svd_solver="full"),
-        "FPCA (0.1, 0.01)": lambda: baselines.FPCA(k, delta=0.1, mu=0.01),
-        "FPCA (0, 0.01)": lambda: baselines.FPCA(k, delta=0.0, mu=0.01),
-        "MbF-PCA (10^-3)": lambda: baselines.MbFPCA(k, tau=1e-3, random_state=random_state),
-        "MbF-PCA (10^-6)": lambda: baselines.MbFPCA(k, tau=1e-6, random_state=random_state),
-        "INLP": lambda: baselines.INLP(n_components=k, center=False),
-        "RLACE": lambda: baselines.RLACE(n_components=k, max_iter=rlace_max_iter,
-                                         random_state=random_state),
-        "Fair PCA": lambda: FairPCA(k, center=False),
-        "Fair Kernel PCA": lambda: FairKernelPCA(k, kernel="rbf", center=False),
-        "Fair PCA-S (0.5)": lambda: FairPCA(k, equalize_covariance=0.5, center=False),
-        "Fair PCA-S (0.85)": lambda: FairPCA(k, equalize_covariance=0.85, center=False),
-        SAMADI_METHOD: lambda: baselines.SamadiFairPCA(k),
-    }
     names = list(METHODS) if methods is None else list(methods)
-    unknown = [m for m in names if m not in factories]
+    known = (*METHODS, SAMADI_METHOD)
+    unknown = [m for m in names if m not in known]
     if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; choose among {list(factories)}.")
-    return {name: factories[name]() for name in names}
+        raise ValueError(f"unknown method(s) {unknown}; choose among {list(known)}.")
+    return {name: registry.build(name, k, **_settings(name, rlace_max_iter, random_state))
+            for name in names}
+
+
+def _settings(name, rlace_max_iter, random_state):
+    """The arguments of :func:`estimators` that override method ``name``'s settings."""
+    parameters = registry.get(name).parameters
+    out = {"random_state": random_state} if "random_state" in parameters else {}
+    if "max_iter" in parameters:  # RLACE's outer iterations
+        out["max_iter"] = rlace_max_iter
+    return out
 
 
 #: The methods that :class:`AsInReferenceCode` runs the way the reference code ran them.
-REFERENCE_CODE_METHODS = ("Fair PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)", "INLP",
-                          "FPCA (0.1, 0.01)", "FPCA (0, 0.01)")
+REFERENCE_CODE_METHODS = tuple(registry.get(name).base
+                               for name in registry.names(registry.KLEINDESSNER_REFERENCE_CODE))
 
 
 def _top_eigenvectors_ascending(H, k):

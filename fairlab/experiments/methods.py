@@ -1,0 +1,325 @@
+"""The methods of the papers' experiments, each with its settings in one place.
+
+A :class:`Method` is one entry of a paper's tables or figures: the name the paper prints
+(``"FPCA (0.1, 0.01)"``), a factory of the unfitted estimator with the paper's settings, and the
+protocols (the experiments' method lists) it belongs to.  The experiment modules read their
+method lists from :func:`names` and build their estimators with :func:`build`, so that a
+setting is written once::
+
+    >>> from fairlab.experiments import methods
+    >>> methods.names(methods.PEREZ_SUAY_DR)
+    ('PCA', 'KPCA', 'FDR', 'KFDR')
+    >>> methods.build("FPCA (0.1, 0.01)", 2)
+    FPCA(delta=0.1)
+
+:data:`REGISTRY` holds the entries in an order that is the printed order of every protocol's
+list, so that ``names(protocol)`` needs no list of its own.
+"""
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from sklearn.decomposition import PCA
+
+from .. import baselines
+from ..datasets import load_lee2022_loadings
+from ..evaluation.scorecards import FixedProjection
+from ..hsic_reduction import FairDR, KernelFairDR
+from ..hsic_regression import FairKernelRegression, FairLinearRegression
+from ..kernel_pca import FairKernelPCA
+from ..pca import FairPCA
+from ..pls import FairPLS
+
+#: Kleindessner et al. (2023) Tables 1–3: the eleven rows, in the printed order.
+KLEINDESSNER_TABLES = "kleindessner_tables"
+#: Kleindessner et al. (2023) Table 4: Samadi et al.'s fair PCA.
+KLEINDESSNER_TABLE4 = "kleindessner_table4"
+#: Kleindessner et al. (2023) Figs. 2, 3 and 7: the methods run on Lee et al.'s synthetic data.
+KLEINDESSNER_SYNTHETIC = "kleindessner_synthetic"
+#: Kleindessner et al.'s tables scored on Lee et al.'s saved loading matrices.
+KLEINDESSNER_REFERENCE = "kleindessner_reference"
+#: Kleindessner et al.'s tables run as the reference code ran them.
+KLEINDESSNER_REFERENCE_CODE = "kleindessner_reference_code"
+#: Kleindessner et al. (2023) §5.2: the trade-off curves (Figs. 4, 8, 9).
+KLEINDESSNER_TRADEOFF = "kleindessner_tradeoff"
+#: De-Diego et al. (2025) Experiment A: the representation scores (Table 1).
+DE_DIEGO_A = "de_diego_a"
+#: De-Diego et al. (2025) Experiment B: the downstream models (Tables 4–5).
+DE_DIEGO_B = "de_diego_b"
+#: Pérez-Suay et al. (2017) Figs. 4–5: the fair regressions.
+PEREZ_SUAY_REGRESSION = "perez_suay_regression"
+#: Pérez-Suay et al. (2017) Fig. 6: the fair dimensionality reductions.
+PEREZ_SUAY_DR = "perez_suay_dr"
+
+#: Every protocol, in the order of the book's chapters.
+PROTOCOLS = (KLEINDESSNER_TABLES, KLEINDESSNER_TABLE4, KLEINDESSNER_SYNTHETIC,
+             KLEINDESSNER_REFERENCE, KLEINDESSNER_REFERENCE_CODE, KLEINDESSNER_TRADEOFF,
+             PEREZ_SUAY_REGRESSION, PEREZ_SUAY_DR, DE_DIEGO_A, DE_DIEGO_B)
+
+#: The kinds of method: a linear or a kernel map (or regressor), or a reduction, which
+#: constrains a classifier and learns no representation.
+KINDS = ("linear", "kernel", "reduction")
+
+#: The suffix of a row that runs a method the way the reference code ran it.
+REFERENCE_CODE_SUFFIX = " · as in the reference code"
+#: The suffix of a row that scores Lee et al.'s saved loading matrices of a method.
+REFERENCE_SUFFIX = " · Lee et al.'s loadings"
+
+
+@dataclass(frozen=True)
+class Method:
+    """One method of a paper's experiments, with the settings the paper ran it with.
+
+    Parameters
+    ----------
+    name : str
+        The name as the paper prints it (a variant: its base's name and a suffix).
+    factory : callable
+        ``factory(n_components, **parameters)`` -> an unfitted estimator.  Its ``fit`` takes
+        ``sensitive_features`` unless ``sensitive`` is False (PCA is unconstrained and fitted
+        on X alone).  ``n_components`` is ignored by the methods that learn no representation
+        (the regressions and the reduction).
+    kind : {"linear", "kernel", "reduction"}
+    protocols : tuple of str
+        The protocols (:data:`PROTOCOLS`) whose method lists hold it.
+    parameters : mapping
+        The paper's settings, passed to ``factory``; :func:`build` overrides them.
+    paper : str
+        The paper's key in :mod:`fairlab.published`.
+    base : str or None, default=None
+        For a variant of another entry (run as in the reference code, or its saved loadings):
+        that entry's name, under which the paper printed the variant's cells.
+    sensitive : bool, default=True
+        Whether ``fit`` takes ``sensitive_features``.
+    supervised : bool, default=False
+        Whether ``fit`` needs the labels ``y``.
+    """
+
+    name: str
+    factory: object
+    kind: str
+    protocols: tuple
+    parameters: Mapping = field(default_factory=dict)
+    paper: str = ""
+    base: str = None
+    sensitive: bool = True
+    supervised: bool = False
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}; got {self.kind!r}.")
+        unknown = [p for p in self.protocols if p not in PROTOCOLS]
+        if unknown:
+            raise ValueError(f"unknown protocol(s) {unknown}; choose among {PROTOCOLS}.")
+        object.__setattr__(self, "protocols", tuple(self.protocols))
+        object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
+
+    def build(self, n_components, **overrides):
+        """The unfitted estimator at ``n_components``, the paper's settings updated by
+        ``overrides`` (each a keyword of the factory)."""
+        accepted = _keywords(self.factory)
+        if accepted is not None:
+            unknown = sorted(set(overrides) - accepted)
+            if unknown:
+                raise ValueError(f"{self.name!r} takes no parameter(s) {unknown}; "
+                                 f"choose among {sorted(accepted)}.")
+        return self.factory(n_components, **{**self.parameters, **overrides})
+
+
+def _keywords(factory):
+    """The keywords ``factory`` accepts besides n_components (None: any)."""
+    if isinstance(factory, type):  # an estimator class: its constructor's parameters
+        return set(factory._get_param_names()) - {"n_components"}
+    parameters = inspect.signature(factory).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
+
+
+def _reference_code(n_components, *, method, random_state=0):
+    from .kleindessner import AsInReferenceCode  # that module reads this registry
+
+    return AsInReferenceCode(method, n_components, random_state=random_state)
+
+
+def _lee_loadings(n_components, *, setting, dataset, split, data_home=None):
+    V = load_lee2022_loadings(dataset, f"{n_components}_{setting}", split,
+                              data_home=data_home).V
+    return FixedProjection(V.T)
+
+
+def _regressor(estimator):
+    def factory(n_components, **parameters):  # a regression has no n_components
+        return estimator(**parameters)
+    factory.__signature__ = inspect.Signature(
+        [inspect.Parameter("n_components", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY)
+           for name in estimator._get_param_names()])
+    return factory
+
+
+def _reductions(n_components, *, estimator=None, fairness="DP", difference_bound=0.01):
+    try:
+        from fairlearn import reductions
+    except ImportError:
+        raise ImportError("the 'Reductions' curve runs fairlearn's ExponentiatedGradient; "
+                          "install fairlearn (pip install 'fairlab[reductions]').") from None
+    from sklearn.linear_model import LogisticRegression
+
+    moment = {"DP": reductions.DemographicParity, "EO": reductions.TruePositiveRateParity}
+    if fairness not in moment:
+        raise ValueError(f"fairness must be one of {list(moment)}; got {fairness!r}.")
+    return reductions.ExponentiatedGradient(
+        LogisticRegression() if estimator is None else estimator,
+        moment[fairness](difference_bound=difference_bound))
+
+
+_K, _P, _D = "kleindessner2023", "perezsuay2017", "dediego2025"
+_TABLES, _SYNTHETIC = KLEINDESSNER_TABLES, KLEINDESSNER_SYNTHETIC
+
+
+def _entries():
+    """The entries, in an order that is every protocol's printed order."""
+    yield Method("PCA", PCA, "linear", (_TABLES, _SYNTHETIC, PEREZ_SUAY_DR),
+                 {"svd_solver": "full"}, _K, sensitive=False)
+    yield Method("FPCA (0.1, 0.01)", baselines.FPCA, "linear", (_TABLES,),
+                 {"delta": 0.1, "mu": 0.01}, _K)
+    yield Method("FPCA (0, 0.01)", baselines.FPCA, "linear", (_TABLES, _SYNTHETIC),
+                 {"delta": 0.0, "mu": 0.01}, _K)
+    yield Method("MbF-PCA (10^-3)", baselines.MbFPCA, "linear", (_TABLES, _SYNTHETIC),
+                 {"tau": 1e-3, "random_state": 0}, _K)
+    yield Method("MbF-PCA (10^-6)", baselines.MbFPCA, "linear", (_TABLES,),
+                 {"tau": 1e-6, "random_state": 0}, _K)
+    yield Method("INLP", baselines.INLP, "linear", (_TABLES, _SYNTHETIC), {"center": False}, _K)
+    yield Method("RLACE", baselines.RLACE, "linear", (_TABLES, _SYNTHETIC),
+                 {"max_iter": 10_000, "random_state": 0}, _K)
+    yield Method("Fair PCA", FairPCA, "linear", (_TABLES, _SYNTHETIC, KLEINDESSNER_TRADEOFF),
+                 {"center": False}, _K)
+    # §5.2's Fair PCA-S is Table 1's at f = 0.5, with l = ⌊d/4⌋ target dimensions
+    yield Method("Fair PCA-S", FairPCA, "linear", (KLEINDESSNER_TRADEOFF,),
+                 {"equalize_covariance": 0.5, "center": False}, _K)
+    yield Method("Fair Kernel PCA", FairKernelPCA, "kernel",
+                 (_TABLES, _SYNTHETIC, KLEINDESSNER_TRADEOFF),
+                 {"kernel": "rbf", "center": False}, _K)
+    yield Method("Fair PCA-S (0.5)", FairPCA, "linear", (_TABLES,),
+                 {"equalize_covariance": 0.5, "center": False}, _K)
+    yield Method("Fair PCA-S (0.85)", FairPCA, "linear", (_TABLES, _SYNTHETIC),
+                 {"equalize_covariance": 0.85, "center": False}, _K)
+    yield Method("Fair PCA of Samadi et al. 2018", baselines.SamadiFairPCA, "linear",
+                 (KLEINDESSNER_TABLE4,), {}, _K)
+    settings = {"PCA": "pca", "FPCA (0.1, 0.01)": "fpca_0.1", "FPCA (0, 0.01)": "fpca_0.0",
+                "MbF-PCA (10^-3)": "stfpca_3", "MbF-PCA (10^-6)": "stfpca_6"}
+    for base, setting in settings.items():
+        yield Method(base + REFERENCE_SUFFIX, _lee_loadings, "linear",
+                     (KLEINDESSNER_REFERENCE,), {"setting": setting}, _K, base=base)
+    for base in ("Fair PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)", "INLP",
+                 "FPCA (0.1, 0.01)", "FPCA (0, 0.01)"):
+        yield Method(base + REFERENCE_CODE_SUFFIX, _reference_code, "linear",
+                     (KLEINDESSNER_REFERENCE_CODE,), {"method": base, "random_state": 0}, _K,
+                     base=base)
+    yield Method("Reductions", _reductions, "reduction", (KLEINDESSNER_TRADEOFF,),
+                 {"fairness": "DP"}, _K, supervised=True)
+    yield Method("LR", _regressor(FairLinearRegression), "linear", (PEREZ_SUAY_REGRESSION,),
+                 {}, _P, supervised=True)
+    # the fair regressions: their μ paths are fitted by fit_path, the chosen λ (and σ, σ_S)
+    # passed to build
+    yield Method("FLR", _regressor(FairLinearRegression), "linear", (PEREZ_SUAY_REGRESSION,),
+                 {}, _P, supervised=True)
+    yield Method("KRR", _regressor(FairKernelRegression), "kernel", (PEREZ_SUAY_REGRESSION,),
+                 {}, _P, supervised=True)
+    yield Method("FKR", _regressor(FairKernelRegression), "kernel", (PEREZ_SUAY_REGRESSION,),
+                 {"sensitive_kernel": "rbf"}, _P, supervised=True)
+    # KPCA is KernelFairDR fitted without S: its scores are scikit-learn's KernelPCA's
+    yield Method("KPCA", KernelFairDR, "kernel", (PEREZ_SUAY_DR,),
+                 {"kernel": "rbf", "sensitive_kernel": "linear", "ridge": 1e-7}, _P)
+    yield Method("FDR", FairDR, "linear", (PEREZ_SUAY_DR,), {"ridge": 1e-7}, _P)
+    yield Method("KFDR", KernelFairDR, "kernel", (PEREZ_SUAY_DR,),
+                 {"kernel": "rbf", "sensitive_kernel": "linear", "ridge": 1e-7}, _P)
+    yield Method("Fair PLS", FairPLS, "linear", (DE_DIEGO_A, DE_DIEGO_B), {}, _D,
+                 supervised=True)
+
+
+def _class_factory(method):
+    # an estimator class as factory: n_components by keyword, as every estimator names it
+    cls = method.factory
+    if not isinstance(cls, type):
+        return method
+
+    def factory(n_components, **parameters):
+        return cls(n_components=n_components, **parameters)
+    factory.__signature__ = inspect.Signature(
+        [inspect.Parameter("n_components", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY)
+           for name in cls._get_param_names() if name != "n_components"])
+    factory.__qualname__ = factory.__name__ = cls.__name__
+    return Method(method.name, factory, method.kind, method.protocols, method.parameters,
+                  method.paper, method.base, method.sensitive, method.supervised)
+
+
+#: Printed name -> :class:`Method`, every method of the papers' experiments.
+REGISTRY = MappingProxyType({m.name: _class_factory(m) for m in _entries()})
+
+
+def get(name):
+    """The :class:`Method` printed as ``name``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, with the valid names.
+    """
+    try:
+        return REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown method {name!r}; choose among {list(REGISTRY)}.") from None
+
+
+def names(protocol=None):
+    """The names of ``protocol``'s methods in the printed order (default: every method)."""
+    if protocol is not None and protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; choose among {PROTOCOLS}.")
+    return tuple(name for name, m in REGISTRY.items()
+                 if protocol is None or protocol in m.protocols)
+
+
+def build(name, n_components, **overrides):
+    """The unfitted estimator of method ``name`` at ``n_components``, with the paper's settings
+    (:attr:`Method.parameters`) updated by ``overrides``.
+
+    >>> build("Fair PCA-S (0.85)", 10)
+    FairPCA(center=False, equalize_covariance=0.85, n_components=10)
+    """
+    return get(name).build(n_components, **overrides)
+
+
+def base(name):
+    """The printed method a row's name stands for: a variant's :attr:`Method.base`, otherwise
+    ``name`` itself (also for a name outside the registry)."""
+    method = REGISTRY.get(name)
+    return method.base if method is not None and method.base is not None else name
+
+
+__all__ = [
+    "DE_DIEGO_A",
+    "DE_DIEGO_B",
+    "KINDS",
+    "KLEINDESSNER_REFERENCE",
+    "KLEINDESSNER_REFERENCE_CODE",
+    "KLEINDESSNER_SYNTHETIC",
+    "KLEINDESSNER_TABLE4",
+    "KLEINDESSNER_TABLES",
+    "KLEINDESSNER_TRADEOFF",
+    "PEREZ_SUAY_DR",
+    "PEREZ_SUAY_REGRESSION",
+    "PROTOCOLS",
+    "REFERENCE_CODE_SUFFIX",
+    "REFERENCE_SUFFIX",
+    "REGISTRY",
+    "Method",
+    "base",
+    "build",
+    "get",
+    "names",
+]
