@@ -6,6 +6,7 @@ sweeps), ``_units`` (the ledger's work units), ``_checks`` (our tables beside th
 the statements on the figures) and ``_render`` (the side-by-side tables and their words).
 """
 
+from ..methods import AsInReferenceCode
 from ._checks import (
     claim_failures,
     compare,
@@ -23,7 +24,6 @@ from ._data import (
     REFERENCE_CODE_METHODS,
     SAMADI_METHOD,
     TABLES,
-    AsInReferenceCode,
     estimators,
     gaussian_splits,
     load_splits,
