@@ -83,10 +83,10 @@ class Method:
     name : str
         The name as the paper prints it (a variant: its base's name and a suffix).
     factory : callable
-        ``factory(n_components, **parameters)`` -> an unfitted estimator.  Its ``fit`` takes
-        ``sensitive_features`` unless ``sensitive`` is False (PCA is unconstrained and fitted
-        on X alone).  ``n_components`` is ignored by the methods that learn no representation
-        (the regressions and the reduction).
+        ``factory(n_components, **parameters)`` -> an unfitted estimator (an estimator class
+        is called with ``n_components=``).  Its ``fit`` takes ``sensitive_features`` unless
+        ``sensitive`` is False (PCA is unconstrained and fitted on X alone).  The methods that
+        learn no representation (the regressions and the reduction) ignore ``n_components``.
     kind : {"linear", "kernel", "reduction"}
     protocols : tuple of str
         The protocols (:data:`PROTOCOLS`) whose method lists hold it.
@@ -131,7 +131,10 @@ class Method:
             if unknown:
                 raise ValueError(f"{self.name!r} takes no parameter(s) {unknown}; "
                                  f"choose among {sorted(accepted)}.")
-        return self.factory(n_components, **{**self.parameters, **overrides})
+        parameters = {**self.parameters, **overrides}
+        if isinstance(self.factory, type):  # an estimator class: n_components by keyword
+            return self.factory(n_components=n_components, **parameters)
+        return self.factory(n_components, **parameters)
 
 
 def _keywords(factory):
@@ -245,25 +248,8 @@ def _entries():
                  supervised=True)
 
 
-def _class_factory(method):
-    # an estimator class as factory: n_components by keyword, as every estimator names it
-    cls = method.factory
-    if not isinstance(cls, type):
-        return method
-
-    def factory(n_components, **parameters):
-        return cls(n_components=n_components, **parameters)
-    factory.__signature__ = inspect.Signature(
-        [inspect.Parameter("n_components", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-        + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY)
-           for name in cls._get_param_names() if name != "n_components"])
-    factory.__qualname__ = factory.__name__ = cls.__name__
-    return Method(method.name, factory, method.kind, method.protocols, method.parameters,
-                  method.paper, method.base, method.sensitive, method.supervised)
-
-
 #: Printed name -> :class:`Method`, every method of the papers' experiments.
-REGISTRY = MappingProxyType({m.name: _class_factory(m) for m in _entries()})
+REGISTRY = MappingProxyType({m.name: m for m in _entries()})
 
 
 def get(name):
