@@ -1,5 +1,6 @@
-"""Kleindessner et al. (2023) §5.1, the data and the protocol: the splits, the methods with the
-paper's settings, the scoring of a representation and the runtime sweeps.
+"""Kleindessner et al. (2023) §5.1, the data and the protocol: the splits, the methods' estimators
+(their settings in :mod:`fairlab.experiments.methods`), the scoring of a representation and the
+runtime sweeps.
 """
 
 import time
