@@ -15,6 +15,9 @@
 ledger of its own, and ranks it among the published methods
 (:mod:`~fairlab.experiments.example_method` is such a method).
 
+:mod:`~fairlab.experiments.methods` is the registry of the methods these experiments run: each
+with the name the paper prints, its settings and the experiments' lists it belongs to.
+
 The public names of each module drop the paper's name (the module is the namespace):
 ``kleindessner.table("german", 2)``, ``perez_suay.regression(...)``.
 
@@ -39,6 +42,7 @@ from . import (
     de_diego,
     kleindessner,
     kleindessner_tradeoffs,
+    methods,
     perez_suay,
     text_representations,
 )
@@ -82,6 +86,7 @@ __all__ = [
     "kleindessner",
     "kleindessner_tradeoffs",
     "ledger_path",
+    "methods",
     "parameters_json",
     "perez_suay",
     "read_ledger",

@@ -20,7 +20,7 @@ from ..._core.validation import check_int
 from ...evaluation._util import _dataset_key as _util_dataset_key
 from ...evaluation._util import _progress
 from ...evaluation.splits import repeated_splits
-from ...pls import FairPLS
+from .. import methods as registry
 
 #: Data set keys of De-Diego et al. -> the names printed in its tables.
 DATASETS = {
@@ -49,6 +49,9 @@ DEFAULT_NORMALISATION = {"features": "S not in X", "rows": "test", "scores": "ra
 
 
 _COV2_METRICS = ("cov2_y", "cov2_s")
+
+# the representation of both experiments (at k of Table 3, η of the unit)
+_METHOD, = registry.names(registry.DE_DIEGO_A)
 
 
 @contextlib.contextmanager
@@ -215,7 +218,7 @@ def cv_k(data, etas=(0.0, 1.0, 2.0), *, n_folds=5, random_state=0):
             for test in folds:
                 train = np.setdiff1d(np.arange(len(y)), test)
                 with counting_early_stops():  # components past the rounding level are zero
-                    model = FairPLS(d.X.shape[1], eta=eta).fit(
+                    model = registry.build(_METHOD, d.X.shape[1], eta=eta).fit(
                         d.X[train], y[train], sensitive_features=d.s[train])
                 T = model.transform(d.X[test])
                 gain = [metrics.cov2(T[:, a], y[test], sensitive_type="continuous")
@@ -325,7 +328,8 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
         y_tr, y_te = split.y_train.astype(float), split.y_test.astype(float)
         for eta in etas:
             kk = paper_k(key, eta, X.shape[1]) if k is None else min(int(k), X.shape[1])
-            model = FairPLS(kk, eta=eta).fit(split.X_train, y_tr, sensitive_features=split.s_train)
+            model = registry.build(_METHOD, kk, eta=eta).fit(split.X_train, y_tr,
+                                                             sensitive_features=split.s_train)
             base = {"dataset": d.dataset, "eta": eta, "k": kk, "features": feat, "split": i}
             for part, Xp, yp, sp in (("test", split.X_test, y_te, split.s_test),
                                      ("train", split.X_train, y_tr, split.s_train)):
@@ -512,8 +516,8 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
         blank = {"scores": "", "targets": "", "reduce": ""}
         for f, test in enumerate(_folds(len(d.y), n_folds, random_state)):
             train = np.setdiff1d(np.arange(len(d.y)), test)
-            rep = FairPLS(kk, eta=eta).fit(X[train], d.y[train].astype(float),
-                                           sensitive_features=d.s[train])
+            rep = registry.build(_METHOD, kk, eta=eta).fit(X[train], d.y[train].astype(float),
+                                                           sensitive_features=d.s[train])
             T_tr, T_te = rep.transform(X[train]), rep.transform(X[test])
             s_te = d.s[test]
             c2s = cov2_all(T_te, s_te.astype(float))

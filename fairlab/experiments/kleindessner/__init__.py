@@ -1,11 +1,13 @@
 """Kleindessner et al. (2023) §5.1: fair PCA against its competitors (Tables 1–4, Figs. 2, 3, 7).
 
 Every public name is importable from here; the modules behind them hold one purpose each:
-``_data`` (the splits, the methods with the paper's settings, the scoring and the runtime
-sweeps), ``_units`` (the ledger's work units), ``_checks`` (our tables beside the printed ones,
-the statements on the figures) and ``_render`` (the side-by-side tables and their words).
+``_data`` (the splits, the methods' estimators, the scoring and the runtime sweeps), ``_units``
+(the ledger's work units), ``_checks`` (our tables beside the printed ones, the statements on
+the figures) and ``_render`` (the side-by-side tables and their words).  The methods and their
+settings are entries of :mod:`fairlab.experiments.methods`.
 """
 
+from ..methods import AsInReferenceCode
 from ._checks import (
     claim_failures,
     compare,
@@ -23,7 +25,6 @@ from ._data import (
     REFERENCE_CODE_METHODS,
     SAMADI_METHOD,
     TABLES,
-    AsInReferenceCode,
     estimators,
     gaussian_splits,
     load_splits,

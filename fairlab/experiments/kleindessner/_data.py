@@ -1,5 +1,6 @@
-"""Kleindessner et al. (2023) §5.1, the data and the protocol: the splits, the methods with the
-paper's settings, the scoring of a representation and the runtime sweeps.
+"""Kleindessner et al. (2023) §5.1, the data and the protocol: the splits, the methods' estimators
+(their settings in :mod:`fairlab.experiments.methods`), the scoring of a representation and the
+runtime sweeps.
 """
 
 import time
@@ -7,14 +8,10 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from scipy import linalg
-from scipy.sparse.linalg import eigsh
-from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.decomposition import PCA
-from sklearn.utils import Bunch, check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.base import clone
+from sklearn.utils import Bunch
 
-from ... import baselines, datasets, metrics
+from ... import datasets, metrics
 from ...datasets import load_lee2022_split, make_lee_gaussians
 from ...evaluation._util import _dataset_key as _util_dataset_key
 from ...evaluation._util import _progress, _to_numpy
@@ -27,8 +24,7 @@ from ...evaluation.scorecards import (
     lee_classifiers,
 )
 from ...evaluation.splits import repeated_splits
-from ...kernel_pca import FairKernelPCA
-from ...pca import FairPCA
+from .. import methods as registry
 
 #: Data set keys of Kleindessner et al. §5.1 -> the names printed in their tables.
 DATASETS = {"adult": "Adult Income", "german": "German Credit", "compas": "COMPAS"}
@@ -43,13 +39,10 @@ MODELS = {"kernel_svm": "Kernel SVM", "linear_svm": "Linear SVM", "mlp": "MLP"}
 
 
 #: The rows of Tables 1-3, in the printed order.
-METHODS = (
-    "PCA", "FPCA (0.1, 0.01)", "FPCA (0, 0.01)", "MbF-PCA (10^-3)", "MbF-PCA (10^-6)", "INLP",
-    "RLACE", "Fair PCA", "Fair Kernel PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)",
-)
+METHODS = registry.names(registry.KLEINDESSNER_TABLES)
 
 #: The only row of Table 4.
-SAMADI_METHOD = "Fair PCA of Samadi et al. 2018"
+SAMADI_METHOD, = registry.names(registry.KLEINDESSNER_TABLE4)
 
 
 #: Decimals the authors rounded each metric to (``write_results.py``); the printed cells drop
@@ -82,7 +75,8 @@ def estimators(k, methods=None, *, rlace_max_iter=10_000, random_state=0):
     Returns
     -------
     dict of str -> unfitted estimator
-        In the order asked for.  The settings (reference-implementations notes §3.3):
+        In the order asked for, built by :func:`fairlab.experiments.methods.build`.  The
+        settings (reference-implementations notes §3.3):
 
         * ``"PCA"``: ``sklearn.decomposition.PCA(k, svd_solver="full")`` (MATLAB ``pca``,
           centred; centring changes neither %Var nor MMD²);
@@ -104,136 +98,27 @@ def estimators(k, methods=None, *, rlace_max_iter=10_000, random_state=0):
     if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
         raise ValueError(f"k must be a positive integer; got {k!r}.")
     k = int(k)
-    factories = {
-        "PCA": lambda: PCA(k, svd_solver="full"),
-        "FPCA (0.1, 0.01)": lambda: baselines.FPCA(k, delta=0.1, mu=0.01),
-        "FPCA (0, 0.01)": lambda: baselines.FPCA(k, delta=0.0, mu=0.01),
-        "MbF-PCA (10^-3)": lambda: baselines.MbFPCA(k, tau=1e-3, random_state=random_state),
-        "MbF-PCA (10^-6)": lambda: baselines.MbFPCA(k, tau=1e-6, random_state=random_state),
-        "INLP": lambda: baselines.INLP(n_components=k, center=False),
-        "RLACE": lambda: baselines.RLACE(n_components=k, max_iter=rlace_max_iter,
-                                         random_state=random_state),
-        "Fair PCA": lambda: FairPCA(k, center=False),
-        "Fair Kernel PCA": lambda: FairKernelPCA(k, kernel="rbf", center=False),
-        "Fair PCA-S (0.5)": lambda: FairPCA(k, equalize_covariance=0.5, center=False),
-        "Fair PCA-S (0.85)": lambda: FairPCA(k, equalize_covariance=0.85, center=False),
-        SAMADI_METHOD: lambda: baselines.SamadiFairPCA(k),
-    }
     names = list(METHODS) if methods is None else list(methods)
-    unknown = [m for m in names if m not in factories]
+    known = (*METHODS, SAMADI_METHOD)
+    unknown = [m for m in names if m not in known]
     if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; choose among {list(factories)}.")
-    return {name: factories[name]() for name in names}
+        raise ValueError(f"unknown method(s) {unknown}; choose among {list(known)}.")
+    return {name: registry.build(name, k, **_settings(name, rlace_max_iter, random_state))
+            for name in names}
+
+
+def _settings(name, rlace_max_iter, random_state):
+    """The arguments of :func:`estimators` that override method ``name``'s settings."""
+    parameters = registry.get(name).parameters
+    out = {"random_state": random_state} if "random_state" in parameters else {}
+    if "max_iter" in parameters:  # RLACE's outer iterations
+        out["max_iter"] = rlace_max_iter
+    return out
 
 
 #: The methods that :class:`AsInReferenceCode` runs the way the reference code ran them.
-REFERENCE_CODE_METHODS = ("Fair PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)", "INLP",
-                          "FPCA (0.1, 0.01)", "FPCA (0, 0.01)")
-
-
-def _top_eigenvectors_ascending(H, k):
-    # the reference code's scipy.linalg.eigh(H, subset_by_index=[m - k, m - 1]): ascending
-    # eigenvalues, so the leading direction is the last column, with LAPACK's signs
-    m = H.shape[0]
-    return linalg.eigh(H, subset_by_index=[max(0, m - k), m - 1])[1]
-
-
-def _arpack(M, k, which, random_state, **options):
-    # scipy's eigsh as the reference code called it; its start vector v0=None is drawn by
-    # ARPACK's own generator, whose state carries over between calls in one process, so a
-    # seeded start vector stands in for it and the unit stays a function of its key
-    if k >= M.shape[0]:  # what eigsh itself falls back to
-        return linalg.eigh(M)[1]
-    v0 = check_random_state(random_state).uniform(-1.0, 1.0, M.shape[0])
-    return eigsh(M, k=k, which=which, v0=v0, **options)[1]
-
-
-class AsInReferenceCode(TransformerMixin, BaseEstimator):
-    """A method of Tables 1–3 run the way the authors' experiment code ran it.
-
-    fairlab's estimators find the same subspaces as the reference implementations but hand
-    them on in their own basis (descending order, the largest entry of each column positive)
-    and with their own preprocessing.  Three things of the reference runs change a printed
-    number:
-
-    * **The basis of the embedding** (Fair PCA, Fair PCA-S).  The reference code
-      (``fair_PCA.py``) returns U = R Q with R = ``null_space(z̃ᵀX)`` and Q the top-k
-      eigenvectors of RᵀXᵀXR from ``eigh(..., subset_by_index=[m-k, m-1])``: **ascending**
-      order, LAPACK's signs (Fair PCA-S: U = R E Q, E the l eigenvectors of Rᵀ(Σ₀ − Σ₁)R of
-      smallest magnitude from ARPACK, ``eigsh(which="SM", maxiter=1000·m)``).  %Var, MMD² and
-      the two SVMs only see the subspace; the MLP's random start meets the columns in their
-      order and signs, so only its cells change.
-    * **INLP's basis of range(P)** (INLP).  LinearSVC without intercept stops finding new
-      directions after a few dozen rounds, so the projection P keeps a range far wider than
-      k; the reference takes ``eigsh(P, k, which="LM")``, an arbitrary k-dimensional
-      subspace of that range (every eigenvalue is 1, so which one depends on ARPACK's start
-      vector), where fairlab's ``INLP(n_components=k)`` takes the PCA of the projected data
-      inside it.  Every cell changes.
-    * **FPCA's input** (FPCA).  Lee et al. ran Olfat and Aswani's code, which re-standardises
-      the columns and, by a quirk of its CSV reader, drops the first data row:
-      ``FPCA(scale=True)`` fitted on ``X[1:]``; the loadings are then applied to the split as
-      it is, as Lee et al.'s evaluation did.
-
-    fairlab's defaults stay what the method is; this wrapper exists to show which part of a
-    miss is the protocol's.
-
-    Parameters
-    ----------
-    method : str
-        One of :data:`REFERENCE_CODE_METHODS`.
-    n_components : int, default=2
-    random_state : int, default=0
-        Seed of the ARPACK start vectors (Fair PCA-S, INLP), which the reference code left to
-        ARPACK's own generator.
-
-    Attributes
-    ----------
-    components_ : ndarray of shape (n_components, n_features)
-        Orthonormal rows in the reference code's order and signs; ``transform(X) = X
-        components_ᵀ`` (no centring: the papers' experiments did not centre).
-    """
-
-    def __init__(self, method="Fair PCA", n_components=2, *, random_state=0):
-        self.method = method
-        self.n_components = n_components
-        self.random_state = random_state
-
-    def fit(self, X, y=None, *, sensitive_features=None):
-        if self.method not in REFERENCE_CODE_METHODS:
-            raise ValueError(f"method must be one of {REFERENCE_CODE_METHODS}; "
-                             f"got {self.method!r}.")
-        X = validate_data(self, X, dtype=float)
-        if sensitive_features is None:
-            raise ValueError("sensitive_features is required: the reference code's methods "
-                             "all constrain a binary attribute.")
-        z = np.asarray(sensitive_features, dtype=float).ravel()
-        k = self.n_components
-        if self.method.startswith("FPCA"):
-            fitted = estimators(k, [self.method])[self.method].set_params(scale=True)
-            fitted.fit(X[1:], None if y is None else np.asarray(y)[1:],
-                       sensitive_features=z[1:])
-            self.components_ = fitted.components_
-        elif self.method == "INLP":
-            fitted = estimators(k, ["INLP"])["INLP"].fit(X, y, sensitive_features=z)
-            self.components_ = _arpack(fitted.projection_, k, "LM", self.random_state).T
-        else:
-            R = linalg.null_space(((z - z.mean()) @ X)[None, :])
-            H = R.T @ (X.T @ X) @ R
-            if self.method == "Fair PCA":
-                self.components_ = (R @ _top_eigenvectors_ascending(H, k)).T
-            else:
-                share = estimators(k, [self.method])[self.method].equalize_covariance
-                m = H.shape[0]
-                n_kept = max(k, min(m, int(share * X.shape[1])))
-                T = R.T @ (np.cov(X[z == 0].T) - np.cov(X[z == 1].T)) @ R
-                E = _arpack(T, n_kept, "SM", self.random_state, maxiter=1000 * m)
-                self.components_ = (R @ E @ _top_eigenvectors_ascending(E.T @ H @ E, k)).T
-        return self
-
-    def transform(self, X):
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=float, reset=False)
-        return X @ self.components_.T
+REFERENCE_CODE_METHODS = tuple(registry.get(name).base
+                               for name in registry.names(registry.KLEINDESSNER_REFERENCE_CODE))
 
 
 def load_splits(dataset, *, lee_splits=False, n_splits=10, random_state=0,

@@ -5,15 +5,14 @@ unit's rows.
 import numpy as np
 import pandas as pd
 
-from ...datasets import load_lee2022_loadings, load_lee2022_split
-from ...evaluation.scorecards import FixedProjection
+from ...datasets import load_lee2022_split
+from .. import methods as registry
 from ._data import (
     DATASETS,
     METHODS,
     REFERENCE_CODE_METHODS,
     SAMADI_METHOD,
     TABLES,
-    AsInReferenceCode,
     _dataset_key,
     estimators,
     gaussian_splits,
@@ -30,8 +29,7 @@ PARAMETERS = {"protocol": "train_on_test", "rlace_max_iter": 10_000, "random_sta
 #: Lee et al.'s synthetic data of Figs. 2 and 3 (d = 20, 60, 100 at k = 5) and of Fig. 7 (d = 100).
 SYNTHETIC = {20: "synthetic20", 60: "synthetic60", 100: "synthetic100"}
 #: The methods of Figs. 2 and 3; Fig. 7 leaves out FPCA ("extremely slow").
-SYNTHETIC_METHODS = ("PCA", "FPCA (0, 0.01)", "MbF-PCA (10^-3)", "INLP", "RLACE", "Fair PCA",
-                     "Fair Kernel PCA", "Fair PCA-S (0.85)")
+SYNTHETIC_METHODS = registry.names(registry.KLEINDESSNER_SYNTHETIC)
 #: The target dimensions of Fig. 7 (d = 100).
 FIG7_KS = (2, 5, 10, 20, 50)
 #: Metrics that are wall-clock times: machine-dependent, so never compared by :func:`verify`.
@@ -42,15 +40,15 @@ TIMINGS = ("fit_seconds",)
 #: reports a unit where a solver's tolerance meets the last digits of its input.
 KERNEL_DEPENDENT_MODELS = ("MLP",)
 #: The "reference run" of a method: Lee et al.'s saved loading matrices, scored by our protocol.
-REFERENCE_SUFFIX = " · Lee et al.'s loadings"
+REFERENCE_SUFFIX = registry.REFERENCE_SUFFIX
 #: Method -> the folder of its saved loadings (:func:`fairlab.datasets.load_lee2022_loadings`).
-REFERENCE_SETTINGS = {"PCA": "pca", "FPCA (0.1, 0.01)": "fpca_0.1", "FPCA (0, 0.01)": "fpca_0.0",
-                      "MbF-PCA (10^-3)": "stfpca_3", "MbF-PCA (10^-6)": "stfpca_6"}
-REFERENCE_METHODS = tuple(m + REFERENCE_SUFFIX for m in REFERENCE_SETTINGS)
+REFERENCE_METHODS = registry.names(registry.KLEINDESSNER_REFERENCE)
+REFERENCE_SETTINGS = {registry.get(m).base: registry.get(m).parameters["setting"]
+                      for m in REFERENCE_METHODS}
 #: The "as in the reference code" run of a method: fairlab's fit, handed on in the reference
 #: code's basis or fitted on its input (:class:`AsInReferenceCode`).
-REFERENCE_CODE_SUFFIX = " · as in the reference code"
-REFERENCE_CODE_RUNS = tuple(m + REFERENCE_CODE_SUFFIX for m in REFERENCE_CODE_METHODS)
+REFERENCE_CODE_SUFFIX = registry.REFERENCE_CODE_SUFFIX
+REFERENCE_CODE_RUNS = registry.names(registry.KLEINDESSNER_REFERENCE_CODE)
 #: The suffixes of the rows held against the printed cells of another method's name.
 VARIANT_SUFFIXES = (REFERENCE_SUFFIX, REFERENCE_CODE_SUFFIX)
 #: Methods whose results follow the rounding of the BLAS kernel (and their runs as in the
@@ -69,16 +67,14 @@ KERNEL_DEPENDENT = _KERNEL_DEPENDENT_METHODS + tuple(
 
 
 def base_method(name):
-    """The printed method a row name stands for (``name`` without a variant suffix)."""
-    for suffix in VARIANT_SUFFIXES:
-        if name.endswith(suffix):
-            return name.removesuffix(suffix)
-    return name
+    """The printed method a row name stands for: a variant's base in the registry
+    (:attr:`fairlab.experiments.methods.Method.base`), otherwise ``name`` itself."""
+    return registry.base(name)
 
 
 def _has_reference(dataset, method, k):
     # Lee et al. saved no MbF-PCA (10^-3) loadings at k = 10 for Adult and COMPAS
-    return not (method.startswith("MbF-PCA (10^-3)") and k == 10 and dataset != "german")
+    return not (base_method(method) == "MbF-PCA (10^-3)" and k == 10 and dataset != "german")
 
 
 def _grid(dataset):
@@ -153,12 +149,11 @@ def run_unit(key, parameters):
     d = 100).  ``eta`` is NaN: the paper has no η.
     """
     if key["method"] in REFERENCE_METHODS:
-        setting = REFERENCE_SETTINGS[key["method"].removesuffix(REFERENCE_SUFFIX)]
-        V = load_lee2022_loadings(key["dataset"], f"{key['k']}_{setting}", key["split"]).V
-        model = {key["method"]: FixedProjection(V.T)}
+        model = {key["method"]: registry.build(key["method"], key["k"],
+                                               dataset=key["dataset"], split=key["split"])}
     elif key["method"] in REFERENCE_CODE_RUNS:
-        model = {key["method"]: AsInReferenceCode(base_method(key["method"]), key["k"],
-                                                  random_state=parameters["random_state"])}
+        model = {key["method"]: registry.build(key["method"], key["k"],
+                                               random_state=parameters["random_state"])}
     else:
         model = estimators(key["k"], [key["method"]], rlace_max_iter=parameters["rlace_max_iter"],
                            random_state=parameters["random_state"])

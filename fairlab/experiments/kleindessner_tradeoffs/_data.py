@@ -22,16 +22,15 @@ from ..._core.threads import limit_threads
 from ..._core.validation import check_int
 from ...evaluation._util import _check_names, _progress
 from ...evaluation.runtime import runtime_ratios
-from ...kernel_pca import FairKernelPCA
-from ...pca import FairPCA
 from ...tradeoff import FairTradeoff
+from .. import methods as registry
 
 #: Data sets of §5.2 (``load_<name>(variant="agarwal")``).
 DATASETS = ("adult", "bank")
 
 
 #: Curves of §5.2: the fair PCA family with the λ knob, and fairlearn's reductions.
-METHODS = ("Fair PCA", "Fair PCA-S", "Fair Kernel PCA", "Reductions")
+METHODS = registry.names(registry.KLEINDESSNER_TRADEOFF)
 
 
 #: Fairness notions: demographic parity and equal opportunity (TPR parity).
@@ -54,7 +53,7 @@ EPS = (0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2)
 N_TRAIN = (1000, 5000, 10000, 20000, 30000, 40000)
 
 
-_REDUCTION = "Reductions"
+_REDUCTION, = (m for m in METHODS if registry.get(m).kind == "reduction")
 
 
 def _grid(values, name, upper=None):
@@ -186,15 +185,14 @@ def _canonical_basis(V):
 
 
 def _transformers(method, d, gamma):
-    """Unfitted (fair, standard) pair of a fair PCA method, with the paper's dimensions."""
-    if method == "Fair PCA":
-        return FairPCA(d - 1, center=False), _StandardPCA(d - 1, svd_solver="covariance_eigh")
-    if method == "Fair PCA-S":
-        k = max(int(d / 4), 1)
-        return (FairPCA(k, equalize_covariance=0.5, center=False),
-                _StandardPCA(k, svd_solver="covariance_eigh"))
-    return (FairKernelPCA(d - 1, kernel="rbf", gamma=gamma, center=False),
-            KernelPCA(d - 1, kernel="rbf", gamma=gamma, random_state=0))
+    """Unfitted (fair, standard) pair of a fair PCA method, with the paper's dimensions: d − 1,
+    or l = ⌊d/4⌋ for the method that equalises the covariances (Fair PCA-S)."""
+    entry = registry.get(method)
+    if entry.kind == "kernel":
+        return (entry.build(d - 1, gamma=gamma),
+                KernelPCA(d - 1, kernel="rbf", gamma=gamma, random_state=0))
+    k = max(int(d / 4), 1) if "equalize_covariance" in entry.parameters else d - 1
+    return entry.build(k), _StandardPCA(k, svd_solver="covariance_eigh")
 
 
 def _fit_rows(split, fairness):
@@ -264,24 +262,16 @@ def _reductions_curve(split, fairness, classifier, eps_grid, *, evaluate=True):
     (or ``TruePositiveRateParity``) with fairlearn's default ``eps``, which since fairlearn 0.5
     only sets the L1 bound of the multipliers, so the constraint's bound is what varies.
     """
-    try:
-        from fairlearn import reductions
-    except ImportError:
-        raise ImportError("the 'Reductions' curve runs fairlearn's ExponentiatedGradient; "
-                          "install fairlearn (pip install 'fairlab[reductions]').") from None
-
     X, y, n = split.X_train, split.y_train, len(split.y_train)
     gamma = _gamma(X)
-    moment = getattr(reductions, {"DP": "DemographicParity",
-                                  "EO": "TruePositiveRateParity"}[fairness])
     rng = np.random.default_rng(split.run)
     points = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # ConvergenceWarning of the cost-sensitive fits
         for eps in eps_grid:
             t0 = time.perf_counter()
-            model = reductions.ExponentiatedGradient(
-                _classifier(classifier, n, gamma), moment(difference_bound=eps))
+            model = registry.build(_REDUCTION, None, estimator=_classifier(classifier, n, gamma),
+                                   fairness=fairness, difference_bound=eps)
             model.fit(X, y, sensitive_features=split.s_train)
             seconds = time.perf_counter() - t0
             pred = None

@@ -11,15 +11,13 @@ from numbers import Real
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
-from sklearn.decomposition import PCA
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils import Bunch
 
 from ... import datasets, metrics
 from ..._core.validation import UnconstrainedFallbackWarning, check_int
 from ...evaluation._util import _check_names, _progress
-from ...hsic_reduction import FairDR, KernelFairDR
-from ...hsic_regression import FairKernelRegression, FairLinearRegression
+from .. import methods as registry
 
 #: The hyper-parameter grids of Pérez-Suay et al. §4.2 (and the reference code, IPL-UV/FKL):
 #: ridge λ, KRR width σ, width σ_S of the kernel on S, fairness weight μ (the paper's μ = the
@@ -57,10 +55,10 @@ SIZES = {"adult": (5000, 5000, 16281), "cmc": (500, 500, 473)}
 VARIANTS = ("with S", "without S")
 
 
-REGRESSION_METHODS = ("LR", "FLR", "KRR", "FKR")
+REGRESSION_METHODS = registry.names(registry.PEREZ_SUAY_REGRESSION)
 
 
-DR_METHODS = ("PCA", "KPCA", "FDR", "KFDR")
+DR_METHODS = registry.names(registry.PEREZ_SUAY_DR)
 
 
 _ENCODINGS = ("columns", "one-hot")
@@ -249,7 +247,7 @@ def _tune_linear(X, y, X_val, y_val, S, alphas):
 
     best, best_acc = None, -1.0
     for alpha in alphas:  # first maximum, as MATLAB's max
-        model = FairLinearRegression(alpha=float(alpha)).fit(X, y, sensitive_features=S)
+        model = registry.build("LR", None, alpha=float(alpha)).fit(X, y, sensitive_features=S)
         acc = 1.0 - _mse(model.predict(X_val), y_val)
         if acc > best_acc:
             best, best_acc = (float(alpha), model), acc
@@ -264,7 +262,8 @@ def _tune_kernel(X, y, X_val, y_val, alphas, sigmas):
         with warnings.catch_warnings():  # μ = 0: kernel ridge on purpose (no K_S to build)
             warnings.simplefilter("ignore", UnconstrainedFallbackWarning)
             # one kernel matrix for the whole λ column (each fit as FairKernelRegression.fit's)
-            fits = FairKernelRegression(gamma=1.0 / (2.0 * sigma**2))._ridge_grid(X, y, alphas)
+            fits = registry.build("KRR", None, gamma=1.0 / (2.0 * sigma**2))._ridge_grid(
+                X, y, alphas)
         f_val = _stack(fits, "dual_coef_").predict(X_val)  # one validation kernel per σ
         acc[i] = [1.0 - _mse(f_val[:, j], y_val) for j in range(len(alphas))]
         models[i] = fits
@@ -379,8 +378,8 @@ def regression(splits, sensitive, *, variants=VARIANTS,
                 add("LR", [0.0], f, _linear_hsic(f, S["test"]), lr_seconds, alpha=alpha)
             if "FLR" in methods:
                 start = time.perf_counter()
-                path = FairLinearRegression(alpha=alpha).fit_path(X, y, mus,
-                                                                  sensitive_features=S["train"])
+                path = registry.build("FLR", None, alpha=alpha).fit_path(
+                    X, y, mus, sensitive_features=S["train"])
                 seconds = time.perf_counter() - start
                 f = _stack(path, "coef_").predict(Xs["test"])
                 add("FLR", g["mu"], f, _linear_hsic(f, S["test"]), seconds, alpha=alpha)
@@ -404,8 +403,8 @@ def regression(splits, sensitive, *, variants=VARIANTS,
                     **params)
             if "FKR" in methods:
                 start = time.perf_counter()
-                path = FairKernelRegression(
-                    alpha=alpha, gamma=1.0 / (2.0 * sigma**2), sensitive_kernel="rbf",
+                path = registry.build(
+                    "FKR", None, alpha=alpha, gamma=1.0 / (2.0 * sigma**2),
                     sensitive_gamma=gamma_s).fit_path(X, y, mus, sensitive_features=S["train"])
                 seconds = time.perf_counter() - start
                 f = _stack(path, "dual_coef_").predict(Xs["test"])
@@ -494,12 +493,13 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
             start = time.perf_counter()
             if method == "PCA":
                 top = [k for k in ks if k <= min(n, d)]
-                model = PCA(max(top), svd_solver="full").fit(X)
+                model = registry.build("PCA", max(top)).fit(X)
             elif method == "KPCA":  # KernelFairDR without S is kernel PCA (sklearn's scores)
                 model = _kernel_dr(X, max(k for k in ks if k < n), gamma, None, ridge)
             elif method == "FDR":
                 top = [min(q, d)]
-                model = FairDR(top[0], ridge=ridge).fit(X, sensitive_features=S["train"])
+                model = registry.build("FDR", top[0], ridge=ridge).fit(
+                    X, sensitive_features=S["train"])
             else:
                 model = _kernel_dr(X, min(q, n - 1), gamma, S["train"], ridge)
             if method in ("KPCA", "KFDR"):  # fewer directions where the kernel's rank is lower
@@ -517,7 +517,7 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
 
 def _kernel_dr(X, k, gamma, S, ridge):
     """RBF KernelFairDR with k directions (kernel PCA for S=None), fewer if the rank is lower."""
-    est = KernelFairDR(k, kernel="rbf", gamma=gamma, sensitive_kernel="linear", ridge=ridge)
+    est = registry.build("KPCA" if S is None else "KFDR", k, gamma=gamma, ridge=ridge)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnconstrainedFallbackWarning)
         try:
