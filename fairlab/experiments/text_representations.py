@@ -300,9 +300,9 @@ def verification_parts(key):
 
 def embeddings_path(parameters=None, path=None):
     """The committed embeddings of the ledger's sentences: ``text/embeddings_<key>.npz`` in the
-    results folder (:func:`fairlab.experiments.results_dir`: ``path``, else
-    ``$FAIRLAB_RESULTS`` or the checkout's; the units use the latter, as they are not given the
-    folder of a run's ``path``)."""
+    results folder (:func:`fairlab.experiments.results_dir`: ``path``, else ``$FAIRLAB_RESULTS``,
+    else the nearest ``notebooks/results`` above the working directory; the units use the latter
+    two, as they are not given the folder of a run's ``path``)."""
     from ._ledger import results_dir
 
     parameters = {**PARAMETERS, **(parameters or {})}
