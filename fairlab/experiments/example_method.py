@@ -83,7 +83,7 @@ class MeanGapPCA(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """(X − ``mean_``) ``components_``ᵀ, of shape (n_samples, n_components)."""
+        """The centred data times the transposed components, ``(X - mean_) @ components_.T``."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=float, reset=False)
         return (X - self.mean_) @ self.components_.T
