@@ -9,12 +9,6 @@ KERNEL ?= Sandybridge
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Tests that run whole notebooks under papermill have "papermill" in their names.
 NO_PAPERMILL := -k "not papermill"
-# Tests of text, packaging, bundles and the ledger's machinery: no number they check goes through
-# a BLAS, so make test-blas (the second OpenBLAS kernel) leaves them out; make test runs them.
-NOT_NUMERICAL := $(addprefix --ignore=tests/,test_book.py test_readme.py test_api_pages.py \
-    test_packaging.py test_layers.py test_environment.py test_appendix.py test_student.py \
-    test_instructor.py test_ledger_reliability.py test_experiments_cli.py test_pdf_figures.py \
-    test_render.py test_published.py)
 # make test / test-unit run one pytest worker per core (pytest-xdist; --dist loadscope keeps a
 # notebook's cells, and a module's or a class's tests, in one worker: the papermill runs are one
 # class per notebook, so they spread over the workers), each with single-threaded BLAS so the
@@ -101,14 +95,14 @@ test: $(STAMP)  ## unit tests and every notebook re-executed and compared (nbval
 # (Sandybridge needs AVX; Nehalem SSE4.2; ARMV8 on 64-bit ARM). OpenBLAS does not check that the
 # CPU can run the kernel it is told to use: one it cannot dies with "Illegal instruction". Stops
 # unless the OpenBLAS of NumPy and of SciPy both run KERNEL. Leaves out the book build and
-# browser test, the tests with no BLAS in them (NOT_NUMERICAL) and the papermill runs. The unit tests run as in make test
+# browser test (tests/test_book.py) and the papermill runs. The unit tests run as in make test
 # (one single-threaded worker per core); the notebooks serially with the BLAS's own thread count.
 # Both parts run; the target fails if either does.
 test-blas: $(STAMP)  ## the numerical tests and notebooks under another OpenBLAS kernel (KERNEL=...)
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -c "$$BLAS_INFO" $(KERNEL)
 	status=0; \
 	OPENBLAS_CORETYPE=$(KERNEL) $(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) tests \
-	    $(NOT_NUMERICAL) $(NO_PAPERMILL) || status=1; \
+	    --ignore=tests/test_book.py $(NO_PAPERMILL) || status=1; \
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -m pytest $(NBVAL) notebooks || status=1; \
 	exit $$status
 
