@@ -49,7 +49,7 @@ correlation = 0.5     # c: positive rate (1 + c)/2 among women, (1 - c)/2 among 
 n_components = 8      # dimension k of the Fair PCA and Fair PLS representations
 n_bootstrap = 200     # bootstrap draws of every interval
 methods = ["Fair PCA", "Fair PLS", "Kernel Fair PLS", "LEACE", "QLEACE", "INLP"]  # QLEACE: 'compare' extra
-live_units = [["Fair PCA", 0.01]]  # (method, trade-off value) recomputed live and compared with the ledger
+live_units = [["Fair PLS", 1.0]]  # (method, trade-off value) recomputed live and compared with the ledger
 
 # %%
 import matplotlib.pyplot as plt
@@ -217,7 +217,10 @@ published.reader_table(
 # which needs the `text` extra). The ledger's commits, machines and unit times are on its page of the
 # appendix, {ref}`appendix-ledger-text-representations`. The units in `live_units` are recomputed here,
 # from the stored embeddings, and compared with their rows (equal: every value rounds to the stored one
-# at 8 significant digits):
+# at 8 significant digits). The default unit is one of Fair PLS: the rows of Fair PCA, LEACE, QLEACE and
+# INLP (`text.KERNEL_DEPENDENT`) follow the rounding of the machine's BLAS, as a borderline prediction
+# of the test half flips at some trade-off values, so `make verify-results` reports a difference there
+# without judging it, and a live check of them would hold on one machine and not on another.
 
 # %%
 recomputed = experiments.recompute_against_ledger("text_representations", live_units, ledger)

@@ -228,11 +228,12 @@ def test_the_committed_embeddings_are_the_ones_the_ledger_records():
 
 
 def test_a_unit_recomputed_equals_its_ledger_rows():
-    """Read from the committed embeddings: no model needed."""
+    """Read from the committed embeddings: no model needed. Units of methods whose rows follow
+    the BLAS's rounding (text.KERNEL_DEPENDENT) are left out: they are equal on one machine only."""
     from fairlab import experiments
 
     ledger = _ledger()
-    units = [{"method": "Fair PCA", "tradeoff": 0.01}, {"method": "Fair PLS", "tradeoff": np.inf}]
+    units = [{"method": "Fair PLS", "tradeoff": 1.0}, {"method": "Fair PLS", "tradeoff": np.inf}]
     rows = experiments.recompute("text_representations", units)
     assert len(rows) == 2 * 4 * 3  # task + 3 adversaries, score and interval
     verdict = experiments.equal_to_ledger(rows, ledger)
