@@ -60,7 +60,9 @@ def test_every_entry_builds_a_fitting_estimator(name):
                   else estimator.fit(*args))
     out = fitted.transform(X) if hasattr(fitted, "transform") else fitted.predict(X)
     assert len(out) == len(X) and np.all(np.isfinite(out))
-    if hasattr(fitted, "transform") and method.kind != "reduction":
+    if name == kleindessner.SAMADI_METHOD + methods.REFERENCE_CODE_SUFFIX:
+        assert np.shape(out)[1] == X.shape[1]  # the reference code's d-dimensional map
+    elif hasattr(fitted, "transform") and method.kind != "reduction":
         assert np.shape(out)[1] <= 2
 
 
@@ -75,7 +77,7 @@ def test_the_protocols_are_the_printed_lists():
         "Fair Kernel PCA", "Fair PCA-S (0.85)")
     assert kleindessner.REFERENCE_CODE_METHODS == (
         "Fair PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)", "INLP", "FPCA (0.1, 0.01)",
-        "FPCA (0, 0.01)")
+        "FPCA (0, 0.01)", kleindessner.SAMADI_METHOD)
     assert kleindessner.REFERENCE_SETTINGS == {
         "PCA": "pca", "FPCA (0.1, 0.01)": "fpca_0.1", "FPCA (0, 0.01)": "fpca_0.0",
         "MbF-PCA (10^-3)": "stfpca_3", "MbF-PCA (10^-6)": "stfpca_6"}
@@ -123,7 +125,8 @@ def test_an_unknown_name_lists_the_valid_ones():
 def test_the_variants_know_their_base():
     for name in (*kleindessner.REFERENCE_METHODS, *kleindessner.REFERENCE_CODE_RUNS):
         base = methods.get(name).base
-        assert base in kleindessner.METHODS and name.startswith(base)
+        assert base in (*kleindessner.METHODS, kleindessner.SAMADI_METHOD)
+        assert name.startswith(base)
         assert kleindessner.base_method(name) == base
     assert kleindessner.base_method("Fair PCA") == "Fair PCA"
     assert kleindessner.base_method("not a method") == "not a method"
@@ -137,3 +140,86 @@ def test_an_entry_is_frozen():
         method.parameters["center"] = True
     with pytest.raises(ValueError, match="kind"):
         methods.Method("X", object, "quadratic", ())
+
+
+# Samadi et al.'s run as in the reference code (Kleindessner et al.'s Table 4)
+
+def _two_groups(seed, n=(23, 9), d=6, offset=50.0):
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(n[0], d)) @ rng.normal(size=(d, d)) + offset
+    B = 3.0 * rng.normal(size=(n[1], d)) - offset
+    return A - A.mean(axis=0), B - B.mean(axis=0)
+
+
+def _top_projection(M, k):
+    values, vectors = np.linalg.eigh(M)  # ascending: the last k columns lead
+    U = vectors[:, np.argsort(values)[::-1][:k]]
+    return U @ U.T
+
+
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_samadi_multiplicative_weights_by_hand(k):
+    """Every round recomputed with numpy: the weighted oracle, the losses, the reweighting."""
+    A, B = _two_groups(k)
+    eta, rounds = 20.0 / k, 5
+    C = [A.T @ A, B.T @ B]
+    m = [len(A), len(B)]
+    alpha = [np.sort(np.linalg.eigvalsh(c))[::-1][:k].sum() for c in C]
+    w, total = np.array([0.5, 0.5]), np.zeros((6, 6))
+    for _ in range(rounds):
+        P = _top_projection(w[0] / m[0] * C[0] + w[1] / m[1] * C[1], k)
+        z = np.array([(alpha[g] - np.trace(C[g] @ P)) / m[g] for g in (0, 1)])
+        w = w * np.exp(eta * z) / np.sum(w * np.exp(eta * z))
+        total += P
+    P_bar = methods.samadi_multiplicative_weights(A, B, k, eta=eta, n_rounds=rounds)
+    np.testing.assert_allclose(P_bar, total / rounds, atol=1e-10)
+    eigenvalues = np.linalg.eigvalsh(P_bar)
+    assert np.isclose(np.trace(P_bar), k) and eigenvalues.min() > -1e-12
+    assert eigenvalues.max() < 1 + 1e-12
+
+
+def test_samadi_one_round_is_the_pca_of_the_equally_weighted_groups():
+    A, B = _two_groups(7)
+    P = methods.samadi_multiplicative_weights(A, B, 2, eta=10.0, n_rounds=1)
+    expected = _top_projection(A.T @ A / len(A) + B.T @ B / len(B), 2)
+    np.testing.assert_allclose(P, expected, atol=1e-10)
+
+
+def test_samadi_as_in_the_reference_code_maps_the_z_scored_rows():
+    """The map is I − (I − P̄)^{1/2} of the rounds on the z-scored, group-centred rows; a
+    column whose std is at most 1e-4 is centred, not scaled; no components_ (not a projection)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 5)) * [1.0, 5.0, 0.1, 2.0, 1.0] + 7.0
+    X[:, 4] = 2.0 + 1e-6 * rng.normal(size=40)  # std below the floor
+    z = (np.arange(40) % 3 == 0).astype(int)
+    k = 2
+    run = methods.build(kleindessner.SAMADI_METHOD + methods.REFERENCE_CODE_SUFFIX, k).fit(
+        X, sensitive_features=z)
+    std = X.std(axis=0, ddof=1)
+    scale = np.where(std > 1e-4, std, 1.0)
+    assert scale[4] == 1.0 and scale[0] != 1.0
+    Xz = (X - X.mean(axis=0)) / scale
+    A, B = (Xz[z == g] - Xz[z == g].mean(axis=0) for g in (0, 1))
+    P_bar = methods.samadi_multiplicative_weights(A, B, k, eta=20.0 / k, n_rounds=5)
+    values, vectors = np.linalg.eigh(np.eye(5) - P_bar)
+    root = vectors @ np.diag(np.sqrt(np.clip(values, 0, None))) @ vectors.T
+    M = np.eye(5) - root
+    np.testing.assert_allclose(run.linear_map_, M, atol=1e-10)
+    X_new = rng.normal(size=(4, 5))
+    np.testing.assert_allclose(run.transform(X_new), (X_new - X.mean(axis=0)) / scale @ M,
+                               atol=1e-10)
+    assert run.transform(X_new).shape == (4, 5) and not hasattr(run, "components_")
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_samadi_rounds_never_take_a_direction_no_group_varies_in(k):
+    """A column equal to S (COMPAS's race in Lee et al.'s files) is constant within each group:
+    the rounds leave it out, and keep fewer than k directions where the data span fewer."""
+    rng = np.random.default_rng(11)
+    n, d = 60, 4
+    z = np.r_[np.zeros(35), np.ones(25)]
+    X = np.c_[rng.normal(size=(n, 2)) + 1e3, z, 2.0 * z + 1.0]  # two columns carry S alone
+    A, B = (X[z == g] - X[z == g].mean(axis=0) for g in (0, 1))
+    P_bar = methods.samadi_multiplicative_weights(A, B, k, eta=20.0 / k, n_rounds=5)
+    np.testing.assert_allclose(P_bar[2:, :], 0.0, atol=1e-12)
+    np.testing.assert_allclose(np.trace(P_bar), 2.0, atol=1e-12)  # the rank of the data

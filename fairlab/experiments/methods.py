@@ -30,6 +30,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import baselines
+from .._core.linalg import gram_rounding_floor
 from ..datasets import load_lee2022_loadings
 from ..evaluation.scorecards import FixedProjection
 from ..hsic_reduction import FairDR, KernelFairDR
@@ -147,6 +148,10 @@ def _keywords(factory):
     return {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
 
 
+# Kleindessner et al.'s Table 4 prints Samadi et al.'s fair PCA under this name
+_SAMADI = "Fair PCA of Samadi et al. 2018"
+
+
 def _reference_code(n_components, *, method, random_state=0):
     return AsInReferenceCode(method, n_components, random_state=random_state)
 
@@ -214,7 +219,7 @@ def _entries():
                  {"equalize_covariance": 0.5, "center": False}, _K)
     yield Method("Fair PCA-S (0.85)", FairPCA, "linear", (_TABLES, _SYNTHETIC),
                  {"equalize_covariance": 0.85, "center": False}, _K)
-    yield Method("Fair PCA of Samadi et al. 2018", baselines.SamadiFairPCA, "linear",
+    yield Method(_SAMADI, baselines.SamadiFairPCA, "linear",
                  (KLEINDESSNER_TABLE4,), {}, _K)
     settings = {"PCA": "pca", "FPCA (0.1, 0.01)": "fpca_0.1", "FPCA (0, 0.01)": "fpca_0.0",
                 "MbF-PCA (10^-3)": "stfpca_3", "MbF-PCA (10^-6)": "stfpca_6"}
@@ -222,7 +227,7 @@ def _entries():
         yield Method(base + REFERENCE_SUFFIX, _lee_loadings, "linear",
                      (KLEINDESSNER_REFERENCE,), {"setting": setting}, _K, base=base)
     for base in ("Fair PCA", "Fair PCA-S (0.5)", "Fair PCA-S (0.85)", "INLP",
-                 "FPCA (0.1, 0.01)", "FPCA (0, 0.01)"):
+                 "FPCA (0.1, 0.01)", "FPCA (0, 0.01)", _SAMADI):
         yield Method(base + REFERENCE_CODE_SUFFIX, _reference_code, "linear",
                      (KLEINDESSNER_REFERENCE_CODE,), {"method": base, "random_state": 0}, _K,
                      base=base)
@@ -293,6 +298,65 @@ def base(name):
 
 # the methods that AsInReferenceCode runs as the reference code ran them
 _REFERENCE_CODE_BASES = tuple(REGISTRY[name].base for name in names(KLEINDESSNER_REFERENCE_CODE))
+# Samadi et al.'s run (Kleindessner et al.'s fair_PCA_Samadi.m): mw(A, B, k, eta/k, T) with
+# eta = 20 and T = 5; columns whose training std is at most this are left unscaled
+_SAMADI_ETA, _SAMADI_ROUNDS, _SAMADI_MIN_STD = 20.0, 5, 1e-4
+
+
+def samadi_multiplicative_weights(A, B, n_components, *, eta, n_rounds):
+    r"""Samadi et al.'s multiplicative-weights solution of their fair-PCA SDP, as their code runs.
+
+    With C_g = A_gᵀA_g, m_g the rows of group g (each group centred at its own mean) and α_g the
+    sum of the k largest eigenvalues of C_g, round t takes P_t = U_tU_tᵀ, U_t the top-k
+    eigenvectors of w₁C₁/m₁ + w₂C₂/m₂, measures each group's loss
+    z_g = (α_g − ⟨C_g, P_t⟩)/m_g and reweights w_g ← w_g·exp(η z_g) (normalised; w = (½, ½)
+    at the start).  The result is the average P̄ = (1/T) Σ_t P_t, a point of the SDP's feasible
+    set (0 ⪯ P̄ ⪯ I, tr P̄ ≤ k), not a projection.
+
+    A direction along which neither group varies (an eigenvalue of the weighted matrix at or
+    below its rounding level, :func:`fairlab._core.linalg.gram_rounding_floor`) is never taken
+    into U_t: it changes neither loss, so where the data span fewer than k such directions the
+    oracle's choice among them is arbitrary — LAPACK's in the reference code, and different
+    from one BLAS kernel to another — while one of them can be the attribute itself (a column
+    equal to S, as COMPAS's race in Lee et al.'s files, is constant within each group).  Such
+    a round keeps fewer than k directions.
+
+    Parameters
+    ----------
+    A, B : ndarray of shape (m_1, d) and (m_2, d)
+        The two groups' rows, each centred at its own mean.
+    n_components : int
+        k.
+    eta : float
+        The step η (Kleindessner et al. passed 20/k).
+    n_rounds : int
+        T.
+
+    Returns
+    -------
+    ndarray of shape (d, d)
+        P̄.
+    """
+    covariances = [A.T @ A, B.T @ B]
+    sizes = [A.shape[0], B.shape[0]]
+    d = A.shape[1]
+    k = n_components
+    alphas = [linalg.eigh(C, eigvals_only=True, subset_by_index=[d - k, d - 1]).sum()
+              for C in covariances]
+    weights = np.array([0.5, 0.5])
+    total = np.zeros((d, d))
+    for _ in range(n_rounds):
+        weighted = sum(w / m * C for w, m, C in zip(weights, sizes, covariances, strict=True))
+        values, vectors = linalg.eigh(weighted)
+        floor = gram_rounding_floor(sum(sizes), np.finfo(float).eps * np.abs(weighted).max())
+        U = vectors[:, ::-1][:, :k][:, values[::-1][:k] > floor]
+        P = U @ U.T
+        losses = np.array([(alpha - np.sum(C * P)) / m
+                           for alpha, m, C in zip(alphas, sizes, covariances, strict=True)])
+        weights = weights * np.exp(eta * losses)
+        weights /= weights.sum()
+        total += P
+    return total / n_rounds
 
 
 def _top_eigenvectors_ascending(H, k):
@@ -337,6 +401,13 @@ class AsInReferenceCode(TransformerMixin, BaseEstimator):
       the columns and, by a quirk of its CSV reader, drops the first data row:
       ``FPCA(scale=True)`` fitted on ``X[1:]``; the loadings are then applied to the split as
       it is, as Lee et al.'s evaluation did.
+    * **Samadi et al.'s solver and map** (Table 4).  The reference code z-scores the columns
+      with the training mean and sample std (a column whose std is at most 10⁻⁴ is only
+      centred), centres each group at its own mean, runs five rounds of Samadi et al.'s
+      multiplicative weights at η = 20/k (:func:`samadi_multiplicative_weights`) and hands on
+      the d-dimensional X M with M = I − (I − P̄)^{1/2}, not a rank-k projection.  This run
+      has ``linear_map_`` (M) instead of ``components_``, so %Var and MMD² are not defined
+      for it, as in the paper.
 
     fairlab's defaults stay what the method is; this wrapper exists to show which part of a
     miss is the protocol's.
@@ -354,7 +425,14 @@ class AsInReferenceCode(TransformerMixin, BaseEstimator):
     ----------
     components_ : ndarray of shape (n_components, n_features)
         Orthonormal rows in the reference code's order and signs; ``transform(X) = X
-        components_ᵀ`` (no centring: the papers' experiments did not centre).
+        components_ᵀ`` (no centring: the papers' experiments did not centre).  Not set for
+        Samadi et al.'s run.
+    linear_map_ : ndarray of shape (n_features, n_features)
+        Samadi et al.'s run only: M = I − (I − P̄)^{1/2}; ``transform(X) = ((X − mean_) /
+        scale_) M``.
+    mean_, scale_ : ndarray of shape (n_features,)
+        Samadi et al.'s run only: the training mean and sample std (1 where the std is at
+        most 10⁻⁴).
     """
 
     def __init__(self, method="Fair PCA", n_components=2, *, random_state=0):
@@ -372,7 +450,9 @@ class AsInReferenceCode(TransformerMixin, BaseEstimator):
                              "all constrain a binary attribute.")
         z = np.asarray(sensitive_features, dtype=float).ravel()
         k = self.n_components
-        if self.method.startswith("FPCA"):
+        if self.method == _SAMADI:
+            self._fit_samadi(X, z)
+        elif self.method.startswith("FPCA"):
             fitted = build(self.method, k).set_params(scale=True)
             fitted.fit(X[1:], None if y is None else np.asarray(y)[1:],
                        sensitive_features=z[1:])
@@ -394,9 +474,26 @@ class AsInReferenceCode(TransformerMixin, BaseEstimator):
                 self.components_ = (R @ E @ _top_eigenvectors_ascending(E.T @ H @ E, k)).T
         return self
 
+    def _fit_samadi(self, X, z):
+        mean = X.mean(axis=0)
+        std = X.std(axis=0, ddof=1)
+        self.scale_ = np.where(std > _SAMADI_MIN_STD, std, 1.0)
+        self.mean_ = mean
+        Xz = (X - mean) / self.scale_
+        A, B = (Xz[z == g] - Xz[z == g].mean(axis=0) for g in np.unique(z))
+        k = self.n_components
+        P = samadi_multiplicative_weights(A, B, k, eta=_SAMADI_ETA / k,
+                                          n_rounds=_SAMADI_ROUNDS)
+        # I − (I − P̄)^{1/2} through P̄'s eigenvalues, which lie in [0, 1] up to rounding
+        eigenvalues, V = linalg.eigh(P)
+        shrink = 1.0 - np.sqrt(1.0 - np.clip(eigenvalues, 0.0, 1.0))
+        self.linear_map_ = (V * shrink) @ V.T
+
     def transform(self, X):
-        check_is_fitted(self)
+        check_is_fitted(self, ("components_", "linear_map_"), all_or_any=any)
         X = validate_data(self, X, dtype=float, reset=False)
+        if self.method == _SAMADI:
+            return (X - self.mean_) / self.scale_ @ self.linear_map_
         return X @ self.components_.T
 
 
