@@ -276,14 +276,21 @@ def _experiment_a_split(d, features, split, test_size, random_state):
                                 random_state=random_state + split))
 
 
-def _errors(model, Xp, T):
+def _standardizer(X):
+    """The training rows' mean and standard deviation (ddof 1, zero read as 1), as
+    ``FairPLS(scale=True)`` standardises."""
+    std = X.std(axis=0, ddof=1)
+    return X.mean(axis=0), np.where(std > 0, std, 1.0)
+
+
+def _errors(model, Xp, T, mean, std):
     """The reconstruction errors of one fitted representation on the rows ``Xp``.
 
     A PLS model (``x_weights_``, ``x_loadings_``, ``x_mean_``, ``x_std_``): the three readings
-    of :func:`representation_scores`.  Another linear map, ``T = (X − m) Cᵀ`` with its
-    ``components_`` C: X̃ = (X − μ)/σ with its ``mean_`` (else the rows' mean) and the rows'
-    standard deviations, T = X̃ diag(σ) Cᵀ up to a constant, so ``"projection"`` projects X̃
-    onto the rows of C diag(σ) — the same reading as the weight vectors' span of PLS.  A map
+    of :func:`representation_scores`.  Another linear map, T = (X − m) Cᵀ with its
+    ``components_`` C: with X̃ = (X − μ)/σ, μ and σ the training rows' ``mean`` and ``std``,
+    T = X̃ diag(σ) Cᵀ up to a constant, so ``"projection"`` projects X̃ onto the rows of
+    C diag(σ) — the reading of PLS's weight vectors, whose span is that of its map.  A map
     without components (a kernel method's) has no reconstruction error here.
     """
     if all(hasattr(model, a) for a in ("x_weights_", "x_loadings_", "x_mean_", "x_std_")):
@@ -296,16 +303,12 @@ def _errors(model, Xp, T):
     C = getattr(model, "components_", None)
     if C is None or np.ndim(C) != 2 or np.shape(C)[1] != Xp.shape[1]:
         return {}
-    mean = getattr(model, "mean_", None)
-    mean = Xp.mean(axis=0) if mean is None or np.shape(mean) != (Xp.shape[1],) else mean
-    std = Xp.std(axis=0)
-    std = np.where(std > 0, std, 1.0)
     return {"projection": metrics.reconstruction_error((Xp - mean) / std, C * std,
                                                        normalize=True)}
 
 
 def split_scores(d, estimator, *, features="S not in X", split=0, test_size=0.3,
-                 random_state=0, eta=np.nan):
+                 random_state=0, eta=np.nan, standardize=False):
     """One split of Experiment A for one unfitted representation: :func:`representation_scores`'
     rows of that split, and the split and fitted model that gave them.
 
@@ -313,6 +316,9 @@ def split_scores(d, estimator, *, features="S not in X", split=0, test_size=0.3,
     ``sensitive_features``; its ``n_components`` (else the width of its representation) is the
     rows' ``k``.  The reconstruction errors read a PLS model's weights and loadings, or a linear
     map's ``components_`` (``"projection"`` only; none for a map without them).
+    ``standardize=True`` hands the estimator X standardised with the training rows' mean and
+    standard deviation (ddof 1), the paper's "zero mean and unit variance", which Fair PLS
+    applies itself: the protocol of a method that does not.
 
     Returns
     -------
@@ -324,6 +330,10 @@ def split_scores(d, estimator, *, features="S not in X", split=0, test_size=0.3,
               for tg in NORMALISATION_OPTIONS["targets"]
               for rd in NORMALISATION_OPTIONS["reduce"]]
     part = _experiment_a_split(d, features, split, test_size, random_state)
+    mean, std = _standardizer(part.X_train)
+    if standardize:
+        part.X_train, part.X_test = (part.X_train - mean) / std, (part.X_test - mean) / std
+        mean, std = np.zeros_like(mean), np.ones_like(std)
     y_tr, y_te = part.y_train.astype(float), part.y_test.astype(float)
     model = estimator.fit(part.X_train, y_tr, sensitive_features=part.s_train)
     rows = []
@@ -338,7 +348,7 @@ def split_scores(d, estimator, *, features="S not in X", split=0, test_size=0.3,
             for metric, v in (("cov2_y", yp), ("cov2_s", sv)):
                 rows.append({**base, "rows": name, "scores": sc, "targets": tg, "reduce": rd,
                              "error": "", "metric": metric, "value": _cov2(T, v, sc, tg, rd)})
-        for error, value in _errors(model, Xp, T).items():
+        for error, value in _errors(model, Xp, T, mean, std).items():
             rows.append({**base, "rows": name, "scores": "", "targets": "", "reduce": "",
                          "error": error, "metric": "reconstruction_error", "value": value})
     return rows, part, model
