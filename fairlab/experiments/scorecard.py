@@ -17,6 +17,7 @@ import functools
 import inspect
 import os
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -95,10 +96,6 @@ AUDIT_QUICK = {"adversaries": ["rbf_svm", "gradient_boosting"], "cv": 3, "n_boot
 #: so plain :class:`~fairlab.FairPCA` gives the same stored values.
 KLEINDESSNER_FAIR_PCA = functools.partial(FairPCA, center=False)
 
-_EXPERIMENT = {KLEINDESSNER: "kleindessner", DE_DIEGO_A: "de_diego"}  # the committed ledgers
-_DATASETS = {KLEINDESSNER: tuple(DATASETS), DE_DIEGO_A: tuple(de_diego.DATASETS)}
-_SPLITS = {KLEINDESSNER: tuple(range(10)),
-           DE_DIEGO_A: tuple(range(de_diego.PARAMETERS["n_splits"]))}
 _UNIT_KEYS = ("method", "protocol", "dataset", "k", "split")
 
 
@@ -135,8 +132,7 @@ class _Units:
         self.factory = factory
 
     def run_unit(self, key, parameters):
-        unit = {KLEINDESSNER: _kleindessner_unit, DE_DIEGO_A: _de_diego_a_unit}
-        rows, Z_test, s_test = unit[key["protocol"]](self.factory, key, parameters)
+        rows, Z_test, s_test = _REGISTRY[key["protocol"]].run(self.factory, key, parameters)
         audit = _audit_rows(Z_test, s_test, parameters["audit"])
         return pd.concat([rows, audit.assign(**{c: rows[c].iloc[0] for c in
                                                 ("paper", "table", "dataset", "method", "k",
@@ -201,35 +197,73 @@ def _audit_rows(Z, s, settings):
     return pd.concat(parts, ignore_index=True)
 
 
+def _kleindessner_published(ledger):
+    return ledger[ledger["method"].isin(METHODS) & ledger["table"].isin(TABLES.values())]
+
+
+def _de_diego_a_published(ledger):
+    """Table 1's reading of the ledger's Experiment A rows, one method per η."""
+    scores = de_diego.table1_rows(de_diego.scores_from_ledger(ledger, "table1"))
+    return pd.DataFrame({
+        "paper": de_diego.PAPER, "table": "table1", "dataset": scores["dataset"],
+        "method": [_fair_pls(eta) for eta in scores["eta"]], "k": scores["k"],
+        "eta": scores["eta"], "model": "", "metric": scores["metric"],
+        "split": scores["split"], "value": scores["value"]})
+
+
 @functools.cache
-def _de_diego_ks():
+def _de_diego_a_ks():
     """Data set -> the k of Experiment A's units in the committed ledger (Table 3's, clipped to
     the features of our encodings)."""
-    ledger = read_ledger(_EXPERIMENT[DE_DIEGO_A])
+    ledger = read_ledger("de_diego")
     ledger = ledger[ledger["table"] == "table1"]
     printed = {name: key for key, name in de_diego.DATASETS.items()}
     return {printed[name]: tuple(sorted({int(k) for k in part["k"]}))
             for name, part in ledger.groupby("dataset")}
 
 
-def _ks(protocol, dataset):
-    return (2, 10) if protocol == KLEINDESSNER else _de_diego_ks()[dataset]
+@dataclass(frozen=True)
+class _Protocol:
+    """A protocol of :func:`scorecard`: its units, how one runs, and its card's published rows.
+
+    ``run(factory, key, parameters)`` computes one unit (``key``: method, protocol, data set,
+    k, split) and returns its ledger rows (:data:`~fairlab.experiments.LEDGER_COLUMNS` up to
+    ``value``) and the test representation and sensitive attribute that the audit reads;
+    ``published(ledger)`` turns the committed ledger ``experiment`` into ledger rows of the
+    published methods (the card keeps those of the units' data sets, k and splits);
+    ``ks(dataset)`` gives the k of a data set (a quick card takes the first);
+    ``parameters`` are the experiment's settings recorded with each unit.  The rest is how
+    :func:`render` prints it: the ``title``, the ``columns`` as (metric, model) pairs, the
+    reason a value can be ``missing``, which direction is ``better`` in words, and the
+    published ``methods`` in their printed order.
+    """
+
+    name: str
+    experiment: str
+    datasets: dict
+    splits: tuple
+    ks: object
+    parameters: dict
+    run: object
+    published: object
+    title: str
+    columns: tuple
+    missing: str
+    better: str
+    methods: tuple
 
 
 def _parameters(protocol, method, quick):
-    audit = AUDIT_QUICK if quick else AUDIT
-    if protocol == KLEINDESSNER:
-        protocol_parameters = {"protocol": PARAMETERS["protocol"]}
-    else:
-        protocol_parameters = {c: de_diego.PARAMETERS[c] for c in ("test_size", "random_state")}
-    return {**protocol_parameters, "method": describe_factory(method), "audit": audit}
+    return {**_REGISTRY[protocol].parameters, "method": describe_factory(method),
+            "audit": AUDIT_QUICK if quick else AUDIT}
 
 
 def _units(name, protocol, quick):
-    splits = _SPLITS[protocol][:1] if quick else _SPLITS[protocol]
+    spec = _REGISTRY[protocol]
+    splits = spec.splits[:1] if quick else spec.splits
     return [{"method": name, "protocol": protocol, "dataset": dataset, "k": k, "split": split}
-            for dataset in _DATASETS[protocol]
-            for k in (_ks(protocol, dataset)[:1] if quick else _ks(protocol, dataset))
+            for dataset in spec.datasets
+            for k in (spec.ks(dataset)[:1] if quick else spec.ks(dataset))
             for split in splits]
 
 
@@ -301,24 +335,6 @@ def rank_methods(card):
     return card
 
 
-def _published(protocol, pairs, splits):
-    """The committed ledger's summary of the published methods on the units' (data set, k)
-    ``pairs`` and ``splits``, in :func:`~fairlab.experiments.summarize_ledger`'s columns."""
-    ledger = read_ledger(_EXPERIMENT[protocol])
-    if protocol == KLEINDESSNER:
-        theirs = ledger[ledger["method"].isin(METHODS) & ledger["table"].isin(TABLES.values())]
-    else:
-        scores = de_diego.table1_rows(de_diego.scores_from_ledger(ledger, "table1"))
-        theirs = pd.DataFrame({
-            "paper": de_diego.PAPER, "table": "table1", "dataset": scores["dataset"],
-            "method": [_fair_pls(eta) for eta in scores["eta"]], "k": scores["k"],
-            "eta": scores["eta"], "model": "", "metric": scores["metric"],
-            "split": scores["split"], "value": scores["value"]})
-    chosen = pd.Series(list(zip(theirs["dataset"], theirs["k"].astype(int))),
-                       index=theirs.index).isin(pairs)
-    return summarize_ledger(theirs[chosen & theirs["split"].isin(splits)])
-
-
 def _fair_pls(eta):
     return f"Fair PLS (η = {eta:g})"
 
@@ -347,10 +363,14 @@ def _audit_card(rows, protocol):
 
 def _card(rows, protocol, pairs, splits):
     """The card of one protocol: the method's summary beside the published methods' on the same
-    splits, ranked; then its leakage audit."""
+    data sets, k and splits, ranked; then its leakage audit."""
+    spec = _REGISTRY[protocol]
+    theirs = spec.published(read_ledger(spec.experiment))
+    chosen = pd.Series(list(zip(theirs["dataset"], theirs["k"].astype(int))),
+                       index=theirs.index).isin(pairs) & theirs["split"].isin(splits)
     scored = rows[~rows["metric"].str.startswith(LEAKAGE)]
     parts = [summarize_ledger(scored).assign(yours=True),
-             _published(protocol, pairs, splits).assign(yours=False)]
+             summarize_ledger(theirs[chosen]).assign(yours=False)]
     card = pd.concat(parts, ignore_index=True).assign(protocol=protocol)
     card["k"] = card["k"].astype(int)
     card = rank_methods(card[card["metric"].isin(RANK_DIRECTION)])
@@ -377,11 +397,29 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
 
     * :data:`KLEINDESSNER` — Kleindessner et al. (2023) §5.1, Tables 1–3 on Lee et al.'s ten
       splits at k = 2 and 10, against the eleven methods of the tables.
+    * :data:`DE_DIEGO_A` — De-Diego et al. (2025) §4, Experiment A (Table 1) on the six data
+      sets' three splits, at each k of Table 3 that the committed ledger holds for the data
+      set, against Fair PLS at every η of that k (``"Fair PLS (η = 1)"``).  The method
+      receives X standardised with the training rows' statistics (Fair PLS standardises
+      itself); Cov² reads its raw test representation, and the reconstruction error the span
+      of its ``components_`` (none without them).  Law School is read from
+      ``$FAIRLAB_DATA``: without it, its units are recorded as failed, with a warning.
 
     Each cell (protocol, data set, k, model, metric) ranks every method by its mean over the
-    splits, rank 1 the best: higher %Var and accuracy are better, lower MMD² and ΔDP are
-    better (:data:`RANK_DIRECTION`); ties share the best rank, and a method without a value
-    (%Var and MMD² of a method without orthonormal ``components_``) is not ranked.
+    splits, rank 1 the best: higher %Var, accuracy and Cov²(r(X), Y) are better, lower MMD²,
+    ΔDP, Cov²(r(X), S) and reconstruction error are better (:data:`RANK_DIRECTION`); ties
+    share the best rank, and a method without a value (%Var and MMD² of a method without
+    orthonormal ``components_``) is not ranked.
+
+    Every unit also audits the method's test representation with
+    :func:`fairlab.metrics.leakage` (:data:`AUDIT`; :data:`AUDIT_QUICK` for a quick card): its
+    nonlinear adversaries try to recover the sensitive attribute, and the card's rows of
+    ``metric`` :data:`LEAKAGE` (``model`` the adversary, ``yours`` only: the committed ledgers
+    hold no audit, so they are not ranked) give the balanced accuracy's mean and std over the
+    splits, the lowest ``ci_low`` and highest ``ci_high`` of the splits' intervals, the
+    ``chance`` level and the number of splits whose interval lies above it (``detected``).
+    The audit's settings are part of a unit's parameters, so a full card computes the quick
+    card's units again.
 
     Parameters
     ----------
@@ -396,8 +434,9 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
     protocols : sequence of str, optional
         Of :data:`PROTOCOLS`; default all.
     quick : bool, default=False
-        One split (the first) per data set at the smallest k; the published methods are
-        compared on that split too.  A few seconds of computation for a linear method.
+        One split (the first) per data set at the smallest k, and the audit's cheaper
+        settings; the published methods are compared on that split too.  About a minute for
+        a linear method, both protocols together.
     results : path, optional
         The folder of the scorecard's ledger (created if absent); default
         :data:`DEFAULT_RESULTS` in the working directory.  Never the committed ledgers' folder.
@@ -410,7 +449,8 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
         :data:`CARD_COLUMNS`: one row per protocol, data set, k, model, metric and method (the
         method's own rows have ``yours`` True), with the ``mean``, ``std`` (``np.std``, as the
         papers) and ``n_splits`` over the splits, the ``rank`` among the ``ranked`` methods that
-        have a value and the ``better`` direction.  :func:`render` prints it.
+        have a value and the ``better`` direction; the audit's rows fill ``ci_low``,
+        ``ci_high``, ``chance`` and ``detected`` (empty elsewhere).  :func:`render` prints it.
 
     Raises
     ------
@@ -450,7 +490,7 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
                           f"card (the next call runs them again): "
                           + "; ".join(f"{u}: {n}" for u, n in zip(failed["unit"], failed["note"])),
                           UserWarning, stacklevel=2)
-        printed = {**DATASETS, **de_diego.DATASETS}
+        printed = _REGISTRY[protocol].datasets
         pairs = {(printed[k["dataset"]], k["k"]) for k in keys}
         cards.append(_card(rows, protocol, pairs, sorted({k["split"] for k in keys})))
     card = pd.concat(cards, ignore_index=True).reindex(columns=CARD_COLUMNS)
@@ -491,7 +531,10 @@ def render(card):
 
 
 def _scores_table(protocol, part):
-    columns = [_label(m, model) for m, model in _COLUMNS[protocol]]
+    spec = _REGISTRY[protocol]
+    columns = [_label(m, model) for m, model in spec.columns]
+    datasets = {printed: i for i, printed in enumerate(spec.datasets.values())}
+    methods = {method: i for i, method in enumerate(spec.methods)}
     part = part.assign(column=[_label(m, model) for m, model
                                in zip(part["metric"], part["model"])])
     lines = {}
@@ -504,10 +547,9 @@ def _scores_table(protocol, part):
         if row.yours:
             rank = None if pd.isna(row.rank) else f"{int(row.rank)} of {int(row.ranked)}"
             lines.setdefault((row.dataset, row.k, True, "rank of yours"), {})[row.column] = rank
-    datasets = _DATASET_ORDER[protocol]
     order = sorted(lines, key=lambda key: (
         datasets.get(key[0], len(datasets)), key[1], key[2],
-        key[3] != "rank of yours", _METHOD_ORDER.get(key[3], -1)))
+        key[3] != "rank of yours", methods.get(key[3], -1)))
     frame = pd.DataFrame([lines[key] for key in order],
                          index=pd.MultiIndex.from_tuples(
                              [(d, f"k = {k}", m) for d, k, _, m in order],
@@ -515,9 +557,9 @@ def _scores_table(protocol, part):
     frame = frame[[c for c in columns if c in frame.columns]]
     splits = " or ".join(map(str, sorted(set(part["n_splits"]))))
     return published.reader_table(
-        frame, title=f"Scorecard: {_PROTOCOL_TITLES[protocol]}", missing=_MISSING[protocol],
+        frame, title=f"Scorecard: {spec.title}", missing=spec.missing,
         note=f"mean ± std over {splits} split(s), the same for every method; rank 1 is the "
-             f"best: {_BETTER[protocol]}; ties share the best rank.")
+             f"best: {spec.better}; ties share the best rank.")
 
 
 def _audit_table(protocol, audit):
@@ -526,7 +568,8 @@ def _audit_table(protocol, audit):
         cells.setdefault((row.dataset, f"k = {row.k}"), {})[row.model] = (
             f"{row.mean:.3f} ± {row.std:.3f} [{row.ci_low:.3f}, {row.ci_high:.3f}], "
             f"{int(row.detected)} of {int(row.n_splits)}")
-    datasets = _DATASET_ORDER[protocol]
+    spec = _REGISTRY[protocol]
+    datasets = {printed: i for i, printed in enumerate(spec.datasets.values())}
     order = sorted(cells, key=lambda key: (datasets.get(key[0], len(datasets)),
                                            int(key[1].removeprefix("k = "))))
     frame = pd.DataFrame([cells[key] for key in order],
@@ -534,7 +577,7 @@ def _audit_table(protocol, audit):
     method = audit["method"].iloc[0]
     chance = " or ".join(f"{c:g}" for c in sorted(set(audit["chance"])))
     return published.reader_table(
-        frame, title=f"Leakage audit of {method}: {_PROTOCOL_TITLES[protocol]}",
+        frame, title=f"Leakage audit of {method}: {spec.title}",
         missing="no value: the adversary did not run on this data set",
         note=f"each adversary's balanced accuracy in recovering the sensitive attribute from "
              f"the test representation (chance {chance}): mean ± std over the splits, "
@@ -542,22 +585,28 @@ def _audit_table(protocol, audit):
              f"interval lies above chance (leakage detected).")
 
 
-_PROTOCOL_TITLES = {KLEINDESSNER: "Kleindessner et al. (2023), Tables 1–3",
-                    DE_DIEGO_A: "De-Diego et al. (2025), Experiment A (Table 1)"}
-_COLUMNS = {
-    KLEINDESSNER: [("var_pct", ""), ("mmd2", "")] + [
-        (m, model) for model in MODELS.values() for m in ("accuracy_pct", "delta_dp")],
-    DE_DIEGO_A: [("cov2_y", ""), ("cov2_s", ""), ("reconstruction_error", "")],
-}
-_MISSING = {
-    KLEINDESSNER: "no value: %Var and MMD² need orthonormal components, which a kernel method's "
-                  "embedding does not have (a method without a value is not ranked)",
-    DE_DIEGO_A: "no value: the reconstruction error needs the components_ of a linear map, "
+#: The protocols, by name: to add one, write its unit and its published rows and register it
+#: here (and its name in :data:`PROTOCOLS`).
+_REGISTRY = {p.name: p for p in (
+    _Protocol(
+        name=KLEINDESSNER, experiment="kleindessner", datasets=DATASETS,
+        splits=tuple(range(10)), ks=lambda dataset: (2, 10),
+        parameters={"protocol": PARAMETERS["protocol"]}, run=_kleindessner_unit,
+        published=_kleindessner_published, title="Kleindessner et al. (2023), Tables 1–3",
+        columns=(("var_pct", ""), ("mmd2", ""), *((m, model) for model in MODELS.values()
+                                                   for m in ("accuracy_pct", "delta_dp"))),
+        missing="no value: %Var and MMD² need orthonormal components, which a kernel method's "
+                "embedding does not have (a method without a value is not ranked)",
+        better="higher %Var and %Acc, lower MMD² and ΔDP", methods=METHODS),
+    _Protocol(
+        name=DE_DIEGO_A, experiment="de_diego", datasets=de_diego.DATASETS,
+        splits=tuple(range(de_diego.PARAMETERS["n_splits"])), ks=lambda d: _de_diego_a_ks()[d],
+        parameters={c: de_diego.PARAMETERS[c] for c in ("test_size", "random_state")},
+        run=_de_diego_a_unit, published=_de_diego_a_published,
+        title="De-Diego et al. (2025), Experiment A (Table 1)",
+        columns=(("cov2_y", ""), ("cov2_s", ""), ("reconstruction_error", "")),
+        missing="no value: the reconstruction error needs the components_ of a linear map, "
                 "which the method does not have (a method without a value is not ranked)",
-}
-_BETTER = {KLEINDESSNER: "higher %Var and %Acc, lower MMD² and ΔDP",
-           DE_DIEGO_A: "higher Cov²(r(X), Y), lower Cov²(r(X), S) and Error"}
-_DATASET_ORDER = {KLEINDESSNER: {printed: i for i, printed in enumerate(DATASETS.values())},
-                  DE_DIEGO_A: {printed: i for i, printed in enumerate(de_diego.DATASETS.values())}}
-_METHOD_ORDER = {method: i for i, method in
-                 enumerate([*METHODS, *(_fair_pls(eta) for eta in de_diego.ETAS_A)])}
+        better="higher Cov²(r(X), Y), lower Cov²(r(X), S) and Error",
+        methods=tuple(_fair_pls(eta) for eta in de_diego.ETAS_A)),
+)}
