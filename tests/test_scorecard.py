@@ -279,7 +279,11 @@ def test_the_example_method_removes_the_mean_and_the_covariance_gap():
     with pytest.raises(ValueError, match="two groups"):
         GapPCA(2).fit(X, sensitive_features=np.zeros(400))
     with pytest.raises(ValueError, match="n_components"):
-        GapPCA(5).fit(X, sensitive_features=s)
+        GapPCA(6).fit(X, sensitive_features=s)
+    # at k = d - 1 only the mean gap is left out: Fair PCA's subspace
+    V = GapPCA(5).fit(X, sensitive_features=s).components_
+    fair = FairPCA(5).fit(X, sensitive_features=s).components_
+    np.testing.assert_allclose(V.T @ V, fair.T @ fair, atol=1e-8)
 
 
 def test_the_example_method_gets_a_card(tmp_path):

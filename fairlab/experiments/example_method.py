@@ -29,6 +29,8 @@ class GapPCA(TransformerMixin, BaseEstimator):
        (vᵀΣ₁v − vᵀΣ₀v is ``variance_gap_``);
     3. with P = I − uuᵀ − vvᵀ and the centred data X̃ = X − μ, the components V are the top
        ``n_components`` right singular vectors of X̃P, and ``transform(X) = (X − μ) Vᵀ``.
+       At k = d − 1 there is no room to leave v out as well: then P = I − uuᵀ (the
+       representation spans the whole complement of u, Fair PCA's subspace).
 
     Every direction of the representation is orthogonal to u, so on the training data each
     linear function of it has the same mean in both groups (Fair PCA's constraint, Kleindessner
@@ -40,7 +42,7 @@ class GapPCA(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     n_components : int, default=2
-        Target dimension k, at most d − 2.
+        Target dimension k, at most d − 1 (v is left out only up to d − 2).
 
     Attributes
     ----------
@@ -50,9 +52,9 @@ class GapPCA(TransformerMixin, BaseEstimator):
     covariance_direction_ : ndarray of shape (n_features,)
         v, orthogonal to u.
     variance_gap_ : float
-        vᵀ(Σ₁ − Σ₀)v, the variance gap removed along v.
+        vᵀ(Σ₁ − Σ₀)v, the variance gap along v.
     components_ : ndarray of shape (n_components, n_features)
-        Orthonormal rows, orthogonal to u and v.
+        Orthonormal rows, orthogonal to u and (for k ≤ d − 2) to v.
     """
 
     def __init__(self, n_components=2):
@@ -75,9 +77,8 @@ class GapPCA(TransformerMixin, BaseEstimator):
         X = validate_data(self, X, dtype=float)
         d = X.shape[1]
         k = self.n_components
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= d - 2:
-            raise ValueError(f"n_components must be an integer in [1, {d - 2}] (two directions "
-                             f"are removed); got {k!r}.")
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= d - 1:
+            raise ValueError(f"n_components must be an integer in [1, {d - 1}]; got {k!r}.")
         if sensitive_features is None:
             raise ValueError("sensitive_features is required: the groups' means and "
                              "covariances are its.")
@@ -100,7 +101,7 @@ class GapPCA(TransformerMixin, BaseEstimator):
         self.covariance_direction_ = v
         self.variance_gap_ = float(v @ D @ v)
         Xc = X - self.mean_
-        projected = Xc @ (P_u - np.outer(v, v))
+        projected = Xc @ (P_u - np.outer(v, v) if k <= d - 2 else P_u)
         U, _, Vt = linalg.svd(projected, full_matrices=False)
         _, Vt = svd_flip(U, Vt, u_based_decision=False)  # a sign of each component that is fixed
         self.components_ = Vt[:k]
