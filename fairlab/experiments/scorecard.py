@@ -3,10 +3,13 @@
 :func:`scorecard` fits a method of one's own exactly where the ledger's experiments fit the
 published ones — the same splits, the same downstream classifiers, the same scoring — as work
 units of a ledger of its own (``scorecard.csv.gz`` in a results folder of the caller's, never the
-committed ledgers), and ranks it among the published methods, read from the committed ledgers.
-From the shell::
+committed ledgers), and ranks it among the published methods, read from the committed ledgers;
+every unit also audits the method's test representation (:func:`fairlab.metrics.leakage`).
+The protocols (:data:`PROTOCOLS`): Kleindessner et al.'s Tables 1–3 and De-Diego et al.'s
+Experiment A.  From the shell::
 
-    python -m fairlab.experiments scorecard MODULE:FACTORY [--name NAME] [--quick] [--results DIR]
+    python -m fairlab.experiments scorecard MODULE:FACTORY [--name NAME] [--protocol P ...]
+        [--quick] [--results DIR] [--scheduler ADDRESS]
 
 A method is a **factory** ``factory(n_components)`` that returns an unfitted scikit-learn
 transformer whose ``fit`` takes ``sensitive_features`` (a class such as :class:`fairlab.FairPCA`
