@@ -1,22 +1,33 @@
 """A method of one's own through the papers' protocols: the scorecard and its command line."""
 
+import functools
 import importlib
+import os
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import linalg
 from sklearn.base import clone
 
 from fairlab import FairPCA
-from fairlab.experiments import LEDGER_COLUMNS, read_ledger, results_dir
+from fairlab.experiments import LEDGER_COLUMNS, methods, read_ledger, results_dir
 from fairlab.experiments.__main__ import main
 from fairlab.experiments._provenance import machine
-from fairlab.experiments.example_method import MeanGapPCA
+from fairlab.experiments.de_diego import scores_from_ledger, table1_rows
+from fairlab.experiments.example_method import GapPCA
 from fairlab.experiments.kleindessner import KERNEL_DEPENDENT_MODELS
 
 # the module, not the function that fairlab.experiments exports under the same name
 card_module = importlib.import_module("fairlab.experiments.scorecard")
 KEYS = ["dataset", "model", "metric"]
+KLEINDESSNER = ["kleindessner"]
+
+
+def _scores(rows):
+    """The rows of the protocol's scores, without the leakage audit's."""
+    return rows[~rows["metric"].str.startswith(card_module.LEAKAGE)]
 
 
 def _committed_fair_pca(splits=(0,), k=2):
@@ -30,6 +41,7 @@ def _assert_rows_equal_the_ledger(rows, committed):
     """Every value to the stored digit (the MLP's only on the ledger's BLAS kernel: its Adam
     steps follow the kernel's rounding)."""
     kernel = machine().partition("BLAS:")[2]
+    rows = _scores(rows)
     if set(committed["machine"].str.partition("BLAS:")[2]) != {kernel}:
         rows = rows[~rows["model"].isin(KERNEL_DEPENDENT_MODELS)]
         committed = committed[~committed["model"].isin(KERNEL_DEPENDENT_MODELS)]
@@ -44,7 +56,7 @@ def quick(tmp_path_factory):
     """The quick card of the ledger's Fair PCA setting, and its folder."""
     folder = tmp_path_factory.mktemp("card")
     card = card_module.scorecard(card_module.KLEINDESSNER_FAIR_PCA, name="Fair PCA", quick=True,
-                                 results=folder, scheduler="serial")
+                                 results=folder, scheduler="serial", protocols=KLEINDESSNER)
     return card, folder
 
 
@@ -57,7 +69,7 @@ def test_the_quick_card_of_fair_pca_is_the_ledgers(quick):
     assert rows["machine"].str.contains("BLAS").all()
     _assert_rows_equal_the_ledger(rows, _committed_fair_pca())
     # on the card, the method's cells are the published Fair PCA's, and rank alike
-    mine = card[card["yours"]].set_index(KEYS)
+    mine = _scores(card[card["yours"]]).set_index(KEYS)
     theirs = card[~card["yours"] & (card["method"] == "Fair PCA")].set_index(KEYS)
     assert len(mine) == 3 * 8 and (mine["n_splits"] == 1).all()
     assert mine["mean"].equals(theirs.loc[mine.index, "mean"])
@@ -65,11 +77,31 @@ def test_the_quick_card_of_fair_pca_is_the_ledgers(quick):
     assert set(card["method"]) == {"Fair PCA", *card_module.METHODS}
 
 
+def test_the_quick_card_audits_the_representation(quick):
+    """The leakage audit, computed in the units: per data set, each quick adversary's balanced
+    accuracy inside its interval, chance 1/2, and not ranked (no published method has one)."""
+    card, folder = quick
+    audit = card[card["metric"] == card_module.LEAKAGE]
+    adversaries = card_module.AUDIT_QUICK["adversaries"]
+    assert len(audit) == 3 * len(adversaries) and audit["yours"].all()
+    assert set(audit["model"]) == set(adversaries)
+    assert (audit["ci_low"] <= audit["mean"]).all() and (audit["mean"] <= audit["ci_high"]).all()
+    assert (audit["chance"] == 0.5).all() and audit["rank"].isna().all()
+    assert audit["detected"].isin([0, 1]).all()
+    assert (audit["detected"] == (audit["ci_low"] > audit["chance"])).all()
+    assert card.loc[card["metric"] != card_module.LEAKAGE, "ci_low"].isna().all()
+    rows = read_ledger("scorecard", folder)
+    assert '"audit":{"adversaries":["rbf_svm","gradient_boosting"]' in rows["parameters"].iloc[0]
+    tables = card_module.render(card)
+    assert len(tables) == 2 and "Leakage audit of Fair PCA" in repr(tables[1])
+
+
 def test_plain_fair_pca_through_the_command_line_gives_the_ledgers_values(tmp_path, capsys):
     """``fairlab:FairPCA`` centres where the ledger's setting does not; Lee et al.'s splits are
     standardised with the training mean, so the stored values are the same."""
     assert main(["scorecard", "fairlab:FairPCA", "--name", "Fair PCA", "--quick",
-                 "--results", str(tmp_path), "--scheduler", "serial"]) == 0
+                 "--protocol", "kleindessner", "--results", str(tmp_path),
+                 "--scheduler", "serial"]) == 0
     out = capsys.readouterr().out
     assert "Scorecard: Kleindessner et al. (2023), Tables 1–3" in out
     assert "Fair PCA (yours)" in out and "rank of yours" in out and "_" not in out
@@ -86,7 +118,8 @@ def test_a_second_call_computes_nothing(quick, monkeypatch):
 
     monkeypatch.setattr(card_module, "_compute", computes)
     again = card_module.scorecard(card_module.KLEINDESSNER_FAIR_PCA, name="Fair PCA",
-                                  quick=True, results=folder, scheduler="serial")
+                                  quick=True, results=folder, scheduler="serial",
+                                  protocols=KLEINDESSNER)
     pd.testing.assert_frame_equal(again, card)
 
 
@@ -96,18 +129,19 @@ def test_another_factory_under_the_same_name_is_computed_anew(quick, monkeypatch
     monkeypatch.setattr(card_module, "_compute", lambda experiment, todo, *a, **k:
                         computed.extend(todo))
     card_module.scorecard(FairPCA, name="Fair PCA", quick=True, results=folder,
-                          scheduler="serial")
+                          scheduler="serial", protocols=KLEINDESSNER)
     assert len(computed) == 3
 
 
 def test_rows_land_in_the_results_folder_only(tmp_path):
     committed = results_dir()
     before = {p: p.stat().st_mtime_ns for p in committed.rglob("*")}
-    card_module.scorecard(MeanGapPCA, quick=True, results=tmp_path / "mine", scheduler="serial")
+    card_module.scorecard(GapPCA, quick=True, results=tmp_path / "mine", scheduler="serial",
+                          protocols=KLEINDESSNER)
     assert {p: p.stat().st_mtime_ns for p in committed.rglob("*")} == before
     assert (tmp_path / "mine" / "scorecard.csv.gz").is_file()
     with pytest.raises(ValueError, match="committed ledgers"):
-        card_module.scorecard(MeanGapPCA, quick=True, results=committed, scheduler="serial")
+        card_module.scorecard(GapPCA, quick=True, results=committed, scheduler="serial")
 
 
 def test_ranks_by_hand():
@@ -124,8 +158,28 @@ def test_ranks_by_hand():
     # MMD²: lower is better
     assert ranked["rank"].iloc[4:].tolist() == [3.0, 1.0, 1.0, 4.0]
     assert ranked["better"].tolist() == ["higher"] * 4 + ["lower"] * 4
-    assert card_module.RANK_DIRECTION == {"var_pct": "higher", "accuracy_pct": "higher",
-                                          "mmd2": "lower", "delta_dp": "lower"}
+    assert card_module.RANK_DIRECTION == {
+        "var_pct": "higher", "accuracy_pct": "higher", "mmd2": "lower", "delta_dp": "lower",
+        "cov2_y": "higher", "cov2_s": "lower", "reconstruction_error": "lower"}
+
+
+def test_ranks_of_a_hand_made_experiment_a_card():
+    """Cov²(r(X), Y) higher is better, Cov²(r(X), S) and the error lower; cells are per data set
+    and k; the audit's rows are not ranked."""
+    frame = pd.DataFrame({
+        "protocol": "de_diego_a", "dataset": ["A"] * 9 + ["B"] * 2 + ["A"], "model": "",
+        "k": [2] * 9 + [2, 2, 3],
+        "metric": ["cov2_y"] * 3 + ["cov2_s"] * 3 + ["reconstruction_error"] * 3
+                  + ["cov2_y"] * 2 + ["leakage"],
+        "method": ["yours", "Fair PLS (η = 1)", "Fair PLS (η = 2)"] * 3 + ["yours", "x", "yours"],
+        "mean": [0.2, 0.3, 0.2, 0.01, 0.02, 0.001, 0.5, 0.4, 0.6, 0.1, 0.05, 0.7]})
+    ranked = card_module.rank_methods(frame)
+    assert ranked["rank"].iloc[:3].tolist() == [2.0, 1.0, 2.0]  # a tie shares rank 2
+    assert ranked["rank"].iloc[3:6].tolist() == [2.0, 3.0, 1.0]
+    assert ranked["rank"].iloc[6:9].tolist() == [2.0, 1.0, 3.0]
+    assert ranked["rank"].iloc[9:11].tolist() == [1.0, 2.0]  # another data set, another cell
+    assert ranked["ranked"].iloc[:11].tolist() == [3] * 9 + [2] * 2
+    assert np.isnan(ranked["rank"].iloc[11]) and np.isnan(ranked["ranked"].iloc[11])
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -154,6 +208,45 @@ def test_a_results_folder_that_cannot_be_made_is_a_clear_error(tmp_path, capsys)
     assert "cannot be created" in capsys.readouterr().err
 
 
+def _committed_fair_pls(eta, split=0):
+    """Table 1's reading of the committed Experiment A rows of Fair PLS at ``eta``."""
+    scores = table1_rows(scores_from_ledger(read_ledger("de_diego"), "table1"))
+    return scores[(scores["eta"] == eta) & (scores["split"] == split)]
+
+
+def test_fair_pls_through_experiment_a_gives_the_ledgers_values(tmp_path):
+    """The registry's Fair PLS at η = 10 (at every data set's smallest k of Table 3) through the
+    quick protocol: every stored value of the committed ledger's units, to the stored digit,
+    and on the card the same mean and rank as the published "Fair PLS (η = 10)"."""
+    factory = functools.partial(methods.build, "Fair PLS", eta=10.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        card = card_module.scorecard(factory, name="My PLS", protocols="de_diego_a", quick=True,
+                                     results=tmp_path, scheduler="serial")
+    rows = read_ledger("scorecard", tmp_path)
+    lawschool = bool(os.environ.get("FAIRLAB_DATA"))  # external: without it, its unit fails
+    assert any("lawschool" in str(w.message) for w in caught) is not lawschool
+    assert rows["unit"].nunique() == 6 and set(rows["split"]) == {0}
+    assert rows.loc[rows["metric"] != "missing", "dataset"].nunique() == 5 + lawschool
+    assert '"method":"fairlab.experiments.methods:build(\'Fair PLS\', eta=10.0)"' in \
+        rows["parameters"].iloc[0]
+    mine = _scores(rows[rows["metric"] != "missing"])
+    both = mine.merge(_committed_fair_pls(10.0), on=["dataset", "k", "metric", "split"],
+                      suffixes=("", "_ledger"), validate="one_to_one")
+    assert len(both) == len(mine) == 3 * (5 + lawschool)
+    assert both["value"].tolist() == both["value_ledger"].tolist()
+    scored = card[card["metric"] != card_module.LEAKAGE].set_index(["dataset", "k", "metric"])
+    yours = scored[scored["yours"]]
+    theirs = scored[scored["method"] == "Fair PLS (η = 10)"].loc[yours.index]
+    assert yours["mean"].equals(theirs["mean"]) and yours["rank"].equals(theirs["rank"])
+    assert set(scored["method"]) <= {"My PLS", *(f"Fair PLS (η = {e:g})" for e in
+                                                  (0, 1, 2, 10))}
+    tables = card_module.render(card)
+    assert [t.title for t in tables] == [
+        "Scorecard: De-Diego et al. (2025), Experiment A (Table 1)",
+        "Leakage audit of My PLS: De-Diego et al. (2025), Experiment A (Table 1)"]
+
+
 def test_unknown_protocols_and_names_are_refused(tmp_path):
     with pytest.raises(ValueError, match="protocols must be among"):
         card_module.scorecard(FairPCA, protocols=["lee"], results=tmp_path)
@@ -164,34 +257,46 @@ def test_unknown_protocols_and_names_are_refused(tmp_path):
 # the example method shipped as a module
 
 
-def test_the_example_method_is_fair_pca_reached_by_plain_pca():
+def test_the_example_method_removes_the_mean_and_the_covariance_gap():
     rng = np.random.default_rng(0)
-    s = rng.integers(0, 2, 300)
-    X = rng.normal(size=(300, 6)) @ rng.normal(size=(6, 6)) + 2.0 * s[:, None]
-    model = clone(MeanGapPCA(3)).fit(X, sensitive_features=s)
-    V = model.components_
+    s = rng.integers(0, 2, 400)
+    X = rng.normal(size=(400, 6)) @ rng.normal(size=(6, 6)) + 2.0 * s[:, None]
+    X[:, 2] *= 1 + 2 * s  # the second group's variance is larger along one feature
+    model = clone(GapPCA(3)).fit(X, sensitive_features=s)
+    V, u, v = model.components_, model.mean_direction_, model.covariance_direction_
     np.testing.assert_allclose(V @ V.T, np.eye(3), atol=1e-12)
-    np.testing.assert_allclose(V @ model.direction_, 0.0, atol=1e-12)
+    np.testing.assert_allclose([u @ u, v @ v, u @ v], [1.0, 1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(V @ np.c_[u, v], 0.0, atol=1e-12)
     Z = model.transform(X)
     np.testing.assert_allclose(Z[s == 1].mean(0), Z[s == 0].mean(0), atol=1e-10)
+    # v carries the largest variance gap of the directions orthogonal to u
+    gap = np.cov(X[s == 1], rowvar=False) - np.cov(X[s == 0], rowvar=False)
+    P = np.eye(6) - np.outer(u, u)
+    assert abs(model.variance_gap_) == pytest.approx(np.abs(linalg.eigvalsh(P @ gap @ P)).max())
+    # not Fair PCA: its subspace is another one
     fair = FairPCA(3).fit(X, sensitive_features=s).components_
-    np.testing.assert_allclose(V.T @ V, fair.T @ fair, atol=1e-8)  # the same subspace
+    assert np.abs(V.T @ V - fair.T @ fair).max() > 0.1
     with pytest.raises(ValueError, match="two groups"):
-        MeanGapPCA(2).fit(X, sensitive_features=np.zeros(300))
+        GapPCA(2).fit(X, sensitive_features=np.zeros(400))
     with pytest.raises(ValueError, match="n_components"):
-        MeanGapPCA(6).fit(X, sensitive_features=s)
+        GapPCA(6).fit(X, sensitive_features=s)
+    # at k = d - 1 only the mean gap is left out: Fair PCA's subspace
+    V = GapPCA(5).fit(X, sensitive_features=s).components_
+    fair = FairPCA(5).fit(X, sensitive_features=s).components_
+    np.testing.assert_allclose(V.T @ V, fair.T @ fair, atol=1e-8)
 
 
 def test_the_example_method_gets_a_card(tmp_path):
-    card = card_module.scorecard(MeanGapPCA, quick=True, results=tmp_path, scheduler="serial")
-    mine = card[card["yours"]]
-    assert set(mine["method"]) == {"MeanGapPCA"}
+    card = card_module.scorecard(GapPCA, quick=True, results=tmp_path, scheduler="serial",
+                                 protocols=KLEINDESSNER)
+    mine = _scores(card[card["yours"]])
+    assert set(mine["method"]) == {"GapPCA"}
     assert mine["rank"].notna().all() and (mine["ranked"] == mine["ranked"].max()).sum() > 0
     tables = card_module.render(card)
-    assert len(tables) == 1 and "MeanGapPCA (yours)" in repr(tables[0])
+    assert len(tables) == 2 and "GapPCA (yours)" in repr(tables[0])
 
 
-class _Failing(MeanGapPCA):
+class _Failing(GapPCA):
     def fit(self, X, y=None, *, sensitive_features=None):
         raise RuntimeError("not yet")
 
@@ -199,7 +304,7 @@ class _Failing(MeanGapPCA):
 def test_a_unit_that_raises_is_left_out_with_a_warning_and_run_again(tmp_path, monkeypatch):
     with pytest.warns(UserWarning, match="3 unit\\(s\\) of 'Failing' raised.*not yet"):
         card = card_module.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
-                                     scheduler="serial")
+                                     scheduler="serial", protocols=KLEINDESSNER)
     assert not card["yours"].any()
     assert (read_ledger("scorecard", tmp_path)["metric"] == "missing").sum() == 3
     computed = []
@@ -207,5 +312,5 @@ def test_a_unit_that_raises_is_left_out_with_a_warning_and_run_again(tmp_path, m
                         computed.extend(todo))
     with pytest.warns(UserWarning):
         card_module.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
-                              scheduler="serial")
+                              scheduler="serial", protocols=KLEINDESSNER)
     assert len(computed) == 3

@@ -34,7 +34,7 @@ The book's chapters render the ledger beside the printed numbers and recompute a
     python -m fairlab.experiments verify kleindessner
     python -m fairlab.experiments status
     python -m fairlab.experiments repair kleindessner
-    python -m fairlab.experiments scorecard fairlab.experiments.example_method:MeanGapPCA --quick
+    python -m fairlab.experiments scorecard fairlab.experiments.example_method:GapPCA --quick
 """
 
 from . import (

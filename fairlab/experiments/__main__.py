@@ -225,7 +225,8 @@ def main(argv=None):
     card.add_argument("--protocol", action="append", default=[], metavar="P",
                       choices=_protocols(), help=f"of {', '.join(_protocols())} (default: all)")
     card.add_argument("--quick", action="store_true",
-                      help="one split per data set at the smallest k")
+                      help="one split per data set at the smallest k, and the leakage "
+                           "audit's cheaper settings")
     card.add_argument("--results", dest="card_results", default=None, metavar="DIR",
                       help="folder of the scorecard's ledger, created if absent (default: "
                            "./scorecard-results; never the committed ledgers' folder)")

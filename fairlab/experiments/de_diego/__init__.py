@@ -31,7 +31,9 @@ from ._data import (
     normalisations,
     paper_k,
     representation_scores,
+    split_scores,
     table1,
+    table1_rows,
     table2,
 )
 from ._data import _cov2 as _cov2
@@ -87,8 +89,10 @@ __all__ = [
     "run_unit",
     "scores_from_ledger",
     "side_by_side",
+    "split_scores",
     "spread_hypotheses",
     "table1",
+    "table1_rows",
     "table2",
     "units",
 ]

@@ -265,6 +265,95 @@ def _cov2(T, v, scores, targets, reduce):
     return metrics.cov2(T, v, sensitive_type="continuous", standardize=flag, reduce=reduce)
 
 
+#: The columns of :func:`representation_scores` (and of :func:`split_scores`' rows).
+_SCORE_COLUMNS = ["dataset", "eta", "k", "features", "rows", "scores", "targets", "reduce",
+                  "error", "metric", "split", "value"]
+
+
+def _experiment_a_split(d, features, split, test_size, random_state):
+    X = np.column_stack([d.X, d.s.astype(float)]) if features == "S in X" else d.X
+    return next(repeated_splits(X, d.y, d.s, n_splits=1, train_size=1 - test_size,
+                                random_state=random_state + split))
+
+
+def _standardizer(X):
+    """The training rows' mean and standard deviation (ddof 1, zero read as 1), as
+    ``FairPLS(scale=True)`` standardises."""
+    std = X.std(axis=0, ddof=1)
+    return X.mean(axis=0), np.where(std > 0, std, 1.0)
+
+
+def _errors(model, Xp, T, mean, std):
+    """The reconstruction errors of one fitted representation on the rows ``Xp``.
+
+    A PLS model (``x_weights_``, ``x_loadings_``, ``x_mean_``, ``x_std_``): the three readings
+    of :func:`representation_scores`.  Another linear map, T = (X − m) Cᵀ with its
+    ``components_`` C: with X̃ = (X − μ)/σ, μ and σ the training rows' ``mean`` and ``std``,
+    T = X̃ diag(σ) Cᵀ up to a constant, so ``"projection"`` projects X̃ onto the rows of
+    C diag(σ) — the reading of PLS's weight vectors, whose span is that of its map.  A map
+    without components (a kernel method's) has no reconstruction error here.
+    """
+    if all(hasattr(model, a) for a in ("x_weights_", "x_loadings_", "x_mean_", "x_std_")):
+        Xs = (Xp - model.x_mean_) / model.x_std_
+        total = float(np.sum(Xs**2))
+        return {"projection": metrics.reconstruction_error(Xs, model.x_weights_.T,
+                                                           normalize=True),
+                "loadings": float(np.sum((Xs - T @ model.x_loadings_.T) ** 2)) / total,
+                "weights": float(np.sum((Xs - T @ model.x_weights_.T) ** 2)) / total}
+    C = getattr(model, "components_", None)
+    if C is None or np.ndim(C) != 2 or np.shape(C)[1] != Xp.shape[1]:
+        return {}
+    return {"projection": metrics.reconstruction_error((Xp - mean) / std, C * std,
+                                                       normalize=True)}
+
+
+def split_scores(d, estimator, *, features="S not in X", split=0, test_size=0.3,
+                 random_state=0, eta=np.nan, standardize=False):
+    """One split of Experiment A for one unfitted representation: :func:`representation_scores`'
+    rows of that split, and the split and fitted model that gave them.
+
+    ``estimator`` is fitted on the split's training rows with ``y`` (as floats) and
+    ``sensitive_features``; its ``n_components`` (else the width of its representation) is the
+    rows' ``k``.  The reconstruction errors read a PLS model's weights and loadings, or a linear
+    map's ``components_`` (``"projection"`` only; none for a map without them).
+    ``standardize=True`` hands the estimator X standardised with the training rows' mean and
+    standard deviation (ddof 1), the paper's "zero mean and unit variance", which Fair PLS
+    applies itself: the protocol of a method that does not.
+
+    Returns
+    -------
+    (list of dict, Bunch, estimator)
+        The rows (:data:`_SCORE_COLUMNS`), the split (:func:`~fairlab.evaluation.repeated_splits`)
+        and the fitted estimator.
+    """
+    combos = [(sc, tg, rd) for sc in NORMALISATION_OPTIONS["scores"]
+              for tg in NORMALISATION_OPTIONS["targets"]
+              for rd in NORMALISATION_OPTIONS["reduce"]]
+    part = _experiment_a_split(d, features, split, test_size, random_state)
+    mean, std = _standardizer(part.X_train)
+    if standardize:
+        part.X_train, part.X_test = (part.X_train - mean) / std, (part.X_test - mean) / std
+        mean, std = np.zeros_like(mean), np.ones_like(std)
+    y_tr, y_te = part.y_train.astype(float), part.y_test.astype(float)
+    model = estimator.fit(part.X_train, y_tr, sensitive_features=part.s_train)
+    rows = []
+    for name, Xp, yp, sp in (("test", part.X_test, y_te, part.s_test),
+                             ("train", part.X_train, y_tr, part.s_train)):
+        T = np.asarray(model.transform(Xp), dtype=float)
+        kk = getattr(model, "n_components", None)
+        base = {"dataset": d.dataset, "eta": eta, "k": T.shape[1] if kk is None else kk,
+                "features": features, "split": split}
+        sv = sp.astype(float)
+        for sc, tg, rd in combos:
+            for metric, v in (("cov2_y", yp), ("cov2_s", sv)):
+                rows.append({**base, "rows": name, "scores": sc, "targets": tg, "reduce": rd,
+                             "error": "", "metric": metric, "value": _cov2(T, v, sc, tg, rd)})
+        for error, value in _errors(model, Xp, T, mean, std).items():
+            rows.append({**base, "rows": name, "scores": "", "targets": "", "reduce": "",
+                         "error": error, "metric": "reconstruction_error", "value": value})
+    return rows, part, model
+
+
 def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
                                   test_size=0.3, k=None, features=("S not in X", "S in X"),
                                   random_state=0, progress=False):
@@ -316,42 +405,31 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
         raise ValueError("data must be a non-empty dict key -> Bunch, e.g. load_datasets()[0].")
     etas = [float(e) for e in etas]
     jobs = [(key, f, i) for key in data for f in features for i in range(n_splits)]
-    combos = [(sc, tg, rd) for sc in NORMALISATION_OPTIONS["scores"]
-              for tg in NORMALISATION_OPTIONS["targets"]
-              for rd in NORMALISATION_OPTIONS["reduce"]]
     rows = []
     for key, feat, i in _progress(jobs, progress, total=len(jobs), desc="splits"):
         d = data[key]
-        X = np.column_stack([d.X, d.s.astype(float)]) if feat == "S in X" else d.X
-        split = next(repeated_splits(X, d.y, d.s, n_splits=1, train_size=1 - test_size,
-                                     random_state=random_state + i))
-        y_tr, y_te = split.y_train.astype(float), split.y_test.astype(float)
         for eta in etas:
-            kk = paper_k(key, eta, X.shape[1]) if k is None else min(int(k), X.shape[1])
-            model = registry.build(_METHOD, kk, eta=eta).fit(split.X_train, y_tr,
-                                                             sensitive_features=split.s_train)
-            base = {"dataset": d.dataset, "eta": eta, "k": kk, "features": feat, "split": i}
-            for part, Xp, yp, sp in (("test", split.X_test, y_te, split.s_test),
-                                     ("train", split.X_train, y_tr, split.s_train)):
-                T = model.transform(Xp)
-                sv = sp.astype(float)
-                for sc, tg, rd in combos:
-                    for metric, v in (("cov2_y", yp), ("cov2_s", sv)):
-                        val = _cov2(T, v, sc, tg, rd)
-                        rows.append({**base, "rows": part, "scores": sc, "targets": tg,
-                                     "reduce": rd, "error": "", "metric": metric, "value": val})
-                Xs = (Xp - model.x_mean_) / model.x_std_
-                total = float(np.sum(Xs**2))
-                errs = {"projection": metrics.reconstruction_error(Xs, model.x_weights_.T,
-                                                                   normalize=True),
-                        "loadings": float(np.sum((Xs - T @ model.x_loadings_.T) ** 2)) / total,
-                        "weights": float(np.sum((Xs - T @ model.x_weights_.T) ** 2)) / total}
-                for name, val in errs.items():
-                    rows.append({**base, "rows": part, "scores": "", "targets": "", "reduce": "",
-                                 "error": name, "metric": "reconstruction_error", "value": val})
-    columns = ["dataset", "eta", "k", "features", "rows", "scores", "targets", "reduce", "error",
-               "metric", "split", "value"]
-    return pd.DataFrame(rows, columns=columns)
+            kk = paper_k(key, eta, d.X.shape[1] + (feat == "S in X")) if k is None \
+                else min(int(k), d.X.shape[1] + (feat == "S in X"))
+            rows += split_scores(d, registry.build(_METHOD, kk, eta=eta), features=feat,
+                                 split=i, test_size=test_size, random_state=random_state,
+                                 eta=eta)[0]
+    return pd.DataFrame(rows, columns=_SCORE_COLUMNS)
+
+
+def table1_rows(scores, normalisation=None, *, error="projection"):
+    """The rows of :func:`representation_scores` that Table 1 reads under one hypothesis:
+    Cov²(r(X), Y) and Cov²(r(X), S) under ``normalisation`` (missing keys from
+    :data:`DEFAULT_NORMALISATION`) and the reconstruction error ``error``, on its ``features``
+    and ``rows``."""
+    norm = _normalisation(normalisation)
+    if error not in ("projection", "loadings", "weights"):
+        raise ValueError(f"error must be 'projection', 'loadings' or 'weights'; got {error!r}.")
+    base = (scores["features"] == norm["features"]) & (scores["rows"] == norm["rows"])
+    cov = base & (scores["scores"] == norm["scores"]) & (scores["targets"] == norm["targets"]) \
+        & (scores["reduce"] == norm["reduce"]) & scores["metric"].isin(_COV2_METRICS)
+    err = base & (scores["metric"] == "reconstruction_error") & (scores["error"] == error)
+    return scores[cov | err]
 
 
 def table1(scores, normalisation=None, *, error="projection", ddof=0):
@@ -374,14 +452,7 @@ def table1(scores, normalisation=None, *, error="projection", ddof=0):
     DataFrame
         ``dataset, eta, k, metric, mean, std, n_splits``, ready for :func:`compare`.
     """
-    norm = _normalisation(normalisation)
-    if error not in ("projection", "loadings", "weights"):
-        raise ValueError(f"error must be 'projection', 'loadings' or 'weights'; got {error!r}.")
-    base = (scores["features"] == norm["features"]) & (scores["rows"] == norm["rows"])
-    cov = base & (scores["scores"] == norm["scores"]) & (scores["targets"] == norm["targets"]) \
-        & (scores["reduce"] == norm["reduce"]) & scores["metric"].isin(_COV2_METRICS)
-    err = base & (scores["metric"] == "reconstruction_error") & (scores["error"] == error)
-    df = scores[cov | err]
+    df = table1_rows(scores, normalisation, error=error)
     out = (df.groupby(["dataset", "eta", "k", "metric"], sort=False)["value"]
            .agg(mean="mean", std=lambda v: float(np.std(v, ddof=ddof)) if len(v) > ddof
                 else np.nan, n_splits="size").reset_index())
