@@ -262,8 +262,8 @@ def test_audit_rows_read_chance_and_detection_as_documented():
 
 # --------------------------------------------------------------- the text chapter's interval
 def test_text_accuracy_interval_by_loops():
-    correct = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0])
-    n, B, seed = correct.size, 41, 5
+    correct = (np.arange(40) % 3 != 0).astype(float)  # 26 of 40 correct
+    n, B, seed = correct.size, 200, 1
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, n, (B, n))
     draws = sorted(sum(correct[idx[b, i]] for i in range(n)) / n for b in range(B))
@@ -273,8 +273,11 @@ def test_text_accuracy_interval_by_loops():
         lo = int(math.floor(pos))
         return draws[lo] + (pos - lo) * (draws[min(lo + 1, B - 1)] - draws[lo])
 
+    # the resamples spread enough that a quantile at another level is another number
+    assert quantile(0.025) != quantile(0.05) and quantile(0.975) != quantile(0.95)
+
     mean, low, high = text_representations._accuracy_interval(correct, B, seed)
-    assert mean == pytest.approx(5 / 7)
+    assert mean == pytest.approx(26 / 40)
     assert low == pytest.approx(quantile(0.025), abs=1e-12)
     assert high == pytest.approx(quantile(0.975), abs=1e-12)
 
