@@ -294,3 +294,99 @@ def test_calling_without_a_documented_argument_equals_calling_with_its_value(nam
             continue
         assert _same(function(*args, **kwargs), function(*args, **kwargs, **{parameter: value})), (
             name, parameter)
+
+
+# ------------------------------------------------------------- Pérez-Suay et al.'s claim checks
+def _results(dataset, panel, curves, coord="mu", repetitions=3):
+    """Rows of regression / dimensionality_reduction: ``curves`` label -> [(coord, error, hsic)],
+    the same values at every repetition (paired differences constant, means exact)."""
+    rows = []
+    for label, points in curves.items():
+        method, variant = (label[:-2], "without S") if label.endswith("\\S") else (label,
+                                                                                   "with S")
+        for rep in range(repetitions):
+            for c, e, h in points:
+                rows.append({"dataset": dataset, "sensitive": panel, "variant": variant,
+                             "method": method, "repetition": rep, coord: c, "error": e,
+                             "hsic": h, "seconds": 0.0})
+    return pd.DataFrame(rows)
+
+
+def _adult(flr_1=(0.305, 1e-4), fkr_1=(0.255, 1e-6), linear_shift=0.005, linear_factor=1.5):
+    flr = [(0.0, 0.30, 1e-2), (1.0, *flr_1), (2.0, 0.40, 1e-7)]
+    return _results("adult", "sex", {
+        "LR": [(0.0, 0.30, 1e-2)], "KRR": [(0.0, 0.25, 1e-2)], "FLR": flr,
+        "FKR": [(0.0, 0.25, 1e-2), (1.0, *fkr_1), (2.0, 0.35, 1e-9)],
+        "FLR\\S": [(m, e - linear_shift, h / linear_factor) for m, e, h in flr],
+        "FKR\\S": [(0.0, 0.26, 1e-2), (1.0, 0.27, 1e-5), (2.0, 0.36, 1e-8)]})
+
+
+def _cmc(last=(0.33, 1e-5)):
+    return _results("cmc", "religion", {
+        "LR": [(0.0, 0.32, 1e-2)], "KRR": [(0.0, 0.30, 1e-2)],
+        "FLR": [(0.0, 0.32, 1e-2), (1.0, 0.33, 1e-4), (2.0, 0.36, 1e-6)],
+        "FKR": [(0.0, 0.30, 1e-2), (1.0, 0.31, 1e-4), (2.0, *last)]})
+
+
+def _sex_race(fdr=(0.25, 1e-6)):
+    return _results("adult", "sex+race", {
+        "PCA": [(1, 0.26, 1e-2), (2, 0.25, 1e-2)], "KPCA": [(1, 0.26, 5e-3), (2, 0.25, 5e-3)],
+        "FDR": [(2, *fdr)], "KFDR": [(2, 0.24, 1e-6)]}, coord="n_components")
+
+
+D = 1e-6  # a relative step past a threshold, far above the rounding of the means
+# (check, results, holds): each threshold approached from both sides
+_CLAIMS = [
+    # fig4 fair: HSIC ≤ 0.1× LR's among the points within +1 point of LR's error (0.30)
+    ("fig4 fair", lambda: _adult(flr_1=(0.305, 1e-3 * (1 - D))), True),
+    ("fig4 fair", lambda: _adult(flr_1=(0.305, 1e-3 * (1 + D))), False),
+    ("fig4 fair", lambda: _adult(flr_1=(0.30 + 0.01 * (1 - D), 1e-4)), True),
+    ("fig4 fair", lambda: _adult(flr_1=(0.30 + 0.01 * (1 + D), 1e-4)), False),
+    # fig4 fkr: HSIC ≤ 1e-3× KRR's within +2 points of KRR's error (0.25)
+    ("fig4 fkr", lambda: _adult(fkr_1=(0.255, 1e-5 * (1 - D))), True),
+    ("fig4 fkr", lambda: _adult(fkr_1=(0.255, 1e-5 * (1 + D))), False),
+    ("fig4 fkr", lambda: _adult(fkr_1=(0.25 + 0.02 * (1 - D), 1e-6)), True),
+    ("fig4 fkr", lambda: _adult(fkr_1=(0.25 + 0.02 * (1 + D), 1e-6)), False),
+    # fig4 linear: FLR − FLR\S error within ±1 point at every μ, HSIC within a factor 2
+    ("fig4 linear", lambda: _adult(linear_shift=0.01 * (1 - D)), True),
+    ("fig4 linear", lambda: _adult(linear_shift=0.01 * (1 + D)), False),
+    ("fig4 linear", lambda: _adult(linear_shift=-0.01 * (1 - D)), True),
+    ("fig4 linear", lambda: _adult(linear_shift=-0.01 * (1 + D)), False),
+    ("fig4 linear", lambda: _adult(linear_factor=2 * (1 - D)), True),
+    ("fig4 linear", lambda: _adult(linear_factor=2 * (1 + D)), False),
+    # fig5 arbitrary: FKR's last HSIC ≤ 1e-2× KRR's, its error +2 to +5 points over KRR's (0.30);
+    # the +2 to +5 points are the paper's own numbers, not scaled by the band
+    ("fig5 arbitrary", lambda: _cmc(last=(0.33, 1e-4 * (1 - D))), True),
+    ("fig5 arbitrary", lambda: _cmc(last=(0.33, 1e-4 * (1 + D))), False),
+    ("fig5 arbitrary", lambda: _cmc(last=(0.30 + 0.02 * (1 + D), 1e-5)), True, False),
+    ("fig5 arbitrary", lambda: _cmc(last=(0.30 + 0.02 * (1 - D), 1e-5)), False, False),
+    ("fig5 arbitrary", lambda: _cmc(last=(0.30 + 0.05 * (1 - D), 1e-5)), True, False),
+    ("fig5 arbitrary", lambda: _cmc(last=(0.30 + 0.05 * (1 + D), 1e-5)), False, False),
+    # fig6 orders: HSIC ≤ 1e-2× the lowest PCA/KPCA HSIC (5e-3), error within 3 points of
+    # PCA's at n_p = q (0.25)
+    ("fig6 orders", lambda: _sex_race(fdr=(0.25, 5e-5 * (1 - D))), True),
+    ("fig6 orders", lambda: _sex_race(fdr=(0.25, 5e-5 * (1 + D))), False),
+    ("fig6 orders", lambda: _sex_race(fdr=(0.25 + 0.03 * (1 - D), 1e-6)), True),
+    ("fig6 orders", lambda: _sex_race(fdr=(0.25 + 0.03 * (1 + D), 1e-6)), False),
+    ("fig6 orders", lambda: _sex_race(fdr=(0.25 - 0.03 * (1 - D), 1e-6)), True),
+    ("fig6 orders", lambda: _sex_race(fdr=(0.25 - 0.03 * (1 + D), 1e-6)), False),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_CLAIMS)))
+def test_a_value_just_past_a_claims_threshold_flips_its_verdict(case):
+    from fairlab.experiments import perez_suay
+
+    key, build, holds, *scaled = _CLAIMS[case]
+    results = build()
+    if "mu" in results.columns:
+        checks = perez_suay.checks(regression=results)
+    else:
+        checks = perez_suay.checks(dimensionality_reduction=results)
+    (row,) = [r for r in checks.itertuples() if r.words == perez_suay.WORDS[key]]
+    assert row.holds is holds, (key, row.measured)
+    assert row.thresholded
+    if scaled == [False]:  # the paper's number: the same verdict at every reading
+        assert row.holds_at_half == row.holds == row.holds_at_double, (key, row.measured)
+    else:  # the chapter's threshold, scaled: at ×2 every such case holds, at ×½ none does
+        assert row.holds_at_double and not row.holds_at_half, (key, row.measured)
