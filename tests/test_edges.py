@@ -390,3 +390,13 @@ def test_a_value_just_past_a_claims_threshold_flips_its_verdict(case):
         assert row.holds_at_half == row.holds == row.holds_at_double, (key, row.measured)
     else:  # the chapter's threshold, scaled: at ×2 every such case holds, at ×½ none does
         assert row.holds_at_double and not row.holds_at_half, (key, row.measured)
+
+
+@pytest.mark.parametrize("factor, at_half", [(2**0.5 * (1 - D), True), (2**0.5 * (1 + D), False)])
+def test_a_hsic_factor_is_scaled_by_the_band_on_the_log_axis(factor, at_half):
+    from fairlab.experiments import perez_suay
+
+    # "almost no impact": a factor 2 in HSIC, read as 2^½ at ×½ (and 2² at ×2)
+    checks = perez_suay.checks(regression=_adult(linear_factor=factor))
+    (row,) = [r for r in checks.itertuples() if r.words == perez_suay.WORDS["fig4 linear"]]
+    assert row.holds and row.holds_at_double and row.holds_at_half is at_half
