@@ -400,3 +400,46 @@ def test_a_hsic_factor_is_scaled_by_the_band_on_the_log_axis(factor, at_half):
     checks = perez_suay.checks(regression=_adult(linear_shift=0.001, linear_factor=factor))
     (row,) = [r for r in checks.itertuples() if r.words == perez_suay.WORDS["fig4 linear"]]
     assert row.holds and row.holds_at_double and row.holds_at_half is at_half
+
+
+# ------------------------------------------------------------------- adversarial input types
+def _dense_fair_pca(X, S, k, center):
+    """Independent reference: R = null(S̃ᵀX̃) by a full SVD, top-k eigenvalues of RᵀCR."""
+    from scipy import linalg as sla
+
+    Xc = X - X.mean(axis=0)
+    Sc = S - S.mean(axis=0)
+    C = Xc.T @ Xc if center else X.T @ X
+    _, sv, Vt = sla.svd(Sc.T @ Xc)
+    rank = int(np.sum(sv > max(Xc.shape) * EPS * sv[0]))
+    R = Vt[rank:].T
+    lam = sla.eigh(R.T @ C @ R, eigvals_only=True)[::-1]
+    return lam[:k].sum(), C, Xc, Sc, rank
+
+
+@pytest.mark.parametrize("start", [0, 20])
+def test_fair_pca_on_edge_input_types_meets_its_constraint_densely(start):
+    import warnings
+
+    from adversarial import instances
+
+    from fairlab import FairPCA
+
+    kinds = set()
+    for inst in instances("fair_pca_edges", 20, start=start):
+        kinds.add(inst.info["kind"])
+        X = np.asarray(inst.X, dtype=float)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est = FairPCA(**inst.params).fit(X, sensitive_features=inst.sensitive)
+        k = inst.params["n_components"]
+        ref, C, Xc, Sc, rank = _dense_fair_pca(X, inst.info["S"], k, inst.params["center"])
+        U = est.components_.T
+        label = inst.describe()
+        assert rank == inst.info["n_constraints"] == est.n_constraints_, label
+        assert np.abs(U.T @ U - np.eye(k)).max() <= 1e-10, label
+        # Z̃ᵀX̃U = 0 for the constraint read from the attribute's own type
+        residual = np.linalg.norm(Sc.T @ Xc @ U) / (np.linalg.norm(Sc) * np.linalg.norm(Xc))
+        assert residual <= 1e-10, (label, residual)
+        assert (ref - np.trace(U.T @ C @ U)) / np.trace(C) <= 1e-9, label
+    assert kinds == {"bool_continuous", "int_categorical", "int_continuous", "near_duplicate"}
