@@ -295,3 +295,86 @@ def test_cov2_of_groups_is_half_the_sum_over_indicators_by_hand():
         total += cov**2
     assert metrics.cov2(t, g) == pytest.approx(total / 2, rel=1e-12)
     assert metrics.cov2(pd.Series(t), pd.Series(g)) == pytest.approx(total / 2, rel=1e-12)
+
+
+# ------------------------------------------------ Pérez-Suay et al.'s claim checks, from the ledger
+@pytest.fixture(scope="module")
+def perez_suay_ledger():
+    from fairlab import experiments
+    from fairlab.experiments import perez_suay
+
+    ledger = experiments.read_ledger("perez_suay")
+    fig4, fig5, fig6 = (perez_suay.results_from_ledger(ledger, name)
+                        for name in ("fig4", "fig5", "fig6"))
+    checks = perez_suay.checks(pd.concat([fig4, fig5], ignore_index=True), fig6)
+    return ledger, checks
+
+
+def _means(ledger, table, dataset, panel, method, metric, coord):
+    """Mean over the splits of one curve, straight from the ledger's rows, by its coordinate."""
+    rows = ledger[(ledger.table == table) & (ledger.dataset == dataset) & (ledger.model == panel)
+                  & (ledger.method == method) & (ledger.metric == metric)]
+    out = {}
+    for c, value in zip(rows[coord], rows["value"]):
+        out.setdefault(float(c), []).append(float(value))
+    return [sum(v) / len(v) for _, v in sorted(out.items())]
+
+
+def _verdicts(checks, panel, words):
+    (row,) = [r for r in checks.itertuples() if r.panel == panel and r.words == words]
+    return row.holds_at_half, row.holds, row.holds_at_double
+
+
+@pytest.mark.parametrize("panel", ["sex", "sex+race"])
+def test_fig4_thresholded_checks_recomputed_from_the_ledger_rows(perez_suay_ledger, panel):
+    from fairlab.experiments import perez_suay
+
+    ledger, checks = perez_suay_ledger
+
+    def curve(method):
+        return (_means(ledger, "fig4", "adult", panel, method, "error", "eta"),
+                _means(ledger, "fig4", "adult", panel, method, "hsic", "eta"))
+
+    (e_lr, h_lr), (e_krr, h_krr) = curve("LR"), curve("KRR")
+    (e_flr, h_flr), (e_fkr, h_fkr) = curve("FLR"), curve("FKR")
+
+    def fair(scale):  # lowest HSIC within +1 point of the unfair error, ≤ 0.1× its HSIC
+        ratios = []
+        for e, h, e0, h0 in ((e_flr, h_flr, e_lr[0], h_lr[0]), (e_fkr, h_fkr, e_krr[0], h_krr[0])):
+            ok = [hj for ej, hj in zip(e, h) if ej <= e0 + 0.01 * scale]
+            ratios.append(min(ok) / h0 if ok else math.inf)
+        return max(ratios) <= 0.1 * scale
+
+    def fkr(scale):  # FKR's lowest HSIC within +2 points of KRR's error, ≤ 1e-3× KRR's HSIC
+        ok = [hj for ej, hj in zip(e_fkr, h_fkr) if ej <= e_krr[0] + 0.02 * scale]
+        return bool(ok) and min(ok) / h_krr[0] <= 1e-3 * scale
+
+    for key, rule in (("fig4 fair", fair), ("fig4 fkr", fkr)):
+        assert _verdicts(checks, panel, perez_suay.WORDS[key]) == (
+            rule(0.5), rule(1.0), rule(2.0)), (panel, key)
+
+
+def test_fig5_and_fig6_thresholded_checks_recomputed_from_the_ledger_rows(perez_suay_ledger):
+    from fairlab.experiments import perez_suay
+
+    ledger, checks = perez_suay_ledger
+    for panel in ("husband_education", "media_exposure", "n_children", "wife_education"):
+        e_krr = _means(ledger, "fig5", "cmc", panel, "KRR", "error", "eta")[0]
+        h_krr = _means(ledger, "fig5", "cmc", panel, "KRR", "hsic", "eta")[0]
+        e_fkr = _means(ledger, "fig5", "cmc", panel, "FKR", "error", "eta")[-1]
+        h_fkr = _means(ledger, "fig5", "cmc", panel, "FKR", "hsic", "eta")[-1]
+        # FKR at the largest μ: HSIC ≤ 1e-2× KRR's and +2 to +5 points of error
+        expected = tuple(h_fkr / h_krr <= 1e-2 * s and 0.02 <= e_fkr - e_krr <= 0.05
+                         for s in (0.5, 1.0, 2.0))
+        assert _verdicts(checks, panel, perez_suay.WORDS["fig5 arbitrary"]) == expected, panel
+    for panel in ("sex", "sex+race"):
+        ratios = []
+        for method in ("PCA", "KPCA"):
+            h = _means(ledger, "fig6", "adult", panel, method, "hsic", "k")
+            ratios.append(max(h) / min(h))
+        expected = tuple(max(ratios) <= 10 * s for s in (0.5, 1.0, 2.0))
+        assert _verdicts(checks, panel, perez_suay.WORDS["fig6 n_p"]) == expected, panel
+    # the counts of the band are the columns' sums
+    band = perez_suay.band_counts(checks)
+    assert band == {0.5: int(checks.holds_at_half.sum()), 1.0: int(checks.holds.sum()),
+                    2.0: int(checks.holds_at_double.sum())}
