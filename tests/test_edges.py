@@ -312,8 +312,9 @@ def _results(dataset, panel, curves, coord="mu", repetitions=3):
     return pd.DataFrame(rows)
 
 
-def _adult(flr_1=(0.305, 1e-4), fkr_1=(0.255, 1e-6), linear_shift=0.005, linear_factor=1.5):
-    flr = [(0.0, 0.30, 1e-2), (1.0, *flr_1), (2.0, 0.40, 1e-7)]
+def _adult(flr_1=(0.305, 1e-4), fkr_1=(0.255, 1e-6), linear_shift=0.005, linear_factor=1.5,
+           flr_0=(0.30, 1e-2)):
+    flr = [(0.0, *flr_0), (1.0, *flr_1), (2.0, 0.40, 1e-7)]
     return _results("adult", "sex", {
         "LR": [(0.0, 0.30, 1e-2)], "KRR": [(0.0, 0.25, 1e-2)], "FLR": flr,
         "FKR": [(0.0, 0.25, 1e-2), (1.0, *fkr_1), (2.0, 0.35, 1e-9)],
@@ -328,9 +329,12 @@ def _cmc(last=(0.33, 1e-5)):
         "FKR": [(0.0, 0.30, 1e-2), (1.0, 0.31, 1e-4), (2.0, *last)]})
 
 
-def _sex_race(fdr=(0.25, 1e-6)):
+def _sex_race(fdr=(0.25, 1e-6), pca_middle=None):
+    pca = [(1, 0.26, 1e-2), (2, 0.25, 1e-2)]
+    if pca_middle is not None:  # a third n_p between the two, with its own HSIC
+        pca = [(1, 0.26, 1e-2), (2, 0.255, pca_middle), (3, 0.25, 1e-2)]
     return _results("adult", "sex+race", {
-        "PCA": [(1, 0.26, 1e-2), (2, 0.25, 1e-2)], "KPCA": [(1, 0.26, 5e-3), (2, 0.25, 5e-3)],
+        "PCA": pca, "KPCA": [(1, 0.26, 5e-3), (2, 0.25, 5e-3)],
         "FDR": [(2, *fdr)], "KFDR": [(2, 0.24, 1e-6)]}, coord="n_components")
 
 
@@ -342,6 +346,9 @@ _CLAIMS = [
     ("fig4 fair", lambda: _adult(flr_1=(0.305, 1e-3 * (1 + D))), False),
     ("fig4 fair", lambda: _adult(flr_1=(0.30 + 0.01 * (1 - D), 1e-4)), True),
     ("fig4 fair", lambda: _adult(flr_1=(0.30 + 0.01 * (1 + D), 1e-4)), False),
+    # no FLR point within +1 point of LR's error at all: nothing is "similar", it fails
+    ("fig4 fair", lambda: _adult(flr_0=(0.30 + 0.01 * (1 + D), 1e-2),
+                                 flr_1=(0.30 + 0.01 * (1 + D), 1e-4)), False),
     # fig4 fkr: HSIC ≤ 1e-3× KRR's within +2 points of KRR's error (0.25)
     ("fig4 fkr", lambda: _adult(fkr_1=(0.255, 1e-5 * (1 - D))), True),
     ("fig4 fkr", lambda: _adult(fkr_1=(0.255, 1e-5 * (1 + D))), False),
@@ -364,6 +371,11 @@ _CLAIMS = [
     ("fig5 arbitrary", lambda: _cmc(last=(0.30 + 0.05 * (1 + D), 1e-5)), False, False),
     # fig6 orders: HSIC ≤ 1e-2× the lowest PCA/KPCA HSIC (5e-3), error within 3 points of
     # PCA's at n_p = q (0.25)
+    # fig6 n_p: PCA's HSIC max/min over n_p within a factor 10 (the extremes anywhere on the path)
+    ("fig6 n_p", lambda: _sex_race(pca_middle=1e-1 * (1 - D)), True),
+    ("fig6 n_p", lambda: _sex_race(pca_middle=1e-1 * (1 + D)), False),
+    ("fig6 n_p", lambda: _sex_race(pca_middle=1e-3 * (1 + D)), True),
+    ("fig6 n_p", lambda: _sex_race(pca_middle=1e-3 * (1 - D)), False),
     ("fig6 orders", lambda: _sex_race(fdr=(0.25, 5e-5 * (1 - D))), True),
     ("fig6 orders", lambda: _sex_race(fdr=(0.25, 5e-5 * (1 + D))), False),
     ("fig6 orders", lambda: _sex_race(fdr=(0.25 + 0.03 * (1 - D), 1e-6)), True),
