@@ -378,3 +378,41 @@ def test_fig5_and_fig6_thresholded_checks_recomputed_from_the_ledger_rows(perez_
     band = perez_suay.band_counts(checks)
     assert band == {0.5: int(checks.holds_at_half.sum()), 1.0: int(checks.holds.sum()),
                     2.0: int(checks.holds_at_double.sum())}
+
+
+# ------------------------------------------------------- De-Diego et al.'s literal reading, by hand
+def test_de_diego_table1_literal_count_recomputed_from_the_ledger_rows():
+    """The literal reading's cells of Table 1 (the ``literal`` column of ``reading_bound``) for
+    German Credit: each mean over the splits of the ledger's rows, within the printed std (or
+    equal at the paper's four decimals)."""
+    from fairlab import experiments, published
+    from fairlab.experiments import de_diego
+
+    ledger = experiments.read_ledger("de_diego")
+    scores = de_diego.scores_from_ledger(ledger, "table1")
+    scores = scores[scores.dataset == "German Credit"]
+    printed = published.table("dediego2025", "table1")
+    printed = printed[printed.dataset == "German Credit"]
+    literal = de_diego.DEFAULT_NORMALISATION
+    within, means = {}, {}
+    for cell in printed.itertuples():
+        rows = scores[(scores.eta == cell.eta) & (scores.metric == cell.metric)
+                      & (scores.features == literal["features"]) & (scores.rows == literal["rows"])]
+        if cell.metric == "reconstruction_error":
+            rows = rows[rows.error == "projection"]
+        else:
+            rows = rows[(rows.scores == literal["scores"]) & (rows.targets == literal["targets"])
+                        & (rows.reduce == literal["reduce"])]
+        values = rows["value"].tolist()
+        assert len(values) >= 2, (cell.eta, cell.metric)
+        mean = sum(values) / len(values)
+        means[(cell.eta, cell.metric)] = mean
+        within[(cell.eta, cell.metric)] = (abs(mean - cell.mean) <= cell.std * (1 + 1e-9) + 1e-12
+                                           or round(mean, 4) == round(cell.mean, 4))
+    compared = de_diego.compare(de_diego.table1(scores))
+    compared = compared[compared.dataset == "German Credit"]
+    for row in compared.itertuples():
+        key = (row.eta, row.metric)
+        assert row.ours_mean == pytest.approx(means[key], rel=1e-12), key
+        assert bool(row.within) == within[key], key
+    assert int(compared.within.fillna(False).sum()) == sum(within.values())
