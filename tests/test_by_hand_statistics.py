@@ -255,6 +255,14 @@ def test_audit_rows_read_chance_and_detection_as_documented():
     test = table[table.kind == "permutation test"].iloc[0]
     # the smallest attainable p-value is 1/(1 + B), and detection reads p < 1 − confidence
     assert test.p_value >= 1 / 20 and test.detected == (test.p_value < 0.1)
+    # no dependence: a score above chance whose interval reaches chance is no detection, and a
+    # p-value between 1 − confidence and confidence is none either
+    E0 = np.random.default_rng(102).normal(size=(30, 2))
+    null = metrics.leakage(E0, s, adversaries=("logistic",), tests=("hsic",), cv=3,
+                           n_bootstrap=50, n_permutations=19, confidence=0.9)
+    adversary, test = null.iloc[0], null.iloc[1]
+    assert adversary.ci_low <= 1 / 3 < adversary.score and not adversary.detected
+    assert 0.1 <= test.p_value < 0.9 and not test.detected
     two = metrics.leakage(E, s == "a", adversaries=("logistic",), tests=(), cv=3,
                           n_bootstrap=50)
     assert dict(zip(two.measure, two.chance)) == {"balanced_accuracy": 0.5, "roc_auc": 0.5}
