@@ -36,10 +36,12 @@ _AS_ANSWER = {
 
 
 def _ps_results(hsic):
-    """The least results frame the ex-ps-encoding check reads: LR's HSIC for n_children."""
-    return pd.DataFrame({"sensitive": ["n_children", "wife_education", "n_children"],
-                         "method": ["LR", "FLR", "FLR"], "variant": "with S",
-                         "repetition": 0, "hsic": [hsic, 0.1, 0.1]})
+    """The least results frame the ex-ps-encoding check reads: LR's HSIC for n_children (with
+    S, first repetition), after rows of the same LR without S and of another repetition."""
+    return pd.DataFrame({"sensitive": ["n_children"] * 3 + ["wife_education", "n_children"],
+                         "method": ["LR", "LR", "LR", "FLR", "FLR"],
+                         "variant": ["without S", "with S", "with S", "with S", "with S"],
+                         "repetition": [0, 1, 0, 0, 0], "hsic": [0.5, 0.4, hsic, 0.1, 0.1]})
 
 
 def _reference(label):
