@@ -15,7 +15,10 @@ draws small instances from the corners instead:
 * d > n; near-tied spectra (isotropic noise), exactly low-rank data, heavy tails, small
   integers (exact sums, exact ties);
 * duplicated and collinear feature columns;
-* float32 input; integer, string and mixed (DataFrame) group labels.
+* float32 input; integer, string and mixed (DataFrame) group labels;
+* (``fair_pca_edges``) offsets up to 1e8, near-duplicate feature and continuous sensitive
+  columns, a boolean column read as a continuous attribute, integer-coded attributes read as
+  groups and as numbers.
 
 Plain numpy, no test framework.  ``instance(family, seed, index)`` rebuilds one instance from its
 id alone (``<family>/<seed>/<index>``), so a failure printed by a test is reproducible with::
@@ -36,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 FAMILIES = ("fair_pca", "fair_kernel_pca", "fair_pls", "fair_dr", "kernel_fair_dr",
-            "fair_pca_continuous", "linear_kernel_far")
+            "fair_pca_continuous", "linear_kernel_far", "fair_pca_edges")
 _FAMILY_CODES = {name: i for i, name in enumerate(FAMILIES)}
 
 
@@ -708,6 +711,57 @@ def _linear_kernel_far(rng, index):
     return X, sensitive, None, params, info
 
 
+def _fair_pca_edges(rng, index):
+    """FairPCA at the corners of its input types, with the sensitive matrix written out.
+
+    Four kinds of attribute in turn (``index % 4``): a boolean column passed with
+    ``sensitive_type="continuous"`` (read as 0/1); integer codes (shuffled, possibly negative
+    labels) read as groups; the same read as numbers (``"continuous"``); two near-duplicate
+    continuous columns (the second the first plus 1e-6 of its spread in noise: a genuine,
+    well-conditioned second constraint).  The features are offset from the origin by up to
+    1e8 (times a random sign per column) and hold a near-duplicate column (a copy plus 1e-9
+    of its spread); ``center`` alternates.  ``info["S"]`` is the sensitive matrix as the
+    constraint reads it (the 0/1 column, the numbers, or the group indicators), uncentred;
+    ``info["n_constraints"]`` the rank of its centred columns, known by construction.
+    """
+    kind = ("bool_continuous", "int_categorical", "int_continuous", "near_duplicate")[index % 4]
+    n = int(rng.integers(20, 81))
+    m = 2 if kind == "bool_continuous" else int(rng.integers(2, 5))
+    codes = _group_codes(rng, n, m, tiny=int(rng.integers(0, 2)))
+    if kind == "bool_continuous":
+        sensitive = codes.astype(bool)
+        S = codes[:, None].astype(float)
+        sensitive_type, rank = "continuous", 1
+    elif kind == "int_categorical":
+        sensitive = _labels(rng, codes, "int")
+        S = np.eye(m)[codes]
+        sensitive_type, rank = "categorical", m - 1
+    elif kind == "int_continuous":
+        sensitive = _labels(rng, codes, "int").astype(np.int64)
+        S = sensitive[:, None].astype(float)
+        sensitive_type, rank = "continuous", 1
+    else:
+        s = rng.normal(size=n) * float(_log_uniform(rng, 1e-2, 1e2))
+        near = s + 1e-6 * np.std(s) * rng.normal(size=n)
+        sensitive = pd.DataFrame({"s": s, "s_near": near})
+        S = np.c_[s, near]
+        sensitive_type, rank = "continuous", 2
+    d = int(rng.integers(rank + 2, rank + 7))
+    X = rng.normal(size=(n, d))
+    Sc = S - S.mean(axis=0)
+    X += (Sc / np.maximum(Sc.std(axis=0), 1e-300)) @ rng.normal(size=(S.shape[1], d))
+    X[:, -1] = X[:, 0] + 1e-9 * rng.normal(size=n)  # near-duplicate feature columns
+    offset = float(_log_uniform(rng, 1.0, 1e8))
+    X = X + offset * rng.choice([-1.0, 1.0], d)
+    bound = d - rank
+    k = bound if index % 3 == 0 else int(rng.integers(1, bound + 1))
+    params = {"n_components": k, "center": bool(index % 2 == 0),
+              "sensitive_type": sensitive_type}
+    info = {"kind": kind, "offset": round(offset, 3), "n_constraints": rank, "bound": bound,
+            "S": S}
+    return X, sensitive, None, params, info
+
+
 _BUILDERS = {
     "fair_pca": _fair_pca,
     "fair_kernel_pca": _fair_kernel_pca,
@@ -716,6 +770,7 @@ _BUILDERS = {
     "kernel_fair_dr": _kernel_fair_dr,
     "fair_pca_continuous": _fair_pca_continuous,
     "linear_kernel_far": _linear_kernel_far,
+    "fair_pca_edges": _fair_pca_edges,
 }
 
 
