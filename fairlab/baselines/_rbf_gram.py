@@ -129,7 +129,7 @@ class _RBFGram:
         rho = 3 * self._scale * (self.sq[index] + self.sq[:self.n_fit].max()) + _EXP_ULPS
         if np.array_equal(index, np.arange(self.n_fit)):
             return self.kernel, rho
-        if index.max() < self.n_fit:
+        if index.size == 0 or index.max() < self.n_fit:
             return self.kernel[index], rho
         out = np.empty((len(index), self.n_fit))
         for r, i in enumerate(index):  # kernel rows of prediction rows are computed once
