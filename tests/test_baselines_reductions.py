@@ -130,3 +130,89 @@ def test_docstring_example():
     import fairlab.baselines.reductions as module
 
     assert doctest.testmod(module).failed == 0
+
+
+# ------------------------------------------------------------------ the precomputed RBF kernel
+def gram_data(seed=0, n=300, m=200, d=30):
+    """Standardised rows with one-hot-like columns (as the §5.2 data), fit rows first."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n + m, d))
+    X[:, :12] = X[:, :12] > 1.0
+    X = (X - X[:n].mean(0)) / X[:n].std(0)
+    y = (X[:n, 0] + X[:n, 13] + 0.5 * rng.normal(size=n) > 0).astype(int)
+    s = (X[:n, 1] > 0).astype(int)
+    return X, y, s, n
+
+
+@pytest.mark.parametrize("gamma", [0.02, "scale"])
+def test_gram_svc_is_the_rbf_svc_bit_for_bit(gamma):
+    from sklearn.svm import SVC
+
+    from fairlab.baselines._rbf_gram import _GramSVC, _RBFGram
+
+    X, y, _, n = gram_data()
+    w = np.random.default_rng(1).exponential(size=n)
+    gram = _RBFGram(X, n, gamma)
+    ref = SVC(C=2.0, gamma=gamma, random_state=0).fit(X[:n], y, sample_weight=w)
+    assert gram.gamma == ref._gamma
+    ours = _GramSVC(gram, C=2.0, random_state=0).fit(np.arange(n)[:, None], y, sample_weight=w)
+    np.testing.assert_array_equal(ours.svc_.support_, ref.support_)
+    np.testing.assert_array_equal(ours.svc_.dual_coef_, ref.dual_coef_)
+    np.testing.assert_array_equal(ours.svc_.intercept_, ref.intercept_)
+    rows = np.arange(len(X))
+    np.testing.assert_array_equal(ours.predict(rows[:, None]), ref.predict(X))
+    # the kernel values computed as libsvm's predict does give its decision values exactly
+    exact = gram.libsvm_predict_rows(rows, ref.support_)
+    np.testing.assert_array_equal(ours.svc_.decision_function(exact), ref.decision_function(X))
+
+
+def test_gram_fit_kernel_rounds_to_libsvms(monkeypatch):
+    from fairlab.baselines import _rbf_gram
+
+    X, _, _, n = gram_data(2, n=120, m=0)
+    fast = _rbf_gram._RBFGram(X, n, 0.05).kernel
+    monkeypatch.setattr(_rbf_gram, "_EXP_ULPS", np.inf)  # every entry recomputed as libsvm does
+    exact = _rbf_gram._RBFGram(X, n, 0.05).kernel
+    np.testing.assert_array_equal(fast.astype(np.float32), exact.astype(np.float32))
+    np.testing.assert_array_equal(np.diag(fast), 1.0)
+
+
+def test_gram_svc_predicts_close_rows_as_libsvm(monkeypatch):
+    from sklearn.svm import SVC
+
+    from fairlab.baselines import _rbf_gram
+
+    X, y, _, n = gram_data(3)
+    gram = _rbf_gram._RBFGram(X, n, 0.03)
+    ours = _rbf_gram._GramSVC(gram, C=2.0).fit(np.arange(n)[:, None], y)
+    monkeypatch.setattr(_rbf_gram, "_U", 1.0)  # every decision value counts as close to 0
+    ref = SVC(C=2.0, gamma=0.03).fit(X[:n], y)
+    np.testing.assert_array_equal(ours.predict(np.arange(len(X))[:, None]), ref.predict(X))
+
+
+@pytest.mark.filterwarnings("ignore")  # fairlearn's convergence notes
+@pytest.mark.parametrize("moment", ["DemographicParity", "TruePositiveRateParity"])
+def test_reduction_on_the_gram_is_the_reduction_on_the_rbf_svc(moment):
+    from sklearn.base import clone
+    from sklearn.svm import SVC
+
+    from fairlab.baselines._rbf_gram import _GramSVC, _RBFGram
+
+    X, y, s, n = gram_data(4)
+    gram = _RBFGram(X, n, 0.03)
+    assert clone(_GramSVC(gram)).gram is gram  # clones share the one Gram
+    fits = []
+    for estimator, fit_rows, test_rows in [
+            (SVC(C=2.0, gamma=0.03, random_state=0), X[:n], X[n:]),
+            (_GramSVC(gram, C=2.0, random_state=0), np.arange(n)[:, None],
+             np.arange(n, len(X))[:, None])]:
+        model = reductions.ExponentiatedGradient(
+            estimator, getattr(reductions, moment)(difference_bound=0.01)).fit(
+            fit_rows, y, sensitive_features=s)
+        fits.append((model, model._pmf_predict(test_rows),
+                     model.predict(test_rows, random_state=5)))
+    (old, old_pmf, old_pred), (new, new_pmf, new_pred) = fits
+    assert len(old.predictors_) > 1
+    np.testing.assert_array_equal(old.weights_, new.weights_)
+    np.testing.assert_array_equal(old_pmf, new_pmf)
+    np.testing.assert_array_equal(old_pred, new_pred)

@@ -135,6 +135,22 @@ def test_reductions_follow_the_bound():
     assert dp[0] < dp[1]
 
 
+@pytest.mark.filterwarnings("ignore")  # fairlearn's own deprecation and convergence warnings
+@pytest.mark.parametrize("fairness", ["DP", "EO"])
+def test_reductions_kernel_svm_on_one_gram_is_the_rbf_svc(fairness):
+    sp = kleindessner_tradeoffs.load_splits("bank", n_runs=1, n_train=300, n_test=300)[0]
+    args = (sp, fairness, "kernel SVM", [0.005, 0.1])
+    shared, gram = kleindessner_tradeoffs._reductions_curve(*args, kernel_gram=True)
+    none, former = kleindessner_tradeoffs._reductions_curve(*args, kernel_gram=False)
+    assert shared > 0 and none == 0.0  # the Gram matrix is the curve's shared fit
+    for (eps, a, _), (eps_former, b, _) in zip(gram, former, strict=True):
+        assert eps == eps_former
+        np.testing.assert_array_equal(a, b)
+    r = kleindessner_tradeoffs.runtimes([200], methods=["Reductions"], fairness=fairness,
+                                        classifier="kernel SVM", n_runs=1, eps=[0.1])
+    assert r["seconds"].iloc[0] > 0
+
+
 # ------------------------------------------------------------------------------ runtimes
 def test_runtimes_structure_and_summary():
     r = kleindessner_tradeoffs.runtimes([200, 300], methods=["Fair PCA", "Reductions"],
