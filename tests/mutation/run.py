@@ -189,7 +189,7 @@ def _commit():
 
 
 def write_scores(rows, order):
-    """Replace the rows of the modules just run; keep the others; list order as modules.toml."""
+    """Replace the rows of the modules just run, keep the others, in the order of modules.toml."""
     table = {}
     if SCORES.exists():
         with open(SCORES, newline="") as f:
@@ -220,13 +220,11 @@ def main(argv=None):
     WORK.mkdir(parents=True, exist_ok=True)
     stamp = {"mutmut": version("mutmut"), "commit": _commit(),
              "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
-    rows = []
     for module in args.modules or list(listed):
         row = run_module(module, listed[module]["tests"], listed[module].get("pytest_args", []),
                          max_children=args.max_children,
                          timeout=args.timeout, equivalent=equivalent)
-        rows.append({**row, **stamp})
-        write_scores(rows, list(listed))
+        write_scores([{**row, **stamp}], list(listed))
     print(f"scores in {SCORES.relative_to(ROOT)}")
 
 
