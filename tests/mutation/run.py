@@ -99,20 +99,28 @@ def mutated_line(diff):
     return _normalise(" ".join(added))
 
 
-def prepare(module, tests, pytest_args, work):
-    """A fresh work folder with the library, the tests and a pyproject that mutates ``module``."""
+def prepare(module, tests, pytest_args, also_copy, work):
+    """A fresh work folder with the library, the tests, the files the tests read (``also_copy``)
+    and a pyproject that mutates ``module``."""
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "_build")
     shutil.copytree(ROOT / "fairlab", work / "fairlab", ignore=ignore)
     shutil.copytree(ROOT / "tests", work / "tests", ignore=ignore)
+    for path in also_copy:
+        (work / path).parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / path).is_dir():
+            shutil.copytree(ROOT / path, work / path, ignore=ignore)
+        else:
+            shutil.copy2(ROOT / path, work / path)
     config = "\n".join([
         "", "[tool.mutmut]",
         'source_paths = ["fairlab"]',
         f"only_mutate = [{json.dumps(module)}]",
         f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
         f"pytest_add_cli_args = {json.dumps(['-p', 'no:cacheprovider', *pytest_args])}",
+        f"also_copy = {json.dumps(also_copy)}",
         # Each mutant's tests run in a process forked from a server that has run no test: one
         # forked from mutmut's own process (which ran the suite) inherits thread pools whose
         # threads did not survive the fork, and dask's threaded scheduler then waits forever.
@@ -122,10 +130,11 @@ def prepare(module, tests, pytest_args, work):
     (work / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text() + config)
 
 
-def run_module(module, tests, pytest_args, *, max_children, timeout, equivalent):
+def run_module(module, entry, *, max_children, timeout, equivalent):
+    tests = entry["tests"]
     slug = module.removesuffix(".py").replace("/", ".")
     work = WORK / slug
-    prepare(module, tests, pytest_args, work)
+    prepare(module, tests, entry.get("pytest_args", []), entry.get("also_copy", []), work)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     # One BLAS thread per worker: the workers do not oversubscribe the cores.
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
@@ -221,8 +230,7 @@ def main(argv=None):
     stamp = {"mutmut": version("mutmut"), "commit": _commit(),
              "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
     for module in args.modules or list(listed):
-        row = run_module(module, listed[module]["tests"], listed[module].get("pytest_args", []),
-                         max_children=args.max_children,
+        row = run_module(module, listed[module], max_children=args.max_children,
                          timeout=args.timeout, equivalent=equivalent)
         write_scores([{**row, **stamp}], list(listed))
     print(f"scores in {SCORES.relative_to(ROOT)}")
