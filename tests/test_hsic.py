@@ -664,10 +664,11 @@ def test_pivoted_cholesky_stops_at_the_rank_of_an_exactly_low_rank_kernel():
     rng = np.random.default_rng(4)
     n = 60
     A = rng.normal(size=(n, 3))
-    K = A @ A.T
-    L = _pivoted_cholesky(lambda p: K[:, p], np.diag(K).copy(), 10)
-    assert L.shape == (n, 3)
-    np.testing.assert_allclose(L @ L.T, K, atol=1e-12 * np.abs(K).max())
+    for scale in (1e-6, 1.0, 1e6):  # the stopping rule is relative to the kernel's size
+        K = scale * (A @ A.T)
+        L = _pivoted_cholesky(lambda p: K[:, p], np.diag(K).copy(), 10)
+        assert L.shape == (n, 3), scale
+        np.testing.assert_allclose(L @ L.T, K, atol=1e-12 * np.abs(K).max())
     assert _pivoted_cholesky(lambda p: K[:, p], np.diag(K).copy(), 2) is None
     empty = _pivoted_cholesky(lambda p: np.zeros(n), np.zeros(n), 10)
     assert empty.shape == (n, 0)
