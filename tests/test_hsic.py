@@ -666,7 +666,7 @@ def test_pivoted_cholesky_stops_at_the_rank_of_an_exactly_low_rank_kernel():
     A = rng.normal(size=(n, 3))
     for scale in (1e-6, 1.0, 1e6):  # the stopping rule is relative to the kernel's size
         K = scale * (A @ A.T)
-        L = _pivoted_cholesky(lambda p: K[:, p], np.diag(K).copy(), 10)
+        L = _pivoted_cholesky(lambda p, K=K: K[:, p], np.diag(K).copy(), 10)
         assert L.shape == (n, 3), scale
         np.testing.assert_allclose(L @ L.T, K, atol=1e-12 * np.abs(K).max())
     assert _pivoted_cholesky(lambda p: K[:, p], np.diag(K).copy(), 2) is None
