@@ -398,3 +398,4 @@ def test_a_table_needs_a_precision_for_every_role():
     with pytest.raises(ValueError, match="no precision declared for 'ex-a', role 'typo'"):
         _hashing.make_table({"ex-a": {"typo": (1.0,)}}, {"ex-a": {"answer": (0.1,)}}, "s")
     assert _hashing.roles("no-such-exercise") == []
+    assert "answer" in _hashing.roles("ex-datasets-age")
