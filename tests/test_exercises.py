@@ -383,6 +383,8 @@ def test_bins_candidates_and_work_per_check():
     # k = floor(v/q + 1/2): 0.25 at step 0.5 lies on a bin boundary and goes up
     assert _hashing.bins([0.74, -0.26, 0.25, "a", 3], [0.5, 0.5, 0.5, None, None]) == [
         1, -1, 1, "a", "3"]
+    with pytest.raises(ValueError):  # a step per number, or the answer is refused
+        _hashing.bins([1.0, 2.0], [0.5])
     assert sorted(_hashing._candidates((1.0, "x"), (0.5, None))) == [
         (1, "x"), (2, "x"), (3, "x")]
     # the work of one check is spread over its 3^m candidates, one iteration at least
