@@ -383,7 +383,7 @@ def test_bins_candidates_and_work_per_check():
     # k = floor(v/q + 1/2): 0.25 at step 0.5 lies on a bin boundary and goes up
     assert _hashing.bins([0.74, -0.26, 0.25, "a", 3], [0.5, 0.5, 0.5, None, None]) == [
         1, -1, 1, "a", "3"]
-    with pytest.raises(ValueError):  # a step per number, or the answer is refused
+    with pytest.raises(ValueError):  # one step per number: a mismatch is an error, not a cut
         _hashing.bins([1.0, 2.0], [0.5])
     assert sorted(_hashing._candidates((1.0, "x"), (0.5, None))) == [
         (1, "x"), (2, "x"), (3, "x")]
