@@ -16,6 +16,7 @@ kept), and the surviving mutants' diffs are written to ``_build/mutation/<module
 
     python tests/mutation/run.py                        # every listed module
     python tests/mutation/run.py fairlab/_core/hsic.py  # some of them
+    python tests/mutation/run.py --rescore              # after editing equivalent.toml
 """
 
 import argparse
@@ -130,26 +131,35 @@ def prepare(module, tests, pytest_args, also_copy, work):
     (work / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text() + config)
 
 
-def run_module(module, entry, *, max_children, timeout, equivalent):
+def run_module(module, entry, *, max_children, timeout, equivalent, rescore=None):
+    """Mutate ``module`` and score it; with ``rescore`` (the seconds its last run took), score
+    the verdicts of that run again (after equivalent.toml changed) without running anything."""
     tests = entry["tests"]
     slug = module.removesuffix(".py").replace("/", ".")
     work = WORK / slug
-    prepare(module, tests, entry.get("pytest_args", []), entry.get("also_copy", []), work)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    # One BLAS thread per worker: the workers do not oversubscribe the cores.
-    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    command = ["nice", "-n", "15", "timeout", str(timeout),
-               sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)]
-    log = WORK / f"{slug}.log"
-    print(f"{module}: mutmut on {len(tests)} test file(s), log in {log.relative_to(ROOT)}",
-          flush=True)
-    start = time.perf_counter()
-    with open(log, "w") as out:
-        status = subprocess.run(command, cwd=work, env=env, stdout=out, stderr=subprocess.STDOUT)
-    seconds = time.perf_counter() - start
-    if status.returncode:
-        reason = "timed out" if status.returncode == 124 else f"exit code {status.returncode}"
-        sys.exit(f"{module}: mutmut {reason}; see {log}")
+    if rescore is None:
+        prepare(module, tests, entry.get("pytest_args", []), entry.get("also_copy", []), work)
+        # One BLAS thread per worker: the workers do not oversubscribe the cores.
+        env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        command = ["nice", "-n", "15", "timeout", str(timeout),
+                   sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)]
+        log = WORK / f"{slug}.log"
+        print(f"{module}: mutmut on {len(tests)} test file(s), log in {log.relative_to(ROOT)}",
+              flush=True)
+        start = time.perf_counter()
+        with open(log, "w") as out:
+            status = subprocess.run(command, cwd=work, env=env, stdout=out,
+                                    stderr=subprocess.STDOUT)
+        seconds = time.perf_counter() - start
+        if status.returncode:
+            reason = "timed out" if status.returncode == 124 else f"exit code {status.returncode}"
+            sys.exit(f"{module}: mutmut {reason}; see {log}")
+    else:
+        if not (work / "mutants").is_dir():
+            sys.exit(f"{module}: no earlier run in {work.relative_to(ROOT)} to score again")
+        print(f"{module}: the verdicts of its last run, scored again", flush=True)
+        seconds = float(rescore)
     dump = subprocess.run([sys.executable, "-c", _DUMP], cwd=work, env=env, check=True,
                           capture_output=True, text=True)
     results = json.loads(dump.stdout)
@@ -220,6 +230,9 @@ def main(argv=None):
                         help="mutmut's parallel test workers (default 2)")
     parser.add_argument("--timeout", type=int, default=3600,
                         help="seconds one module's mutmut run may take (default 3600)")
+    parser.add_argument("--rescore", action="store_true",
+                        help="run nothing: score each module's last run again, with the "
+                             "equivalent mutants recorded since")
     args = parser.parse_args(argv)
     listed = load_modules()
     unknown = [m for m in args.modules if m not in listed]
@@ -229,10 +242,20 @@ def main(argv=None):
     WORK.mkdir(parents=True, exist_ok=True)
     stamp = {"mutmut": version("mutmut"), "commit": _commit(),
              "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
+    previous = {}
+    if args.rescore and SCORES.exists():
+        with open(SCORES, newline="") as f:
+            previous = {row["module"]: row for row in csv.DictReader(f)}
     for module in args.modules or list(listed):
+        if args.rescore and module not in previous:
+            print(f"{module}: not in {SCORES.relative_to(ROOT)}, nothing to score again")
+            continue
+        old = previous.get(module, {})
         row = run_module(module, listed[module], max_children=args.max_children,
-                         timeout=args.timeout, equivalent=equivalent)
-        write_scores([{**row, **stamp}], list(listed))
+                         timeout=args.timeout, equivalent=equivalent,
+                         rescore=old.get("seconds", "nan") if args.rescore else None)
+        keep = {k: old[k] for k in ("mutmut", "commit", "date")} if args.rescore else stamp
+        write_scores([{**row, **keep}], list(listed))
     print(f"scores in {SCORES.relative_to(ROOT)}")
 
 
