@@ -401,3 +401,10 @@ def test_a_table_needs_a_precision_for_every_role():
         _hashing.make_table({"ex-a": {"typo": (1.0,)}}, {"ex-a": {"answer": (0.1,)}}, "s")
     assert _hashing.roles("no-such-exercise") == []
     assert "answer" in _hashing.roles("ex-datasets-age")
+
+
+def test_a_role_with_no_stored_digest_matches_nothing(monkeypatch):
+    from fairlab.exercises import _hashing
+
+    monkeypatch.setattr(_hashing, "table", lambda: {"salt": "s", "digests": {}})
+    assert _hashing.matches("ex-datasets-age", "answer", (1.0, 2.0)) is False
