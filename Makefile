@@ -20,7 +20,7 @@ ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 .PHONY: help install book student pdf test test-blas test-unit blas-info notebook bench bench-quick \
 	bench-all reproduce verify-results appendix sync lint clean student-check instructor grade \
-	handouts
+	handouts mutation
 
 # The targets with a one-line description (## after the prerequisites).
 help:  ## this list
@@ -171,6 +171,15 @@ bench-quick: $(STAMP)  ## the reduced benchmark CI runs
 
 bench-all: $(STAMP)  ## every benchmark script's own tables
 	set -e; for script in benchmarks/bench_*.py; do $(BIN)/python $$script; done
+
+# Mutation testing (mutmut): each module listed in tests/mutation/modules.toml is mutated in a
+# work folder under _build/mutation/ and its listed tests run against every mutant, two workers at
+# low priority; each module's score goes to tests/mutation/scores.csv and its surviving mutants'
+# diffs to _build/mutation/<module>.survivors.  Minutes for a small module, hours for all of them
+# (CI does not run it): MODULES=fairlab/_core/hsic.py narrows it.
+MODULES ?=
+mutation: $(STAMP)  ## mutation score of the modules in tests/mutation/modules.toml (slow; MODULES=...)
+	$(BIN)/python tests/mutation/run.py $(MODULES)
 
 # Pair every notebook with its percent-format text copy notebooks/NN_topic.py (jupytext) and bring
 # each pair in sync, the newer file of the two winning; a new notebook gets its copy.

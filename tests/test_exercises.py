@@ -356,3 +356,55 @@ def test_a_hundred_probes_learn_no_direction(label):
                 decimals = max(0, -int(np.floor(np.log10(step))))
                 assert f"{value:.{decimals}f}" not in result.message, str(result)
     assert messages[-1] == messages[1], messages
+
+
+# --------------------------------------------------------------------------------------------
+# The digests: fixed, since a bundle handed out holds digests this code must keep matching
+
+
+def test_the_digest_of_an_answer_is_fixed():
+    """Bins, salt, token and work are all in the digest: a change to any refuses every answer of
+    a student bundle already handed out (its _hashes.json was written by this code)."""
+    from fairlab.exercises import _hashing
+
+    assert _hashing.digest("ex-a", "answer", (3, -2), (0.5, 0.5), "salt") == (
+        "a483a3bcf96e09ec30013a01095e84a68b63c79709c24345a3e79c23926e40d9")
+    assert _hashing.digest("ex-a", "answer", ("name",), (None,), "salt") == (
+        "ab247104ad41647b6b9521c638dece4b8107670c57c1144d285e21185c6d1485")
+    table = _hashing.make_table({"ex-a": {"answer": (1.0, "x")}},
+                                {"ex-a": {"answer": (0.1, None)}}, "s")
+    assert table == {"salt": "s", "digests": {"ex-a": {"answer": (
+        "1f4eb770017c92bbccd29933372691bf79cc6c015f88a3190a5bdb9d3c651eae")}}}
+
+
+def test_bins_candidates_and_work_per_check():
+    from fairlab.exercises import _hashing
+
+    # k = floor(v/q + 1/2): 0.25 at step 0.5 lies on a bin boundary and goes up
+    assert _hashing.bins([0.74, -0.26, 0.25, "a", 3], [0.5, 0.5, 0.5, None, None]) == [
+        1, -1, 1, "a", "3"]
+    with pytest.raises(ValueError):  # one step per number: a mismatch is an error, not a cut
+        _hashing.bins([1.0, 2.0], [0.5])
+    assert sorted(_hashing._candidates((1.0, "x"), (0.5, None))) == [
+        (1, "x"), (2, "x"), (3, "x")]
+    # the work of one check is spread over its 3^m candidates, one iteration at least
+    assert _hashing._iterations((0.5, 0.5)) == _hashing.WORK // 9
+    assert _hashing._iterations((None, 0.5)) == _hashing.WORK // 3
+    assert _hashing._iterations((None,)) == _hashing.WORK
+    assert _hashing._iterations((1.0,) * 12) == 1
+
+
+def test_a_table_needs_a_precision_for_every_role():
+    from fairlab.exercises import _hashing
+
+    with pytest.raises(ValueError, match="no precision declared for 'ex-a', role 'typo'"):
+        _hashing.make_table({"ex-a": {"typo": (1.0,)}}, {"ex-a": {"answer": (0.1,)}}, "s")
+    assert _hashing.roles("no-such-exercise") == []
+    assert "answer" in _hashing.roles("ex-datasets-age")
+
+
+def test_a_role_with_no_stored_digest_matches_nothing(monkeypatch):
+    from fairlab.exercises import _hashing
+
+    monkeypatch.setattr(_hashing, "table", lambda: {"salt": "s", "digests": {}})
+    assert _hashing.matches("ex-datasets-age", "answer", (1.0, 2.0)) is False

@@ -655,6 +655,25 @@ def test_fkr_low_rank_factor_is_used_and_dense_fallback_agrees():
         assert res < 1e-12 * np.linalg.norm(M, 2) * np.linalg.norm(m.dual_coef_), sk
 
 
+def test_pivoted_cholesky_stops_at_the_rank_of_an_exactly_low_rank_kernel():
+    """K = AAᵀ of rank 3: three pivots leave a residual at rounding level, so the factor has
+    exactly three columns and reproduces K; a zero kernel has an empty factor; a rank above
+    max_rank gives None."""
+    from fairlab._core.hsic import _pivoted_cholesky
+
+    rng = np.random.default_rng(4)
+    n = 60
+    A = rng.normal(size=(n, 3))
+    for scale in (1e-6, 1.0, 1e6):  # the stopping rule is relative to the kernel's size
+        K = scale * (A @ A.T)
+        L = _pivoted_cholesky(lambda p, K=K: K[:, p], np.diag(K).copy(), 10)
+        assert L.shape == (n, 3), scale
+        np.testing.assert_allclose(L @ L.T, K, atol=1e-12 * np.abs(K).max())
+    assert _pivoted_cholesky(lambda p: K[:, p], np.diag(K).copy(), 2) is None
+    empty = _pivoted_cholesky(lambda p: np.zeros(n), np.zeros(n), 10)
+    assert empty.shape == (n, 0)
+
+
 # ----------------------------------------------------------------- rbf far from the origin -----
 def _rbf_outputs(est_name, X, Xn, y, s):
     from fairlab import FairKernelPCA

@@ -619,3 +619,19 @@ def test_poly_kernel_far_from_the_origin_is_centred_without_cancellation(offset,
     np.testing.assert_allclose(np.sum(E**2, axis=0), est.eigenvalues_, rtol=1e-9,
                                atol=1e-12 * ref[0])
     assert _group_mean_gap(E[:, kept], z) <= 1e-6 * np.sqrt(ref[0])
+
+
+@pytest.mark.parametrize("rank", [1, 2])
+def test_nystroem_map_keeps_the_rank_of_a_low_rank_landmark_gram(rank):
+    """W = BBᵀ of rank 1 or 2 on distinct landmarks: the eigenvalues beyond the rank are rounding
+    (below L·eps·λ_max) and dropped, so M = W^{-1/2} has ``rank`` columns with MᵀWM = I; a zero
+    W has none."""
+    from fairlab._core.nystroem import nystroem_map
+
+    rng = np.random.default_rng(rank)
+    B = rng.normal(size=(12, rank))
+    W = B @ B.T
+    M = nystroem_map(W)
+    assert M.shape == (12, rank)
+    np.testing.assert_allclose(M.T @ W @ M, np.eye(rank), atol=1e-10)
+    assert nystroem_map(np.zeros((4, 4))).shape == (4, 0)

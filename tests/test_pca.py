@@ -21,7 +21,12 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
 from fairlab import FairPCA, UnconstrainedFallbackWarning
-from fairlab._core.covariance_gap import _covariance_gap_directions, _covariance_gap_matrix
+from fairlab._core.covariance_gap import (
+    _covariance_gap_directions,
+    _covariance_gap_matrix,
+    _MomentGroups,
+    _RowGroups,
+)
 from fairlab._core.validation import check_groups
 from fairlab.pca import _BLOCK_ROWS, _concurrently, _one_pass_statistics
 
@@ -366,6 +371,62 @@ def test_fair_pca_s_general_rule_reduces_to_paper_for_two_groups():
     E = _covariance_gap_directions(X, groups, R, 5)
     wS, VS = linalg.eigh(S)
     assert same_subspace(E, VS[:, :5])
+
+
+@pytest.mark.parametrize("binary_first", [False, True])
+def test_fair_pca_s_general_rule_keeps_the_gap_matrix_smallest_eigenvectors(binary_first):
+    """Three groups, or a binary attribute then a three-group one: E spans the l smallest
+    eigenvectors of S (computed here independently), not a two-group rule on one attribute."""
+    rng = np.random.default_rng(15)
+    n, d, l = 400, 10, 4
+    z = rng.integers(0, 3, n)
+    b = rng.integers(0, 2, n)
+    X = rng.normal(size=(n, d)) * rng.uniform(0.3, 3.0, size=(3, d))[z]
+    attributes = [z]
+    if binary_first:
+        X *= rng.uniform(0.5, 2.0, size=(2, d))[b]
+        attributes = [b, z]
+    groups = check_groups(np.column_stack(attributes), n)
+    R = linalg.null_space(centred_one_hot(*attributes).T @ X)
+    S_ref = np.zeros((R.shape[1], R.shape[1]))
+    for a in attributes:
+        covs = [R.T @ np.cov(X[a == g].T) @ R for g in range(a.max() + 1)]
+        w = np.bincount(a) / n
+        pooled = sum(wg * c for wg, c in zip(w, covs))
+        S_ref += sum(wg * (c - pooled) @ (c - pooled) for wg, c in zip(w, covs))
+    np.testing.assert_allclose(_covariance_gap_matrix(X, groups, R), S_ref, atol=1e-10)
+    wS, VS = linalg.eigh(S_ref)
+    assert wS[l] - wS[l - 1] > 1e-3 * wS[-1]  # a clear gap: the l smallest are well defined
+    assert same_subspace(_covariance_gap_directions(X, groups, R, l), VS[:, :l])
+
+
+def test_fair_pca_s_group_covariances_from_sums_equal_those_from_rows():
+    """The streamed route's weights n_g/n and RᵀΣ_gR (from the accumulated group sums) are the
+    in-memory route's (from the rows), attribute by attribute."""
+    rng = np.random.default_rng(17)
+    n, d = 300, 6
+    z = rng.integers(0, 3, n)
+    b = rng.integers(0, 2, n)
+    X = rng.normal(size=(n, d)) * rng.uniform(0.3, 3.0, size=(3, d))[z] + 5.0
+    s = np.column_stack([b, z])
+    est = FairPCA(2, equalize_covariance=4).partial_fit(X, sensitive_features=s)
+    sums = _MomentGroups(est._stream)
+    rows = _RowGroups(X, check_groups(s, n))
+    R = linalg.qr(rng.normal(size=(d, 4)), mode="economic")[0]
+    assert sums.n_groups == rows.n_groups == (2, 3)
+    for r in range(2):
+        np.testing.assert_allclose(sums.weights(r), rows.weights(r), rtol=1e-14)
+        for g in range(rows.n_groups[r]):
+            np.testing.assert_allclose(sums.projected(r, g, R), rows.projected(r, g, R),
+                                       rtol=1e-9, atol=1e-12)
+
+
+def test_fair_pca_s_with_l_at_the_span_dimension_keeps_the_whole_span():
+    rng = np.random.default_rng(16)
+    X, z = random_instance(rng, n=120, d=6, m=3)
+    R = linalg.null_space(centred_one_hot(z).T @ X)
+    E = _covariance_gap_directions(X, check_groups(z, X.shape[0]), R, R.shape[1])
+    np.testing.assert_array_equal(E, np.eye(R.shape[1]))
 
 
 # ---------------------------------------------------------------------------------------------
