@@ -216,7 +216,7 @@ def test_samadi_rounds_never_take_a_direction_no_group_varies_in(k):
     """A column equal to S (COMPAS's race in Lee et al.'s files) is constant within each group:
     the rounds leave it out, and keep fewer than k directions where the data span fewer."""
     rng = np.random.default_rng(11)
-    n, d = 60, 4
+    n = 60
     z = np.r_[np.zeros(35), np.ones(25)]
     X = np.c_[rng.normal(size=(n, 2)) + 1e3, z, 2.0 * z + 1.0]  # two columns carry S alone
     A, B = (X[z == g] - X[z == g].mean(axis=0) for g in (0, 1))
