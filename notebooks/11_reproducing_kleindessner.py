@@ -285,22 +285,17 @@ display(glance, published.Prose(f"Beyond the paper's standard deviation in this 
 # How many printed cells our own fit and the run as in the reference code reproduce, for these methods:
 
 # %% tags=["remove-input"]
-as_ref = compared[compared.method.str.endswith(kleindessner.REFERENCE_CODE_SUFFIX)]
-as_ref = as_ref.assign(run="as in the reference code", method=as_ref.method.map(kleindessner.base_method))
-both_runs = pd.concat([compared[compared.method.isin(as_ref.method.unique())].assign(run="fairlab"), as_ref])
-both_runs = both_runs[both_runs.ours_mean.notna()].assign(cells=lambda f: f.model.replace("", "%Var, MMD²"))
-by_run = both_runs.groupby(["method", "cells", "run"], sort=False).agg(
-    equal=("status", lambda s: int((s == "equal").sum())),
-    within=("within", lambda s: int(s.fillna(False).sum())), printed=("status", "size")).unstack("run")
-by_run.columns = [f"{run}: {'within std' if stat == 'within' else stat}" for stat, run in by_run.columns]
+by_run = kleindessner.counts_by_run(compared.assign(cells=compared.model.replace("", "%Var, MMD²")),
+                                    by=["method", "cells"])
 totals = by_run.sum()
 display(published.Prose(
-    f"Over these methods' {int(totals['fairlab: printed'])} printed cells: fairlab's fit equals "
+    f"Over these methods' {int(totals['fairlab: printed cells'])} printed cells: fairlab's fit equals "
     f"{int(totals['fairlab: equal'])} and lies within the paper's std in {int(totals['fairlab: within std'])}; "
     f"run as in the reference code, {int(totals['as in the reference code: equal'])} and "
     f"{int(totals['as in the reference code: within std'])}."),
         published.Details(published.reader_table(
-            by_run.drop(columns="as in the reference code: printed").rename(columns={"fairlab: printed": "printed cells"}),
+            by_run.drop(columns="as in the reference code: printed cells")
+            .rename(columns={"fairlab: printed cells": "printed cells"}),
             title="Cells equal and within the paper's std: fairlab's fit and the run as in the reference code"),
             summary="The counts by method and group of cells"))
 
@@ -476,14 +471,7 @@ display(table.compact(table.groups[:4]),
 # the printed cells each run reproduces:
 
 # %% tags=["remove-input"]
-runs4 = compared4[compared4.ours_mean.notna()].assign(
-    run=lambda f: f.method.str.endswith(kleindessner.REFERENCE_CODE_SUFFIX).map(
-        {True: "as in the reference code", False: "fairlab"}))
-by_run4 = runs4.groupby(["model", "run"], sort=False).agg(
-    within=("within", lambda s: int(s.fillna(False).sum())), equal=("status", lambda s: int((s == "equal").sum())),
-    printed=("status", "size")).unstack("run")
-stat_names = {"within": "within std", "equal": "equal", "printed": "printed cells"}
-by_run4.columns = [f"{run}: {stat_names[stat]}" for stat, run in by_run4.columns]
+by_run4 = kleindessner.counts_by_run(compared4, by="model")
 totals4 = by_run4.sum()
 display(published.Prose(
     f"Of Table 4's {int(totals4['fairlab: printed cells'])} printed cells, fairlab's exact rank-k projection lies "
@@ -491,8 +479,8 @@ display(published.Prose(
     f"at the printed decimals; run as in the reference code, {int(totals4['as in the reference code: within std'])} "
     f"lie within the std and {int(totals4['as in the reference code: equal'])} are equal. Beyond the std: "
     + "; ".join(f"{r.dataset}, k = {int(r.k)}, {r.model} {'accuracy' if r.metric == 'accuracy_pct' else 'ΔDP'}"
-                for r in runs4[(runs4.run == "as in the reference code") & ~runs4.within.fillna(False).astype(bool)]
-                .itertuples()) + "."),
+                for r in compared4[compared4.method.str.endswith(kleindessner.REFERENCE_CODE_SUFFIX)
+                                   & ~compared4.within.fillna(False).astype(bool)].itertuples()) + "."),
         published.reader_table(by_run4.drop(columns="as in the reference code: printed cells")
                                .rename(columns={"fairlab: printed cells": "printed cells"}),
                                title="Table 4: cells within the paper's std, fairlab's fit and the run as in the reference code"))

@@ -460,3 +460,27 @@ def test_printed_table_views_glance_by_k_and_detail():
     assert [p.groups for p in detail.parts[:3]] == [
         [f"{m} {x} (k = {k})" for k in (2, 10) for x in ("%Acc", "ΔDP")]
         for m in ("Kernel SVM", "Linear SVM", "MLP")]
+
+
+def test_counts_by_run_by_hand():
+    """Only methods with a run as in the reference code are counted, beside fairlab's fit of
+    the same method; another variant (Lee et al.'s loadings) and cells without our number are
+    left out."""
+    ref, lee = kleindessner.REFERENCE_CODE_SUFFIX, kleindessner.REFERENCE_SUFFIX
+    rows = [  # method, model, status, within, ours_mean
+        ("Fair PCA", "MLP", "equal", True, 1.0),
+        ("Fair PCA", "MLP", "differs", False, 1.0),
+        ("Fair PCA", "MLP", "n/a", None, None),
+        ("Fair PCA" + ref, "MLP", "within std", True, 1.0),
+        ("Fair PCA" + ref, "MLP", "equal", True, 1.0),
+        ("Fair PCA" + ref, "MLP", "equal", True, 1.0),
+        ("PCA", "MLP", "equal", True, 1.0),          # no run as in the reference code
+        ("FPCA (0, 0.01)" + lee, "MLP", "equal", True, 1.0),
+    ]
+    compared = pd.DataFrame(rows, columns=["method", "model", "status", "within", "ours_mean"])
+    counts = kleindessner.counts_by_run(compared, by="method")
+    assert list(counts.index) == ["Fair PCA"]
+    assert counts.loc["Fair PCA"].to_dict() == {
+        "fairlab: equal": 1, "as in the reference code: equal": 2,
+        "fairlab: within std": 1, "as in the reference code: within std": 3,
+        "fairlab: printed cells": 2, "as in the reference code: printed cells": 3}

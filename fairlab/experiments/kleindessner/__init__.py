@@ -35,6 +35,8 @@ from ._data import (
 )
 from ._render import (
     METRIC_LABELS,
+    RUNS,
+    counts_by_run,
     match_counts,
     misses_in_words,
     printed_table_views,
@@ -80,6 +82,7 @@ __all__ = [
     "REFERENCE_METHODS",
     "REFERENCE_SETTINGS",
     "REFERENCE_SUFFIX",
+    "RUNS",
     "SAMADI_METHOD",
     "SYNTHETIC",
     "SYNTHETIC_METHODS",
@@ -90,6 +93,7 @@ __all__ = [
     "base_method",
     "claim_failures",
     "compare",
+    "counts_by_run",
     "estimators",
     "fair_kernel_pca_dp_checks",
     "fair_pca_s_dp_checks",

@@ -101,6 +101,37 @@ def misses_in_words(compared):
     return "; ".join(parts) or "none"
 
 
+#: The two runs :func:`counts_by_run` counts, in its columns' order.
+RUNS = ("fairlab", "as in the reference code")
+
+
+def counts_by_run(compared, by=("method",)):
+    """How many printed cells fairlab's fit and the run as in the reference code reproduce.
+
+    ``compared`` is :func:`compare`'s output; the methods counted are those with rows run as in
+    the reference code (names ending in :data:`REFERENCE_CODE_SUFFIX`), each beside fairlab's
+    fit of the same method (other variants are left out, as are cells without our number).
+    Returns one row per ``by`` group (``method`` is the printed method) and, for each run of
+    :data:`RUNS`, the columns ``"<run>: equal"`` (mean and std at the printed decimals),
+    ``"<run>: within std"`` and ``"<run>: printed cells"``.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    as_reference = compared["method"].str.endswith(REFERENCE_CODE_SUFFIX)
+    bases = set(compared.loc[as_reference, "method"].map(base_method))
+    rows = compared[(as_reference | compared["method"].isin(bases))
+                    & compared["ours_mean"].notna()]
+    rows = rows.assign(run=rows["method"].str.endswith(REFERENCE_CODE_SUFFIX)
+                       .map(dict(zip((False, True), RUNS))),
+                       method=rows["method"].map(base_method))
+    counts = rows.groupby([*by, "run"], sort=False).agg(
+        equal=("status", lambda s: int((s == "equal").sum())),
+        within=("within", lambda s: int(s.fillna(False).sum())),
+        printed=("status", "size")).unstack("run")
+    names = {"equal": "equal", "within": "within std", "printed": "printed cells"}
+    counts.columns = [f"{run}: {names[stat]}" for stat, run in counts.columns]
+    return counts
+
+
 def match_counts(compared, by=("method",)):
     """How many printed cells each method reproduces: counts of each ``status``."""
     by = [by] if isinstance(by, str) else list(by)
