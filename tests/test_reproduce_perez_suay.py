@@ -15,7 +15,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from fairlab import FairKernelRegression, FairLinearRegression, metrics, published  # noqa: E402
-from fairlab.experiments import perez_suay  # noqa: E402
+from fairlab.experiments import methods, perez_suay  # noqa: E402
 
 SMALL_GRIDS = {"alpha": np.logspace(-2, 2, 3), "sigma": np.logspace(0, 2, 3),
                "sigma_s": np.logspace(-1, 2, 4), "mu": np.logspace(-7, 3, 6)}
@@ -230,6 +230,25 @@ def test_dimensionality_reduction_rows(adult_dr):
                                                                           "n_components"])
     assert sex.loc[("FDR", 2), "hsic_mean"] < 0.1 * sex.loc[("PCA", 3), "hsic_mean"]
     assert d.error.between(0, 1).all()
+
+
+def test_reduction_scores_are_the_runners_rows(adult_dr, adult):
+    """One reduction on one repetition scored apart gives the runner's row of it (the
+    scorecard's unit): FDR with S and without S, each panel at q."""
+    for sensitive, variant in (("sex", "with S"), ("sex+race", "without S")):
+        q = len(perez_suay.SENSITIVE["adult"][sensitive])
+        rows, fitted, X_test, S_test = perez_suay.reduction_scores(
+            adult[0], sensitive, methods.build("FDR", q), method="FDR", variant=variant)
+        (row,) = rows
+        runner = adult_dr[(adult_dr.method == "FDR") & (adult_dr.sensitive == sensitive)
+                          & (adult_dr.variant == variant) & (adult_dr.repetition == 0)]
+        (expected,) = runner.drop(columns=["seconds", "sigma"]).to_dict("records")
+        assert {c: row[c] for c in expected} == expected and np.isnan(row["sigma"])
+        assert row["n_components"] == q and fitted.transform(X_test).shape[1] == q
+        assert S_test.shape[1] == q and X_test.shape[1] == 123 - q * (variant != "with S")
+    with pytest.raises(ValueError, match="one choice"):
+        perez_suay.reduction_scores(adult[0], ["sex", "sex+race"], methods.build("FDR", 2),
+                                    method="FDR")
 
 
 def test_dimensionality_reduction_sigma_and_arguments(adult):

@@ -27,6 +27,7 @@ from ._data import (
     VARIANTS,
     dimensionality_reduction,
     load_splits,
+    reduction_scores,
     regression,
     summarize_results,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "paired_interval",
     "parse_key",
     "plot",
+    "reduction_scores",
     "regression",
     "results_from_ledger",
     "run_unit",

@@ -506,13 +506,69 @@ def dimensionality_reduction(splits, sensitive, *, variants=VARIANTS,
                 top = [k for k in ks if k <= model.n_components_] if method == "KPCA" else [
                     model.n_components_]
             seconds = time.perf_counter() - start
-            E_tr, E_te = model.transform(X), model.transform(X_te)
-            for k in top:
-                rows.append(_knn_row(base, method, k, E_tr[:, :k], y, E_te[:, :k], y_te,
-                                        S["test"], sigma, seconds))
+            rows += _embedding_rows(base, method, model, top, X, y, X_te, y_te, S["test"],
+                                    sigma, seconds)
     columns = ["dataset", "sensitive", "variant", "method", "repetition", "n_components",
                "error", "hsic", "sigma", "seconds"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _embedding_rows(base, method, model, top, X, y, X_te, y_te, S_te, sigma, seconds):
+    """The rows of a fitted reduction: per n_p in ``top``, its first n_p test scores."""
+    E_tr, E_te = model.transform(X), model.transform(X_te)
+    return [_knn_row(base, method, k, E_tr[:, :k], y, E_te[:, :k], y_te, S_te, sigma, seconds)
+            for k in top]
+
+
+def reduction_scores(split, sensitive, estimator, *, method, variant="with S",
+                     sensitive_encoding="columns"):
+    """Fig. 6's scores of one reduction on one repetition, as :func:`dimensionality_reduction`
+    scores its methods.
+
+    ``estimator`` is fitted on the repetition's training rows — with or without the sensitive
+    columns in X (``variant``), ``fit(X, y, sensitive_features=S)`` — and its training and test
+    embeddings E (all of its components) give the 1-NN test error and the linear HSIC
+    (1/n²)‖S̃ᵀẼ‖²_F of the test embedding with S.
+
+    Parameters
+    ----------
+    split : Bunch
+        One repetition of :func:`load_splits`.
+    sensitive : str
+        A sensitive choice of :data:`SENSITIVE` for the split's data set (one panel).
+    estimator : transformer
+        Unfitted; its ``fit`` takes ``sensitive_features``.
+    method : str
+        The name in the rows' ``method`` column.
+    variant : {"with S", "without S"}, default="with S"
+    sensitive_encoding : {"columns", "one-hot"}, default="columns"
+
+    Returns
+    -------
+    rows : list of dict
+        One row of :func:`dimensionality_reduction`'s columns (``n_components`` the number of
+        columns of E, ``sigma`` NaN, ``seconds`` the fit time).
+    estimator : the fitted estimator
+    X_test, S_test : ndarray
+        The test inputs the embedding was read from, and the test rows' S.
+    """
+    (split,), key, names, variants, _, sensitive_encoding = _check_protocol(
+        [split], sensitive, variant, DR_METHODS, DR_METHODS, sensitive_encoding)
+    if len(names) != 1 or len(variants) != 1:
+        raise ValueError(f"sensitive must be one choice and variant one variant; got "
+                         f"{sensitive!r} and {variant!r}.")
+    variant = variants[0]
+    Xs, S = _inputs(split, SENSITIVE[key][names[0]], variant, sensitive_encoding)
+    y, y_te = np.asarray(split.y_train, float), np.asarray(split.y_test, float)
+    start = time.perf_counter()
+    estimator.fit(Xs["train"], y, sensitive_features=S["train"])
+    seconds = time.perf_counter() - start
+    k = np.asarray(estimator.transform(Xs["test"][:1])).shape[1]
+    base = {"dataset": key, "sensitive": names[0], "variant": variant,
+            "repetition": split.get("repetition", 0)}
+    rows = _embedding_rows(base, method, estimator, [k], Xs["train"], y, Xs["test"], y_te,
+                           S["test"], np.nan, seconds)
+    return rows, estimator, Xs["test"], S["test"]
 
 
 def _kernel_dr(X, k, gamma, S, ridge):
