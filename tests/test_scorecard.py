@@ -160,7 +160,8 @@ def test_ranks_by_hand():
     assert ranked["better"].tolist() == ["higher"] * 4 + ["lower"] * 4
     assert card_module.RANK_DIRECTION == {
         "var_pct": "higher", "accuracy_pct": "higher", "mmd2": "lower", "delta_dp": "lower",
-        "cov2_y": "higher", "cov2_s": "lower", "reconstruction_error": "lower"}
+        "cov2_y": "higher", "cov2_s": "lower", "reconstruction_error": "lower",
+        "error": "lower", "hsic": "lower"}
 
 
 def test_ranks_of_a_hand_made_experiment_a_card():
@@ -314,3 +315,49 @@ def test_a_unit_that_raises_is_left_out_with_a_warning_and_run_again(tmp_path, m
         card_module.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
                               scheduler="serial", protocols=KLEINDESSNER)
     assert len(computed) == 3
+
+
+def test_fdr_through_the_dimensionality_reductions_gives_the_ledgers_values(tmp_path):
+    """The registry's FDR through Fig. 6's quick protocol (the first repetition, each panel at
+    its q): every stored 1-NN error and HSIC of the committed ledger's units, to the stored
+    digit, and on the card the same mean and rank as the published "FDR"."""
+    factory = functools.partial(methods.build, "FDR")
+    card = card_module.scorecard(factory, name="My FDR", protocols="perez_suay_dr", quick=True,
+                                 results=tmp_path, scheduler="serial")
+    rows = read_ledger("scorecard", tmp_path)
+    assert rows["unit"].nunique() == 2 and set(rows["split"]) == {0}
+    assert "missing" not in set(rows["metric"])
+    assert '"method":"fairlab.experiments.methods:build(\'FDR\')"' in rows["parameters"].iloc[0]
+    mine = _scores(rows)
+    ledger = read_ledger("perez_suay")
+    committed = ledger[(ledger["table"] == "fig6") & (ledger["method"] == "FDR")
+                       & (ledger["split"] == 0) & ledger["metric"].isin(["error", "hsic"])]
+    committed = committed.assign(dataset=committed["model"].map(card_module._PANELS))
+    both = mine.merge(committed, on=["dataset", "k", "metric", "split"],
+                      suffixes=("", "_ledger"), validate="one_to_one")
+    assert len(both) == len(mine) == len(committed) == 2 * 2
+    assert sorted(both["k"]) == [2, 2, 7, 7]  # q: the columns of S of each panel
+    assert both["value"].tolist() == both["value_ledger"].tolist()
+    scored = card[card["metric"] != card_module.LEAKAGE].set_index(["dataset", "k", "metric"])
+    yours = scored[scored["yours"]]
+    theirs = scored[scored["method"] == "FDR"].loc[yours.index]
+    assert yours["mean"].equals(theirs["mean"]) and yours["rank"].equals(theirs["rank"])
+    assert set(scored["method"]) == {"My FDR", *(f"{m}{s}" for m in ("PCA", "KPCA", "FDR",
+                                                                      "KFDR")
+                                                 for s in ("", "\\S"))}
+    # the audit's groups: sex, and race and sex with the rarest merged (chance 1/2 and 1/7)
+    audit = card[card["metric"] == card_module.LEAKAGE]
+    assert sorted(set(audit["chance"].round(6))) == [round(1 / 7, 6), 0.5]
+    tables = card_module.render(card)
+    assert [t.title for t in tables] == [
+        "Scorecard: Pérez-Suay et al. (2017), dimensionality reduction (Fig. 6)",
+        "Leakage audit of My FDR: Pérez-Suay et al. (2017), dimensionality reduction (Fig. 6)"]
+
+
+def test_the_dimensionality_reductions_take_q_first():
+    """A quick card of Fig. 6 runs each panel at q, where every published method has a value;
+    a full one at every number of components of the ledger."""
+    ks = card_module._perez_suay_dr_ks()
+    assert ks["sex"] == (2, 1, 3, 5, 10, 20, 50, 100)
+    assert ks["sex+race"] == (7, 1, 2, 3, 5, 10, 20, 50, 100)
+    assert card_module.PROTOCOLS[-1] == card_module.PEREZ_SUAY_DR == "perez_suay_dr"

@@ -5,8 +5,8 @@ published ones — the same splits, the same downstream classifiers, the same sc
 units of a ledger of its own (``scorecard.csv.gz`` in a results folder of the caller's, never the
 committed ledgers), and ranks it among the published methods, read from the committed ledgers;
 every unit also audits the method's test representation (:func:`fairlab.metrics.leakage`).
-The protocols (:data:`PROTOCOLS`): Kleindessner et al.'s Tables 1–3 and De-Diego et al.'s
-Experiment A.  From the shell::
+The protocols (:data:`PROTOCOLS`): Kleindessner et al.'s Tables 1–3, De-Diego et al.'s
+Experiment A and Pérez-Suay et al.'s dimensionality reductions (Fig. 6).  From the shell::
 
     python -m fairlab.experiments scorecard MODULE:FACTORY [--name NAME] [--protocol P ...]
         [--quick] [--results DIR] [--scheduler ADDRESS]
@@ -30,7 +30,7 @@ from .. import metrics, published
 from ..datasets import load_lee2022_split
 from ..evaluation.scorecards import _fit_with_sensitive
 from ..pca import FairPCA
-from . import de_diego
+from . import de_diego, perez_suay
 from ._ledger import (
     MISSING,
     LedgerError,
@@ -64,8 +64,16 @@ KLEINDESSNER = "kleindessner"
 #: the components) and the projection's reconstruction error, at every k of Table 3 (the
 #: ledger's k of some η), against Fair PLS at each η of the same k.
 DE_DIEGO_A = "de_diego_a"
+#: Pérez-Suay et al. (2017) §4.4, Fig. 6: the ledger's 25 repetitions of a9a (5,000 training
+#: rows, the 16,281 test rows), the representation fitted on the training rows with S (the
+#: "with S" variant: the sensitive columns stay in X) for each panel (S the sex columns, or
+#: the race and sex columns), scored on the test rows by a 1-NN classifier's error and the
+#: linear HSIC of the test representation with S, at each number of components of the ledger,
+#: the fair methods' q (the columns of S) first, against PCA, KPCA, FDR and KFDR with and
+#: without S.
+PEREZ_SUAY_DR = "perez_suay_dr"
 #: The protocols a method can be put through, by name.
-PROTOCOLS = (KLEINDESSNER, DE_DIEGO_A)
+PROTOCOLS = (KLEINDESSNER, DE_DIEGO_A, PEREZ_SUAY_DR)
 #: The name of the scorecard's ledger: ``scorecard.csv.gz`` in its results folder.
 LEDGER = "scorecard"
 #: Where the scorecard's ledger goes when no results folder is named (in the working directory).
@@ -75,7 +83,7 @@ DEFAULT_RESULTS = "scorecard-results"
 #: and a smaller gap in positive rates (ΔDP) are better.
 RANK_DIRECTION = {"var_pct": "higher", "accuracy_pct": "higher", "mmd2": "lower",
                   "delta_dp": "lower", "cov2_y": "higher", "cov2_s": "lower",
-                  "reconstruction_error": "lower"}
+                  "reconstruction_error": "lower", "error": "lower", "hsic": "lower"}
 #: The columns of a scorecard.  The leakage audit's rows (``metric`` :data:`LEAKAGE`) fill the
 #: last four; the others leave them empty.
 CARD_COLUMNS = ["protocol", "dataset", "k", "model", "metric", "method", "yours", "mean", "std",
@@ -179,6 +187,35 @@ def _de_diego_a_unit(factory, key, parameters):
     return rows, fitted.transform(split.X_test), split.s_test
 
 
+def _perez_suay_dr_unit(factory, key, parameters):
+    """One repetition of one Fig. 6 panel for the method: the experiment's
+    ``reduction_scores`` with the method where the experiment fits a published reduction."""
+    split = perez_suay.load_splits(
+        "adult", n_repetitions=key["split"] + 1,
+        random_state=parameters["random_state"])[key["split"]]
+    found, fitted, X_test, S_test = perez_suay.reduction_scores(
+        split, key["dataset"], factory(key["k"]), method=key["method"],
+        variant=parameters["variant"], sensitive_encoding=parameters["sensitive_encoding"])
+    scores = pd.DataFrame(found).melt(value_vars=list(_PEREZ_SUAY_METRICS), var_name="metric")
+    rows = pd.DataFrame({
+        "paper": perez_suay.PAPER, "table": "fig6", "dataset": _PANELS[key["dataset"]],
+        "method": key["method"], "k": key["k"], "eta": np.nan, "model": "",
+        "metric": scores["metric"].to_numpy(), "split": key["split"],
+        "value": scores["value"].to_numpy(float)})
+    return rows, fitted.transform(X_test), _sensitive_groups(S_test)
+
+
+def _sensitive_groups(S):
+    """The audit's categorical sensitive attribute: one group per distinct row of S (sex; or
+    race and sex), the groups under :data:`_RARE_GROUP` of the rows merged into one, so that
+    every fold of the audit's subsample holds a row of every group."""
+    _, groups, counts = np.unique(np.asarray(S), axis=0, return_inverse=True,
+                                  return_counts=True)
+    groups = groups.ravel()
+    rare = counts < _RARE_GROUP * len(groups)
+    return np.where(rare[groups], len(counts), groups)
+
+
 def _audit_rows(Z, s, settings):
     """The leakage audit of one test representation as rows: per adversary (``model``), its
     balanced accuracy (:data:`LEAKAGE`), its interval and its chance level."""
@@ -212,6 +249,25 @@ def _de_diego_a_published(ledger):
         "method": [_fair_pls(eta) for eta in scores["eta"]], "k": scores["k"],
         "eta": scores["eta"], "model": "", "metric": scores["metric"],
         "split": scores["split"], "value": scores["value"]})
+
+
+def _perez_suay_dr_published(ledger):
+    """Fig. 6's rows of the ledger in the scorecard's cells: the panel as the data set."""
+    rows = ledger[(ledger["table"] == "fig6") & ledger["metric"].isin(_PEREZ_SUAY_METRICS)]
+    return rows.assign(dataset=rows["model"].map(_PANELS), model="")
+
+
+@functools.cache
+def _perez_suay_dr_ks():
+    """Panel -> the k of Fig. 6 in the committed ledger: q (the columns of S, FDR's and KFDR's
+    k, where every published method has a value) first, then the others in order."""
+    ledger = read_ledger("perez_suay")
+    ledger = ledger[ledger["table"] == "fig6"]
+    ks = {}
+    for panel, part in ledger.groupby("model"):
+        q = len(perez_suay.SENSITIVE["adult"][panel])
+        ks[panel] = (q, *sorted({int(k) for k in part["k"]} - {q}))
+    return ks
 
 
 @functools.cache
@@ -407,12 +463,20 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
       itself); Cov² reads its raw test representation, and the reconstruction error the span
       of its ``components_`` (none without them).  Law School is read from
       ``$FAIRLAB_DATA``: without it, its units are recorded as failed, with a warning.
+    * :data:`PEREZ_SUAY_DR` — Pérez-Suay et al. (2017) §4.4, Fig. 6 on a9a's 25 repetitions,
+      one panel per sensitive choice (sex; race and sex), at each number of components of the
+      committed ledger, q (the columns of S) first, against PCA, KPCA, FDR and KFDR with and
+      without S (``"FDR\\S"``).  The method is fitted on the training rows with S in X and
+      ``sensitive_features`` the paper's matrix S (the one-hot columns: 2 for sex, 7 for race
+      and sex), so a method that takes group labels only fails here; its test representation
+      gives the 1-NN test error and the linear HSIC with S.  The audit's groups are the
+      distinct rows of S, those under 1% of the test rows merged into one.
 
     Each cell (protocol, data set, k, model, metric) ranks every method by its mean over the
     splits, rank 1 the best: higher %Var, accuracy and Cov²(r(X), Y) are better, lower MMD²,
-    ΔDP, Cov²(r(X), S) and reconstruction error are better (:data:`RANK_DIRECTION`); ties
-    share the best rank, and a method without a value (%Var and MMD² of a method without
-    orthonormal ``components_``) is not ranked.
+    ΔDP, Cov²(r(X), S), reconstruction error, 1-NN error and HSIC are better
+    (:data:`RANK_DIRECTION`); ties share the best rank, and a method without a value (%Var and
+    MMD² of a method without orthonormal ``components_``) is not ranked.
 
     Every unit also audits the method's test representation with
     :func:`fairlab.metrics.leakage` (:data:`AUDIT`; :data:`AUDIT_QUICK` for a quick card): its
@@ -439,7 +503,7 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
     quick : bool, default=False
         One split (the first) per data set at the smallest k, and the audit's cheaper
         settings; the published methods are compared on that split too.  About a minute for
-        a linear method, both protocols together.
+        a linear method, every protocol together.
     results : path, optional
         The folder of the scorecard's ledger (created if absent); default
         :data:`DEFAULT_RESULTS` in the working directory.  Never the committed ledgers' folder.
@@ -501,13 +565,24 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
     return card
 
 
+#: Fig. 6's panels (the sensitive choices of a9a) as the scorecard's data sets.
+_PANELS = {p: f"a9a, S = {perez_suay.SENSITIVE_LABELS[p]}" for p in perez_suay.SENSITIVE["adult"]}
+#: The share of the test rows under which a group of S joins the audit's merged group (a9a's
+#: rarest races by sex hold 0.3–0.6% of the test rows, a few rows of the audit's subsample).
+_RARE_GROUP = 0.01
+#: The metrics of Fig. 6 in the scorecard, with their printed names.
+_PEREZ_SUAY_METRICS = {"error": "1-NN error", "hsic": "HSIC"}
+#: Their decimals: the error as a fraction, the HSIC's small values.
+_PEREZ_SUAY_DECIMALS = {"error": 4, "hsic": 6}
+
+
 def _label(metric, model):
-    label = {**de_diego.METRIC_LABELS, **METRIC_LABELS}[metric]
+    label = {**de_diego.METRIC_LABELS, **METRIC_LABELS, **_PEREZ_SUAY_METRICS}[metric]
     return f"{model} {label}" if model else label
 
 
 def _decimals(metric):
-    return DECIMALS[metric] if metric in DECIMALS else de_diego.DECIMALS
+    return {**DECIMALS, **_PEREZ_SUAY_DECIMALS}.get(metric, de_diego.DECIMALS)
 
 
 def render(card):
@@ -612,4 +687,18 @@ _REGISTRY = {p.name: p for p in (
                 "which the method does not have (a method without a value is not ranked)",
         better="higher Cov²(r(X), Y), lower Cov²(r(X), S) and Error",
         methods=tuple(_fair_pls(eta) for eta in de_diego.ETAS_A)),
+    _Protocol(
+        name=PEREZ_SUAY_DR, experiment="perez_suay",
+        datasets=_PANELS,
+        splits=tuple(range(perez_suay.N_REPETITIONS)), ks=lambda d: _perez_suay_dr_ks()[d],
+        parameters={"random_state": perez_suay.PARAMETERS["random_state"],
+                    "sensitive_encoding": perez_suay.PARAMETERS["sensitive_encoding"],
+                    "variant": "with S"},
+        run=_perez_suay_dr_unit, published=_perez_suay_dr_published,
+        title="Pérez-Suay et al. (2017), dimensionality reduction (Fig. 6)",
+        columns=(("error", ""), ("hsic", "")),
+        missing="no value: FDR and KFDR have q components only (a method without a value is "
+                "not ranked)",
+        better="lower 1-NN error and lower HSIC",
+        methods=tuple(f"{m}{s}" for m in perez_suay.DR_METHODS for s in ("", "\\S"))),
 )}
