@@ -264,7 +264,8 @@ def test_the_example_method_removes_the_mean_and_the_covariance_gap():
     X = rng.normal(size=(400, 6)) @ rng.normal(size=(6, 6)) + 2.0 * s[:, None]
     X[:, 2] *= 1 + 2 * s  # the second group's variance is larger along one feature
     model = clone(GapPCA(3)).fit(X, sensitive_features=s)
-    V, u, v = model.components_, model.mean_direction_, model.covariance_direction_
+    assert model.mean_directions_.shape == (1, 6)
+    V, u, v = model.components_, model.mean_directions_[0], model.covariance_direction_
     np.testing.assert_allclose(V @ V.T, np.eye(3), atol=1e-12)
     np.testing.assert_allclose([u @ u, v @ v, u @ v], [1.0, 1.0, 0.0], atol=1e-12)
     np.testing.assert_allclose(V @ np.c_[u, v], 0.0, atol=1e-12)
@@ -273,10 +274,14 @@ def test_the_example_method_removes_the_mean_and_the_covariance_gap():
     # v carries the largest variance gap of the directions orthogonal to u
     gap = np.cov(X[s == 1], rowvar=False) - np.cov(X[s == 0], rowvar=False)
     P = np.eye(6) - np.outer(u, u)
-    assert abs(model.variance_gap_) == pytest.approx(np.abs(linalg.eigvalsh(P @ gap @ P)).max())
+    assert model.variance_gap_ == pytest.approx(np.abs(linalg.eigvalsh(P @ gap @ P)).max())
+    assert model.variance_gap_ == pytest.approx(abs(v @ gap @ v))
     # not Fair PCA: its subspace is another one
     fair = FairPCA(3).fit(X, sensitive_features=s).components_
     assert np.abs(V.T @ V - fair.T @ fair).max() > 0.1
+    # the same fit from one-hot columns: their distinct rows are the groups
+    onehot = GapPCA(3).fit(X, sensitive_features=np.c_[1 - s, s]).components_
+    np.testing.assert_allclose(onehot, V, atol=1e-12)
     with pytest.raises(ValueError, match="two groups"):
         GapPCA(2).fit(X, sensitive_features=np.zeros(400))
     with pytest.raises(ValueError, match="n_components"):
@@ -285,6 +290,37 @@ def test_the_example_method_removes_the_mean_and_the_covariance_gap():
     V = GapPCA(5).fit(X, sensitive_features=s).components_
     fair = FairPCA(5).fit(X, sensitive_features=s).components_
     np.testing.assert_allclose(V.T @ V, fair.T @ fair, atol=1e-8)
+
+
+def test_the_example_method_with_three_groups():
+    """g groups: the representation is orthogonal to the g − 1 mean gaps (equal group means of
+    every component) and to v, which maximises the largest |vᵀ(Σ_j − Σ̄)v| (checked against
+    every unit vector of a random sample orthogonal to the gaps)."""
+    rng = np.random.default_rng(5)
+    s = rng.integers(0, 3, 600)
+    offsets = np.zeros((3, 7))
+    offsets[1, 0], offsets[2, 2] = 3.0, 2.0
+    X = rng.normal(size=(600, 7)) + offsets[s]
+    X[:, 4] *= 1 + s  # the groups' variances differ along one feature
+    model = GapPCA(3).fit(X, sensitive_features=s)
+    U, v, V = model.mean_directions_, model.covariance_direction_, model.components_
+    assert U.shape == (2, 7)
+    Z = model.transform(X)
+    for j in (1, 2):
+        np.testing.assert_allclose(Z[s == j].mean(0), Z[s == 0].mean(0), atol=1e-10)
+    np.testing.assert_allclose(V @ np.c_[U.T, v], 0.0, atol=1e-12)
+    covariances = [np.cov(X[s == j], rowvar=False) for j in range(3)]
+    average = sum(covariances) / 3
+    def departure(w):
+        return max(abs(w @ (C - average) @ w) for C in covariances)
+    P = np.eye(7) - U.T @ U
+    sample = rng.normal(size=(2000, 7)) @ P
+    sample /= np.linalg.norm(sample, axis=1, keepdims=True)
+    assert departure(v) >= max(departure(w) for w in sample) - 1e-12
+    variances = [v @ C @ v for C in covariances]
+    assert model.variance_gap_ == pytest.approx(max(variances) - min(variances))
+    with pytest.raises(ValueError, match="n_components"):
+        GapPCA(6).fit(X, sensitive_features=s)  # d − 2 = 5 at most
 
 
 def test_the_example_method_gets_a_card(tmp_path):

@@ -17,23 +17,24 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 
 class GapPCA(TransformerMixin, BaseEstimator):
-    """PCA after projecting out the groups' mean gap and the leading direction of their
-    covariance gap.
+    """PCA after projecting out the groups' mean gaps and the leading direction of their
+    covariance gaps.
 
-    With the two groups' means μ₀, μ₁ and covariances Σ₀, Σ₁ (``np.cov``, ddof 1):
+    With the g groups' means μ_j and covariances Σ_j (``np.cov``, ddof 1), μ̄ and Σ̄ their
+    unweighted averages:
 
-    1. u = (μ₁ − μ₀)/‖μ₁ − μ₀‖, the direction between the means (0 if they coincide), and
-       P_u = I − uuᵀ;
-    2. v, the unit eigenvector of P_u (Σ₁ − Σ₀) P_u of the largest absolute eigenvalue: of the
-       directions orthogonal to u, the one along which the groups' variances differ most
-       (vᵀΣ₁v − vᵀΣ₀v is ``variance_gap_``);
-    3. with P = I − uuᵀ − vvᵀ and the centred data X̃ = X − μ, the components V are the top
+    1. U, an orthonormal basis (r × d) of the span of the mean gaps μ_j − μ̄ (r ≤ g − 1; for two
+       groups the one direction (μ₁ − μ₀)/‖μ₁ − μ₀‖), and P_U = I − UᵀU;
+    2. v, the unit vector orthogonal to U that maximises max_j |vᵀ(Σ_j − Σ̄)v|: the
+       eigenvector of the largest absolute eigenvalue of P_U (Σ_j − Σ̄) P_U over the groups j
+       (for two groups, of P_U (Σ₁ − Σ₀) P_U), the direction along which one group's variance
+       departs most from the average; ``variance_gap_`` = max_j vᵀΣ_jv − min_j vᵀΣ_jv;
+    3. with P = P_U − vvᵀ and the centred data X̃ = X − μ, the components V are the top
        ``n_components`` right singular vectors of X̃P, and ``transform(X) = (X − μ) Vᵀ``.
-       At k = d − 1 there is no room to leave v out as well: then P = I − uuᵀ (the
-       representation spans the whole complement of u, Fair PCA's subspace).
+       At k = d − r there is no room to leave v out as well: then P = P_U.
 
-    Every direction of the representation is orthogonal to u, so on the training data each
-    linear function of it has the same mean in both groups (Fair PCA's constraint, Kleindessner
+    Every direction of the representation is orthogonal to U, so on the training data each
+    linear function of it has the same mean in every group (Fair PCA's constraint, Kleindessner
     et al. 2023), and orthogonal to v, so the largest difference of the groups' variances is
     gone too — one direction only: the groups' covariances elsewhere may still differ (Fair
     PCA-S equalises them in a whole subspace).  It is a simple, deliberately crude method, not
@@ -42,33 +43,35 @@ class GapPCA(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     n_components : int, default=2
-        Target dimension k, at most d − 1 (v is left out only up to d − 2).
+        Target dimension k, at most d − r (v is left out only up to d − r − 1).
 
     Attributes
     ----------
     mean_ : ndarray of shape (n_features,)
-    mean_direction_ : ndarray of shape (n_features,)
-        u.
+    mean_directions_ : ndarray of shape (r, n_features)
+        U: orthonormal rows spanning the mean gaps (r is the rank of the gaps, numpy's
+        ``matrix_rank`` tolerance; 0 where all group means coincide).
     covariance_direction_ : ndarray of shape (n_features,)
-        v, orthogonal to u.
+        v, orthogonal to U.
     variance_gap_ : float
-        vᵀ(Σ₁ − Σ₀)v, the variance gap along v.
+        The largest minus the smallest of the groups' variances along v.
     components_ : ndarray of shape (n_components, n_features)
-        Orthonormal rows, orthogonal to u and (for k ≤ d − 2) to v.
+        Orthonormal rows, orthogonal to U and (for k ≤ d − r − 1) to v.
     """
 
     def __init__(self, n_components=2):
         self.n_components = n_components
 
     def fit(self, X, y=None, *, sensitive_features=None):
-        """Learn the projection from X and the binary sensitive attribute.
+        """Learn the projection from X and the groups of the sensitive attribute.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : ignored
-        sensitive_features : array-like of shape (n_samples,)
-            Two groups, each of at least two rows.
+        sensitive_features : array-like of shape (n_samples,) or (n_samples, n_columns)
+            Group labels, or one row per sample (e.g. one-hot columns) whose distinct rows are
+            the groups; at least two groups, each of at least two rows.
 
         Returns
         -------
@@ -77,33 +80,41 @@ class GapPCA(TransformerMixin, BaseEstimator):
         X = validate_data(self, X, dtype=float)
         d = X.shape[1]
         k = self.n_components
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= d - 1:
-            raise ValueError(f"n_components must be an integer in [1, {d - 1}]; got {k!r}.")
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"n_components must be a positive integer; got {k!r}.")
         if sensitive_features is None:
             raise ValueError("sensitive_features is required: the groups' means and "
                              "covariances are its.")
-        s = np.asarray(sensitive_features).ravel()
-        groups, counts = np.unique(s, return_counts=True)
-        if len(s) != len(X) or len(groups) != 2 or counts.min() < 2:
-            raise ValueError(f"sensitive_features must hold two groups of at least two rows, "
-                             f"one value per row; got {len(groups)} group(s) of sizes "
-                             f"{counts.tolist()} for {len(s)} value(s) and {len(X)} rows.")
-        X0, X1 = X[s == groups[0]], X[s == groups[1]]
-        gap = X1.mean(axis=0) - X0.mean(axis=0)
-        norm = linalg.norm(gap)
-        u = gap / norm if norm > 0 else np.zeros(d)
-        P_u = np.eye(d) - np.outer(u, u)
-        D = P_u @ (np.cov(X1, rowvar=False) - np.cov(X0, rowvar=False)) @ P_u
-        values, vectors = linalg.eigh((D + D.T) / 2)
-        v = vectors[:, np.argmax(np.abs(values))]
+        labels, counts = _groups(sensitive_features, len(X))
+        Xs = [X[labels == j] for j in range(len(counts))]
+        means = np.array([Xj.mean(axis=0) for Xj in Xs])
+        gaps = means - means.mean(axis=0)
+        _, singular, Vt = linalg.svd(gaps, full_matrices=False)
+        rank = int(np.sum(singular > max(gaps.shape) * np.finfo(float).eps * singular[0])) \
+            if singular[0] > 0 else 0
+        U = Vt[:rank]
+        if k > d - rank:
+            raise ValueError(f"n_components must be an integer in [1, {d - rank}] (d = {d} "
+                             f"less the {rank} direction(s) of the mean gaps); got {k!r}.")
+        P_U = np.eye(d) - U.T @ U
+        covariances = [np.cov(Xj, rowvar=False) for Xj in Xs]
+        average = sum(covariances) / len(covariances)
+        v, largest = None, -1.0
+        for C in covariances:  # the largest |vᵀ(Σ_j − Σ̄)v| of any group, v ⊥ U
+            D = P_U @ (C - average) @ P_U
+            values, vectors = linalg.eigh((D + D.T) / 2)
+            j = int(np.argmax(np.abs(values)))
+            if abs(values[j]) > largest:
+                v, largest = vectors[:, j], abs(values[j])
+        variances = [v @ C @ v for C in covariances]
         self.mean_ = X.mean(axis=0)
-        self.mean_direction_ = u
+        self.mean_directions_ = U
         self.covariance_direction_ = v
-        self.variance_gap_ = float(v @ D @ v)
+        self.variance_gap_ = float(max(variances) - min(variances))
         Xc = X - self.mean_
-        projected = Xc @ (P_u - np.outer(v, v) if k <= d - 2 else P_u)
-        U, _, Vt = linalg.svd(projected, full_matrices=False)
-        _, Vt = svd_flip(U, Vt, u_based_decision=False)  # a sign of each component that is fixed
+        projected = Xc @ (P_U - np.outer(v, v) if k <= d - rank - 1 else P_U)
+        U_svd, _, Vt = linalg.svd(projected, full_matrices=False)
+        _, Vt = svd_flip(U_svd, Vt, u_based_decision=False)  # fixed signs
         self.components_ = Vt[:k]
         return self
 
@@ -112,3 +123,18 @@ class GapPCA(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=float, reset=False)
         return (X - self.mean_) @ self.components_.T
+
+
+def _groups(sensitive_features, n_samples):
+    """Group numbers 0..g−1 of each row (a 2-D attribute: its distinct rows) and group sizes."""
+    s = np.asarray(sensitive_features)
+    if s.ndim not in (1, 2) or len(s) != n_samples:
+        raise ValueError(f"sensitive_features must hold one value or one row per sample "
+                         f"({n_samples}); got shape {s.shape}.")
+    _, labels, counts = np.unique(s if s.ndim == 2 else s.ravel(), axis=0 if s.ndim == 2 else None,
+                                  return_inverse=True, return_counts=True)
+    labels = labels.ravel()
+    if len(counts) < 2 or counts.min() < 2:
+        raise ValueError(f"sensitive_features must hold at least two groups of at least two "
+                         f"rows; got {len(counts)} group(s) of sizes {counts.tolist()}.")
+    return labels, counts
