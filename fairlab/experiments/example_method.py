@@ -25,7 +25,7 @@ class GapPCA(TransformerMixin, BaseEstimator):
 
     1. U, an orthonormal basis (r × d) of the span of the mean gaps μ_j − μ̄ (r ≤ g − 1; for two
        groups the one direction (μ₁ − μ₀)/‖μ₁ − μ₀‖), and P_U = I − UᵀU;
-    2. v, the unit vector orthogonal to U that maximises max_j |vᵀ(Σ_j − Σ̄)v|: the
+    2. v, the unit vector orthogonal to U that maximises max_j abs(vᵀ(Σ_j − Σ̄)v): the
        eigenvector of the largest absolute eigenvalue of P_U (Σ_j − Σ̄) P_U over the groups j
        (for two groups, of P_U (Σ₁ − Σ₀) P_U), the direction along which one group's variance
        departs most from the average; ``variance_gap_`` = max_j vᵀΣ_jv − min_j vᵀΣ_jv;
