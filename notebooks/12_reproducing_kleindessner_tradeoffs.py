@@ -394,18 +394,6 @@ ax.set_title("Training time per point of a curve against n")
 plt.show()
 
 # %% [markdown]
-# ## Summary
-#
-# A representation learned once, with an ordinary classifier on top, traces an accuracy–fairness curve at a
-# fraction of the reductions' cost; whether that curve is as good as the reductions' is a number here (the mean
-# gap at matched violation), and the paper's claims are judged on it, one by one. The sentence below is generated
-# from the verdict and names every check that fails; where the curves come from is in
-# {ref}`appendix-ledger-kleindessner-tradeoffs`.
-
-# %% tags=["hide-input"]
-verdict.sentence
-
-# %% [markdown]
 # ## Writing the results
 #
 # With `results_csv` set (as `make reproduce` does), the curves and the runtimes are written with the commit, the
@@ -417,6 +405,18 @@ if results_csv:
     write_results_csv(runtimes, str(path).replace(".csv", "_runtimes.csv"),
                       chapter="12_reproducing_kleindessner_tradeoffs")
     print("wrote", path)
+
+# %% [markdown]
+# ## Summary
+#
+# A representation learned once, with an ordinary classifier on top, traces an accuracy–fairness curve at a
+# fraction of the reductions' cost; whether that curve is as good as the reductions' is a number here (the mean
+# gap at matched violation), and the paper's claims are judged on it, one by one. The sentence below is generated
+# from the verdict and names every check that fails; where the curves come from is in
+# {ref}`appendix-ledger-kleindessner-tradeoffs`.
+
+# %% tags=["hide-input"]
+verdict.sentence
 
 # %% [markdown]
 # ## Exercises
