@@ -9,12 +9,11 @@ KERNEL ?= Sandybridge
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Tests that run whole notebooks under papermill have "papermill" in their names.
 NO_PAPERMILL := -k "not papermill"
-# make test / test-unit run one pytest worker per core (pytest-xdist; --dist loadscope keeps a
-# notebook's cells, and a module's or a class's tests, in one worker: the papermill runs are one
-# class per notebook, so they spread over the workers), each with single-threaded BLAS so the
-# workers do not oversubscribe the cores; PARALLEL= runs serially.  test-blas runs the notebooks
-# serially with the BLAS's own thread count, so every notebook is also checked under
-# multithreaded BLAS.
+# make test / test-unit / test-blas run one pytest worker per core (pytest-xdist; --dist loadscope
+# keeps a notebook's cells, and a module's or a class's tests, in one worker: the papermill runs
+# are one class per notebook, so they spread over the workers), each with single-threaded BLAS so
+# the workers do not oversubscribe the cores; PARALLEL= runs serially.  That results do not depend
+# on the BLAS's thread count is checked by the unit tests that set it (threadpoolctl).
 PARALLEL ?= -n auto --dist loadscope
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
@@ -95,15 +94,16 @@ test: $(STAMP)  ## unit tests and every notebook re-executed and compared (nbval
 # (Sandybridge needs AVX; Nehalem SSE4.2; ARMV8 on 64-bit ARM). OpenBLAS does not check that the
 # CPU can run the kernel it is told to use: one it cannot dies with "Illegal instruction". Stops
 # unless the OpenBLAS of NumPy and of SciPy both run KERNEL. Leaves out the book build and
-# browser test (tests/test_book.py) and the papermill runs. The unit tests run as in make test
-# (one single-threaded worker per core); the notebooks serially with the BLAS's own thread count.
-# Both parts run; the target fails if either does.
+# browser test (tests/test_book.py) and the papermill runs. The unit tests and the notebooks run
+# as in make test (one single-threaded worker per core). Both parts run; the target fails if
+# either does.
 test-blas: $(STAMP)  ## the numerical tests and notebooks under another OpenBLAS kernel (KERNEL=...)
 	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -c "$$BLAS_INFO" $(KERNEL)
 	status=0; \
 	OPENBLAS_CORETYPE=$(KERNEL) $(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) tests \
 	    --ignore=tests/test_book.py $(NO_PAPERMILL) || status=1; \
-	OPENBLAS_CORETYPE=$(KERNEL) $(BIN)/python -m pytest $(NBVAL) notebooks || status=1; \
+	OPENBLAS_CORETYPE=$(KERNEL) $(ONE_THREAD) $(BIN)/python -m pytest $(PARALLEL) $(NBVAL) \
+	    notebooks || status=1; \
 	exit $$status
 
 # Unit and property tests only: no notebook executed, no book built (tests/test_book.py runs in

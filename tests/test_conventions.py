@@ -263,17 +263,45 @@ def _sizes(path):
     return sizes
 
 
+# A display option changes what a run shows while it computes, never what it computes: it rides
+# along with each of the notebook's other option runs (where "use_ledger=False" computes), and has
+# a run of its own only in a notebook with no other option.
+DISPLAY_OPTIONS = {"progress": True}
+
+
+def _display_options(path):
+    """The display options ``path`` documents, at their non-default values."""
+    return {name: value for name, value in DISPLAY_OPTIONS.items()
+            if name in {n for n, _, _ in _documented_parameters(path)}}
+
+
+def _option_runs(path):
+    runs = [(name, value, comment) for name, default, comment in _documented_parameters(path)
+            for value in _other_options(default, comment)]
+    other = [run for run in runs if run[0] not in DISPLAY_OPTIONS]
+    return other or runs
+
+
 OPTION_RUNS = [
     pytest.param(path, name, value, comment, id=f"{path.stem}-{name}={value}")
     for path in NOTEBOOKS
-    for name, default, comment in _documented_parameters(path)
-    for value in _other_options(default, comment)
+    for name, value, comment in _option_runs(path)
 ]
 
 
 def test_the_documented_options_are_found():
     found = {(p.stem, name, value) for p, name, value, _ in (r.values for r in OPTION_RUNS)}
     assert ("05_fair_pca_variants", "tradeoff_dataset", "german") in found
+    assert ("15_reproducing_de_diego", "use_ledger", False) in found
+
+
+def test_a_display_option_rides_along_with_the_other_options():
+    by_notebook = {}
+    for run in OPTION_RUNS:
+        by_notebook.setdefault(run.values[0].stem, set()).add(run.values[1])
+    chapter = "15_reproducing_de_diego"
+    assert "progress" not in by_notebook[chapter]
+    assert _display_options(ROOT / "notebooks" / f"{chapter}.ipynb") == {"progress": True}
 
 
 def _run_with_option(path, name, value, comment, tmp_path):
@@ -283,7 +311,8 @@ def _run_with_option(path, name, value, comment, tmp_path):
         pytest.skip(f"{name}={value!r} needs the internet, which the tests do not use")
     if "FAIRLAB_DATA" in comment and not os.environ.get("FAIRLAB_DATA"):
         pytest.skip(f"{name}={value!r} needs FAIRLAB_DATA")
-    _execute(papermill, path, tmp_path / path.name, {**_sizes(path), name: value})
+    parameters = {**_sizes(path), **_display_options(path), name: value}
+    _execute(papermill, path, tmp_path / path.name, parameters)
 
 
 def _papermill_runs(path):
