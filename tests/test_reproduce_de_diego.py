@@ -112,6 +112,56 @@ def test_k_follows_table3():
         de_diego.paper_k("adult", -1)
 
 
+# ------------------------------------------------------------------ encodings against Table 3
+def test_german_and_compas_encodings_have_table3s_feature_counts_by_hand():
+    """German: the 20 attributes of german.data, each one column, + 1[age > 25]; COMPAS: the
+    six non-sensitive features the paper's §3.3 names.  Counted from the raw files by hand."""
+    import lzma
+    from pathlib import Path
+
+    import fairlab.datasets as fd
+
+    t3 = published.table("dediego2025", "table3")
+    d = t3[t3["metric"] == "n_features"].set_index("dataset")["mean"]
+    enc = de_diego.load_data("german")
+    raw = lzma.decompress((Path(fd.__file__).parent / "data" / "german.data.xz").read_bytes())
+    rows = [line.split() for line in raw.decode().splitlines() if line.strip()]
+    assert {len(r) for r in rows} == {21}  # 20 attributes + the class
+    for j in range(20):
+        column = [r[j] for r in rows]
+        if column[0].startswith("A"):  # categorical: the rank of the code's number
+            levels = sorted({int(v[1:]) for v in column})
+            by_hand = [levels.index(int(v[1:])) for v in column]
+        else:
+            by_hand = [float(v) for v in column]
+        np.testing.assert_array_equal(enc.X[:, j], by_hand)
+    age = np.array([float(r[12]) for r in rows])
+    np.testing.assert_array_equal(enc.X[:, 20], age > 25)
+    assert enc.X.shape == (1000, int(d["German Credit"]))
+    assert enc.feature_names[-1] == "age>25" and np.array_equal(enc.X[:, -1], enc.s)
+    assert len(set(enc.feature_names)) == 21
+    compas = de_diego.load_data("compas")
+    named = {"event", "decile_score", "juv_misd_count", "age", "juv_other_count",
+             "priors_count"}
+    assert set(compas.feature_names) == named and compas.X.shape == (6150, int(d["COMPAS"]))
+    # event is in the features, as the paper keeps it; it equals the label on most rows
+    event = compas.X[:, compas.feature_names.index("event")]
+    assert 0.85 < np.mean(event == compas.y) < 0.95
+
+
+def test_feature_counts_sets_table3_beside_ours():
+    counts = de_diego.feature_counts().set_index("dataset")
+    assert counts.loc["German Credit", ["d (paper)", "d (before)", "d (ours)"]].tolist() == [
+        21, 47, 21]
+    assert counts.loc["COMPAS", ["d (paper)", "d (before)", "d (ours)"]].tolist() == [6, 8, 6]
+    for name, paper, ours in (("Adult Income", 36, 99), ("Diabetes", 27, 18),
+                              ("Communities and Crimes", 33, 98)):
+        assert counts.loc[name, ["d (paper)", "d (ours)"]].tolist() == [paper, ours]
+        assert "no " in counts.loc[name, "text"]  # no encoding reaching d is in the text
+    assert counts.loc["COMPAS", "n (paper)"] == 7214 and counts.loc["COMPAS", "n (ours)"] == 6150
+    assert set(counts["S (paper)"]) >= {"Gender (Male)", "Age (> 25)"}
+
+
 def test_data_subsample_and_errors():
     d = de_diego.load_data("german", max_rows=100, random_state=3)
     assert d.X.shape == (100, len(d.feature_names)) and d.n_rows == 1000
@@ -380,3 +430,4 @@ def test_coverage_counts_each_table_and_all(small):
     assert cov.loc["Table 1", "shown"] == 2 * 3  # η = 0 only
     assert cov.loc["Table 1", "within"] == int(t1.within.fillna(False).sum())
     assert cov.loc["all"].drop("share within").equals(cov.loc["Table 1"].drop("share within"))
+

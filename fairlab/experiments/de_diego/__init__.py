@@ -1,7 +1,8 @@
 """De-Diego et al. (2025) §4: Fair PLS on six real data sets (Tables 1–5, Figs. 5–7).
 
 Every public name is importable from here; the modules behind them hold one purpose each:
-``_data`` (the data sets, the choice of k, Experiment A's scores and Experiment B's models),
+``_encodings`` (the features of each data set beside Table 3), ``_data`` (the data
+sets, the choice of k, Experiment A's scores and Experiment B's models),
 ``_units`` (the ledger's work units), ``_checks`` (our tables beside the printed ones, the
 normalisation and the spread) and ``_render`` (the side-by-side table and the figures).
 """
@@ -38,6 +39,7 @@ from ._data import (
 )
 from ._data import _cov2 as _cov2
 from ._data import _folds as _folds
+from ._encodings import ENCODINGS, encode, feature_counts
 from ._render import (
     fig7,
     plot_representation,
@@ -60,6 +62,7 @@ __all__ = [
     "DATASETS",
     "DECIMALS",
     "DEFAULT_NORMALISATION",
+    "ENCODINGS",
     "ETAS_A",
     "ETAS_B",
     "METRIC_LABELS",
@@ -75,6 +78,8 @@ __all__ = [
     "downstream_models",
     "downstream_scores",
     "downstream_summary",
+    "encode",
+    "feature_counts",
     "fig7",
     "load_data",
     "load_datasets",

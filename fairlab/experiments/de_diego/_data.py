@@ -21,6 +21,7 @@ from ...evaluation._util import _dataset_key as _util_dataset_key
 from ...evaluation._util import _progress
 from ...evaluation.splits import repeated_splits
 from .. import methods as registry
+from ._encodings import encode
 
 #: Data set keys of De-Diego et al. -> the names printed in its tables.
 DATASETS = {
@@ -80,10 +81,12 @@ def _dataset_key(dataset):
 def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
     """One data set of De-Diego et al. as numpy arrays, optionally subsampled.
 
-    ``load_<dataset>(variant="pls")`` (the sensitive attribute and privileged group of Table 2;
-    see each loader's ``DESCR`` for how its features differ from the paper's unpublished
-    encoding).  Law School is external: it is read from ``data_home`` or ``$FAIRLAB_DATA`` and
-    never downloaded here, so without a copy a :class:`FileNotFoundError` says where to put it.
+    ``load_<dataset>(variant="pls")`` (the rows, labels, sensitive attribute and privileged
+    group of Table 2) with the features of :func:`encode`: German Credit as 21 ordinal columns
+    and COMPAS as the six features the paper names, as Table 3's d; the other data sets as
+    loaded (:func:`feature_counts` sets them beside Table 3).  Law School is external: it is
+    read from ``data_home`` or ``$FAIRLAB_DATA`` and never downloaded here, so without a copy a
+    :class:`FileNotFoundError` says where to put it.
 
     Parameters
     ----------
@@ -106,13 +109,14 @@ def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
     max_rows = check_int(max_rows, "max_rows", minimum=10, allow_none=True)
     loader = getattr(datasets, f"load_{key}")
     data = loader(variant="pls", data_home=data_home, download_if_missing=False)
-    X, y, s = data.X.to_numpy(float), data.y.to_numpy(), data.sensitive.to_numpy().astype(int)
+    features = encode(key, data, data_home)
+    X, y, s = features.to_numpy(float), data.y.to_numpy(), data.sensitive.to_numpy().astype(int)
     n = len(y)
     if max_rows is not None and n > max_rows:
         rows = np.sort(np.random.default_rng(random_state).choice(n, max_rows, replace=False))
         X, y, s = X[rows], y[rows], s[rows]
     task = "regression" if data.pos_label is None else "classification"
-    return Bunch(X=X, y=y, s=s, feature_names=list(data.feature_names), task=task,
+    return Bunch(X=X, y=y, s=s, feature_names=list(features.columns), task=task,
                  pos_label=data.pos_label, key=key, dataset=DATASETS[key], n_rows=n)
 
 
