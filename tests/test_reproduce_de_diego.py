@@ -431,3 +431,57 @@ def test_coverage_counts_each_table_and_all(small):
     assert cov.loc["Table 1", "within"] == int(t1.within.fillna(False).sum())
     assert cov.loc["all"].drop("share within").equals(cov.loc["Table 1"].drop("share within"))
 
+
+def test_extended_bound_by_hand_on_a_tiny_frame():
+    """Two data sets, two experiments, two readings r; A also varies ``error``, B does not.
+
+    d1, A: r = x puts both cells within, y one -> 2; d2, A: x none, y one -> 1;
+    d1, B: x one, y none -> 1; d2, B: x none of two, y one -> 1.  Per data set 3 and 2 of 3;
+    the bound 5 of 6.  One reading for all data sets: A, x gives 2 + 0, y 1 + 1 -> 2; B, x gives
+    1 + 0, y 0 + 1 -> 1; together 3 of 6, below 60 %.
+    """
+    T, F = True, False
+    rows = [("A", "d1", "c1", T, "x", "e"), ("A", "d1", "c2", T, "x", "e"),
+            ("A", "d1", "c1", F, "y", "e"), ("A", "d1", "c2", T, "y", "e"),
+            ("A", "d2", "c1", F, "x", "e"), ("A", "d2", "c1", T, "y", "e"),
+            ("B", "d1", "c1", T, "x", ""), ("B", "d1", "c1", F, "y", ""),
+            ("B", "d2", "c1", F, "x", ""), ("B", "d2", "c2", F, "x", ""),
+            ("B", "d2", "c1", T, "y", ""), ("B", "d2", "c2", F, "y", "")]
+    cells = pd.DataFrame(rows, columns=["experiment", "dataset", "cell", "within", "r", "error"])
+    out = de_diego.extended_bound(cells, target=0.6)
+    assert out.loc["d1", ["printed", "within, A", "within, B", "within"]].tolist() == [3, 2, 1, 3]
+    assert out.loc["d2", ["printed", "within, A", "within, B", "within"]].tolist() == [3, 1, 1, 2]
+    bound, one = out.loc["all: bound (a reading per data set)"], out.loc[
+        "all: one reading per experiment"]
+    assert bound[["printed", "within"]].tolist() == [6, 5] and bool(bound["reaches target"])
+    assert one[["within, A", "within, B", "within"]].tolist() == [2, 1, 3]
+    assert not bool(one["reaches target"]) and one["share"] == 0.5
+    with pytest.raises(ValueError, match="columns"):
+        de_diego.extended_bound(cells.drop(columns="within"))
+    with pytest.raises(ValueError, match="target"):
+        de_diego.extended_bound(cells, target=0)
+
+
+def test_the_extended_bound_contains_the_reading_bound(small):
+    """The extended family holds every reading of :func:`reading_bound` (ddof 0, our encoding,
+    Table 3's k), so its one reading per experiment reaches at least the old count; every
+    encoding × k variant covers every data set."""
+    sc_a = de_diego.representation_scores(small, [0.0, 1.0], n_splits=2,
+                                          features=("S not in X",))
+    sc_b = de_diego.downstream_scores(small, [0.0, 1.0], n_folds=3, models=("LR",))
+    cv = de_diego.cv_k(small, [0.0, 1.0], n_folds=3)
+    variants = de_diego.encoding_and_k_variants(sc_a, small, cv, [0.0, 1.0], n_splits=2,
+                                                max_rows=300)
+    assert variants.groupby("variant")["dataset"].nunique().eq(2).all()
+    assert variants["variant"].nunique() == 4
+    # German's loader variant has the loader's 47 features: another k is possible at η = 0
+    loader = variants[variants.variant.str.startswith("encoding: the loader's; k: Table 3")]
+    assert set(loader.k) >= set(sc_a.k)
+    cells = de_diego.reading_cells(variants, sc_b, ddofs=(0,))
+    assert set(cells.experiment) == {"A", "B"} and cells.within.dtype == bool
+    extended = de_diego.extended_bound(cells)
+    old = de_diego.reading_bound(sc_a, sc_b)
+    assert extended.loc["all: one reading per experiment", "within"] >= old.loc[
+        "all: one per experiment", "best single"]
+    assert extended.loc["all: bound (a reading per data set)", "within"] >= extended.loc[
+        "all: one reading per experiment", "within"]

@@ -4,10 +4,12 @@ Every public name is importable from here; the modules behind them hold one purp
 ``_encodings`` (the features of each data set beside Table 3), ``_data`` (the data
 sets, the choice of k, Experiment A's scores and Experiment B's models),
 ``_units`` (the ledger's work units), ``_checks`` (our tables beside the printed ones, the
-normalisation and the spread) and ``_render`` (the side-by-side table and the figures).
+normalisation and the spread), ``_render`` (the side-by-side table and the figures) and
+``_bound`` (the extended reading bound).
 """
 
 from ...pls import FairPLS as FairPLS
+from ._bound import encoding_and_k_variants, extended_bound, reading_cells
 from ._checks import (
     DECIMALS,
     METRIC_LABELS,
@@ -79,6 +81,8 @@ __all__ = [
     "downstream_scores",
     "downstream_summary",
     "encode",
+    "encoding_and_k_variants",
+    "extended_bound",
     "feature_counts",
     "fig7",
     "load_data",
@@ -90,6 +94,7 @@ __all__ = [
     "plot_representation",
     "plot_tradeoff",
     "reading_bound",
+    "reading_cells",
     "representation_scores",
     "run_unit",
     "scores_from_ledger",

@@ -78,7 +78,7 @@ def _dataset_key(dataset):
     return _util_dataset_key(dataset, DATASETS)
 
 
-def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
+def load_data(dataset, *, max_rows=None, random_state=0, data_home=None, encoding="paper"):
     """One data set of De-Diego et al. as numpy arrays, optionally subsampled.
 
     ``load_<dataset>(variant="pls")`` (the rows, labels, sensitive attribute and privileged
@@ -97,6 +97,9 @@ def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
     random_state : int, default=0
         Seed of the subsample.
     data_home : path, optional
+    encoding : {"paper", "loader"}, default="paper"
+        The features of :func:`encode` (Table 3's d where the text supports it) or the
+        loader's ``"pls"`` features as they are.
 
     Returns
     -------
@@ -109,7 +112,9 @@ def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
     max_rows = check_int(max_rows, "max_rows", minimum=10, allow_none=True)
     loader = getattr(datasets, f"load_{key}")
     data = loader(variant="pls", data_home=data_home, download_if_missing=False)
-    features = encode(key, data, data_home)
+    if encoding not in ("paper", "loader"):
+        raise ValueError(f"encoding must be 'paper' or 'loader'; got {encoding!r}.")
+    features = encode(key, data, data_home) if encoding == "paper" else data.X
     X, y, s = features.to_numpy(float), data.y.to_numpy(), data.sensitive.to_numpy().astype(int)
     n = len(y)
     if max_rows is not None and n > max_rows:
@@ -386,8 +391,9 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
     etas : sequence of float, default=(0, 1, 2, 10)
     n_splits : int, default=3
     test_size : float in (0, 1), default=0.3
-    k : int or None
-        ``None``: :func:`paper_k` of each data set and η (Table 3), clipped to d.
+    k : int, dict or None
+        ``None``: :func:`paper_k` of each data set and η (Table 3); a dict: ``(key, η) -> k``
+        (e.g. from :func:`cv_k`), :func:`paper_k` where it has none; clipped to d.
     features : sequence of {"S not in X", "S in X"}
         Preprocessing variants to fit.
     random_state : int, default=0
@@ -413,8 +419,9 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
     for key, feat, i in _progress(jobs, progress, total=len(jobs), desc="splits"):
         d = data[key]
         for eta in etas:
-            kk = paper_k(key, eta, d.X.shape[1] + (feat == "S in X")) if k is None \
-                else min(int(k), d.X.shape[1] + (feat == "S in X"))
+            width = d.X.shape[1] + (feat == "S in X")
+            chosen = k.get((key, eta)) if isinstance(k, dict) else k
+            kk = paper_k(key, eta, width) if chosen is None else min(int(chosen), width)
             rows += split_scores(d, registry.build(_METHOD, kk, eta=eta), features=feat,
                                  split=i, test_size=test_size, random_state=random_state,
                                  eta=eta)[0]
