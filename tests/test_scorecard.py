@@ -21,6 +21,9 @@ from fairlab.experiments.cards._registry import _REGISTRY
 from fairlab.experiments.de_diego import scores_from_ledger, table1_rows
 from fairlab.experiments.example_method import GapPCA
 from fairlab.experiments.kleindessner import KERNEL_DEPENDENT_MODELS, METHODS
+from fairlab.experiments.kleindessner_tradeoffs import (
+    KERNEL_DEPENDENT_MODELS as TRADEOFF_KERNEL_DEPENDENT_MODELS,
+)
 
 # where the scorecard computes its units (patched to count them)
 machinery = importlib.import_module("fairlab.experiments.cards._card")
@@ -164,7 +167,7 @@ def test_ranks_by_hand():
     assert cards.RANK_DIRECTION == {
         "var_pct": "higher", "accuracy_pct": "higher", "mmd2": "lower", "delta_dp": "lower",
         "cov2_y": "higher", "cov2_s": "lower", "reconstruction_error": "lower",
-        "error": "lower", "hsic": "lower"}
+        "error": "lower", "hsic": "lower", "curve_gap": "lower"}
 
 
 def test_ranks_of_a_hand_made_experiment_a_card():
@@ -399,7 +402,7 @@ def test_the_dimensionality_reductions_take_q_first():
     ks = _REGISTRY[cards.PEREZ_SUAY_DR].ks
     assert ks("sex") == (2, 1, 3, 5, 10, 20, 50, 100)
     assert ks("sex+race") == (7, 1, 2, 3, 5, 10, 20, 50, 100)
-    assert cards.PROTOCOLS[-1] == cards.PEREZ_SUAY_DR == "perez_suay_dr"
+    assert cards.PEREZ_SUAY_DR == "perez_suay_dr" in cards.PROTOCOLS
 
 
 def test_the_scorecard_is_one_function_under_one_name():
@@ -412,8 +415,49 @@ def test_the_scorecard_is_one_function_under_one_name():
     assert fairlab.experiments.scorecard is cards.scorecard
     assert callable(fairlab.experiments.scorecard)
     assert cards.PROTOCOLS == tuple(_REGISTRY) == (
-        cards.KLEINDESSNER, cards.DE_DIEGO_A, cards.PEREZ_SUAY_DR)
+        cards.KLEINDESSNER, cards.DE_DIEGO_A, cards.PEREZ_SUAY_DR, cards.KLEINDESSNER_TRADEOFFS)
     assert _factory("fairlab.experiments.cards:KLEINDESSNER_FAIR_PCA") is \
         cards.KLEINDESSNER_FAIR_PCA
     described = cards.describe_factory(cards.KLEINDESSNER_FAIR_PCA)
     assert described == "fairlab.pca:FairPCA(center=False)"
+
+
+def test_fair_pca_through_the_tradeoff_curves_gives_the_ledgers_values(tmp_path):
+    """The registry's Fair PCA through §5.2's quick protocol (Adult's first draw, DP and EO, at
+    d − 1 = 98 components): every stored error and violation of the committed ledger's curves,
+    to the stored digit (the kernel SVM's only on the ledger's BLAS kernel), and on the card
+    the same gap to the reductions and rank as the published "Fair PCA", and the same points."""
+    factory = functools.partial(methods.build, "Fair PCA")
+    card = cards.scorecard(factory, name="My PCA", protocols="kleindessner_tradeoffs",
+                           quick=True, results=tmp_path, scheduler="serial")
+    rows = _scores(read_ledger("scorecard", tmp_path))
+    assert rows["unit"].nunique() == 2 and set(rows["split"]) == {0} and set(rows["k"]) == {98}
+    assert "missing" not in set(rows["metric"])
+    ledger = read_ledger("kleindessner_tradeoffs")
+    committed = ledger[(ledger["dataset"] == "adult") & (ledger["split"] == 0)
+                       & ledger["method"].isin(["Fair PCA (DP)", "Fair PCA (EO)"])
+                       & ledger["metric"].isin(["error", "violation"])]
+    committed = committed.assign(dataset=committed["method"].str.replace(
+        r"^Fair PCA \((DP|EO)\)$", r"Adult, \1", regex=True))
+    if set(committed["machine"].str.partition("BLAS:")[2]) != {machine().partition("BLAS:")[2]}:
+        rows = rows[~rows["model"].isin(TRADEOFF_KERNEL_DEPENDENT_MODELS)]
+        committed = committed[~committed["model"].isin(TRADEOFF_KERNEL_DEPENDENT_MODELS)]
+    both = rows.merge(committed, on=["dataset", "model", "metric", "eta", "split"],
+                      suffixes=("", "_ledger"), validate="one_to_one")
+    assert len(both) == len(rows) == len(committed) >= 2 * 11 * 2
+    assert both["value"].tolist() == both["value_ledger"].tolist()
+    cell = ["dataset", "k", "eta", "model", "metric"]
+    scored = card[card["metric"] != cards.LEAKAGE]
+    yours = scored[scored["yours"]].set_index(cell)
+    theirs = scored[scored["method"] == "Fair PCA"].set_index(cell).loc[yours.index]
+    assert len(yours) == 2 * 2 * (1 + 2 * 11)  # panels × classifiers × (gap + points)
+    assert yours["mean"].equals(theirs["mean"])
+    gaps = yours.xs("curve_gap", level="metric")
+    assert gaps["rank"].equals(theirs.xs("curve_gap", level="metric")["rank"])
+    assert set(scored.loc[scored["metric"] == "curve_gap", "method"]) == {
+        "My PCA", "Fair PCA", "Fair PCA-S", "Fair Kernel PCA"}  # the reductions: the reference
+    tables = cards.render(card)
+    assert [t.title for t in tables] == [
+        "Scorecard: Kleindessner et al. (2023), trade-off curves (Figs. 4 and 8)",
+        "Curve points: Kleindessner et al. (2023), trade-off curves (Figs. 4 and 8)",
+        "Leakage audit of My PCA: Kleindessner et al. (2023), trade-off curves (Figs. 4 and 8)"]

@@ -32,11 +32,14 @@ DEFAULT_RESULTS = "scorecard-results"
 #: and a smaller gap in positive rates (ΔDP) are better.
 RANK_DIRECTION = {"var_pct": "higher", "accuracy_pct": "higher", "mmd2": "lower",
                   "delta_dp": "lower", "cov2_y": "higher", "cov2_s": "lower",
-                  "reconstruction_error": "lower", "error": "lower", "hsic": "lower"}
+                  "reconstruction_error": "lower", "error": "lower", "hsic": "lower",
+                  "curve_gap": "lower"}
 #: The columns of a scorecard.  The leakage audit's rows (``metric`` :data:`LEAKAGE`) fill the
-#: last four; the others leave them empty.
-CARD_COLUMNS = ["protocol", "dataset", "k", "model", "metric", "method", "yours", "mean", "std",
-                "n_splits", "rank", "ranked", "better", "ci_low", "ci_high", "chance", "detected"]
+#: last four; the others leave them empty.  ``eta`` is a row's trade-off parameter (Fair PLS's
+#: η; a curve point's λ, or the ε of the reductions), empty elsewhere.
+CARD_COLUMNS = ["protocol", "dataset", "k", "eta", "model", "metric", "method", "yours", "mean",
+                "std", "n_splits", "rank", "ranked", "better", "ci_low", "ci_high", "chance",
+                "detected"]
 
 _UNIT_KEYS = ("method", "protocol", "dataset", "k", "split")
 
@@ -90,8 +93,9 @@ def _parameters(protocol, method, quick):
 def _units(name, protocol, quick):
     spec = _REGISTRY[protocol]
     splits = spec.splits[:1] if quick else spec.splits
+    datasets = spec.quick if quick and spec.quick else spec.datasets
     return [{"method": name, "protocol": protocol, "dataset": dataset, "k": k, "split": split}
-            for dataset in spec.datasets
+            for dataset in datasets
             for k in (spec.ks(dataset)[:1] if quick else spec.ks(dataset))
             for split in splits]
 
@@ -172,11 +176,16 @@ def _card(rows, protocol, pairs, splits):
     chosen = pd.Series(list(zip(theirs["dataset"], theirs["k"].astype(int))),
                        index=theirs.index).isin(pairs) & theirs["split"].isin(splits)
     scored = rows[~rows["metric"].str.startswith(LEAKAGE)]
-    parts = [summarize_ledger(scored).assign(yours=True),
-             summarize_ledger(theirs[chosen]).assign(yours=False)]
-    card = pd.concat(parts, ignore_index=True).assign(protocol=protocol)
+    if spec.summarize is None:
+        parts = [summarize_ledger(scored).assign(yours=True),
+                 summarize_ledger(theirs[chosen]).assign(yours=False)]
+        card = pd.concat(parts, ignore_index=True)
+        card = card[card["metric"].isin(RANK_DIRECTION)]
+    else:
+        card = spec.summarize(scored, theirs[chosen])
+    card = card.assign(protocol=protocol)
     card["k"] = card["k"].astype(int)
-    card = rank_methods(card[card["metric"].isin(RANK_DIRECTION)])
+    card = rank_methods(card)
     audit = _audit_card(rows, protocol)
     return pd.concat([card, audit], ignore_index=True) if len(audit) else card
 
@@ -216,12 +225,24 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
       and sex), so a method that takes group labels only fails here; its test representation
       gives the 1-NN test error and the linear HSIC with S.  The audit's groups are the
       distinct rows of S, those under 1% of the test rows merged into one.
+    * :data:`KLEINDESSNER_TRADEOFFS` — Kleindessner et al. (2023) §5.2, Figs. 4 and 8 on the
+      ten draws of Adult and Bank, one panel per fairness notion (DP, EO), at d − 1
+      components (Fair PCA's); the method takes Fair PCA's place in the knob with standard
+      PCA (:func:`~fairlab.experiments.kleindessner_tradeoffs.curve_scores`), a curve per
+      classifier (logistic regression, kernel SVM) over the λ grid, beside the curves of Fair
+      PCA, Fair PCA-S, fair kernel PCA and the reductions (their ε grid).  The card ranks
+      the mean curves by their gap to the reductions' (``curve_gap``, the experiment's
+      :func:`~fairlab.experiments.kleindessner_tradeoffs.gaps`: the error above theirs at
+      matched violation, averaged over the violation range) and lists every mean point
+      (``curve_violation``, ``curve_error``, ``eta`` the λ or ε; not ranked).  A quick card
+      takes Adult's panels only.  The audit reads the knob's fair block (the method's own
+      test representation).
 
     Each cell (protocol, data set, k, model, metric) ranks every method by its mean over the
     splits, rank 1 the best: higher %Var, accuracy and Cov²(r(X), Y) are better, lower MMD²,
-    ΔDP, Cov²(r(X), S), reconstruction error, 1-NN error and HSIC are better
-    (:data:`RANK_DIRECTION`); ties share the best rank, and a method without a value (%Var and
-    MMD² of a method without orthonormal ``components_``) is not ranked.
+    ΔDP, Cov²(r(X), S), reconstruction error, 1-NN error, HSIC and gap to the reductions are
+    better (:data:`RANK_DIRECTION`); ties share the best rank, and a method without a value
+    (%Var and MMD² of a method without orthonormal ``components_``) is not ranked.
 
     Every unit also audits the method's test representation with
     :func:`fairlab.metrics.leakage` (:data:`AUDIT`; :data:`AUDIT_QUICK` for a quick card): its
@@ -247,8 +268,9 @@ def scorecard(method, *, name=None, protocols=None, quick=False, results=None, s
         Of :data:`PROTOCOLS`; default all.
     quick : bool, default=False
         One split (the first) per data set at the smallest k, and the audit's cheaper
-        settings; the published methods are compared on that split too.  About a minute for
-        a linear method, every protocol together.
+        settings (the trade-off curves: Adult's panels only); the published methods are
+        compared on that split too.  About a minute for a linear method, every protocol
+        together, most of it the trade-off curves' kernel SVMs.
     results : path, optional
         The folder of the scorecard's ledger (created if absent); default
         :data:`DEFAULT_RESULTS` in the working directory.  Never the committed ledgers' folder.

@@ -20,6 +20,12 @@ class _Protocol:
     (metric, model) pairs, the metrics' printed ``labels`` and ``decimals``, the reason a value
     can be ``missing``, which direction is ``better`` in words, and the published ``methods``
     in their printed order.
+
+    Optional: ``quick``, the data sets of a quick card (default all of them); ``summarize(mine,
+    theirs)``, the card's rows of the method's and the published methods' ledger rows (default
+    :func:`~fairlab.experiments.summarize_ledger` of each, the metrics of ``RANK_DIRECTION``),
+    with a ``yours`` column; ``points``, the (x, y) metrics of curve points that
+    :func:`~fairlab.experiments.cards.render` prints in a table of their own.
     """
 
     name: str
@@ -37,3 +43,6 @@ class _Protocol:
     missing: str
     better: str
     methods: tuple
+    quick: tuple = None
+    summarize: object = None
+    points: tuple = ()

@@ -13,15 +13,26 @@ def _label(spec, metric, model):
     return f"{model} {label}" if model else label
 
 
+def _mean_std(row, places):
+    if pd.isna(row.mean):
+        return None
+    if pd.isna(row.std):  # a summary of the mean curve: no spread over the splits
+        return f"{row.mean:.{places}f}"
+    return f"{row.mean:.{places}f} ± {row.std:.{places}f}"
+
+
 def render(card):
-    """A scorecard (:func:`~fairlab.experiments.scorecard`) for a reader: two tables per protocol.
+    """A scorecard (:func:`~fairlab.experiments.scorecard`) for a reader: its tables per protocol.
 
     The first: per data set and k, the method (marked "yours") and then the published methods,
     each cell the mean ± std over the splits at the paper's decimals; under them the method's
     rank in each column ("2 of 12": second best of the twelve methods with a value).  The
     second: the leakage audit of the method's representation, per data set and k, each
     adversary's balanced accuracy (mean ± std over the splits), the lowest and highest end of
-    the splits' intervals, and in how many splits the interval lies above chance.
+    the splits' intervals, and in how many splits the interval lies above chance.  A protocol
+    of curves (Kleindessner et al.'s trade-offs) prints, between them, every method's mean
+    curve point per λ (or ε of the reductions): per data set and classifier, the violation and
+    the error.
 
     Returns
     -------
@@ -29,8 +40,13 @@ def render(card):
     """
     tables = []
     for protocol, part in card.groupby("protocol", sort=False):
+        spec = _REGISTRY[protocol]
         audit = part[part["metric"] == LEAKAGE]
-        tables.append(_scores_table(protocol, part[part["metric"] != LEAKAGE]))
+        points = part[part["metric"].isin(spec.points)]
+        tables.append(_scores_table(protocol, part[part["metric"].isin(
+            {metric for metric, _ in spec.columns})]))
+        if len(points):
+            tables.append(_points_table(protocol, points))
         if len(audit):
             tables.append(_audit_table(protocol, audit))
     return tables
@@ -47,8 +63,7 @@ def _scores_table(protocol, part):
     for row in part.itertuples():
         places = spec.decimals[row.metric]
         method = f"{row.method} (yours)" if row.yours else row.method
-        text = (None if pd.isna(row.mean) else
-                f"{row.mean:.{places}f} ± {row.std:.{places}f}")
+        text = _mean_std(row, places)
         lines.setdefault((row.dataset, row.k, not row.yours, method), {})[row.column] = text
         if row.yours:
             rank = None if pd.isna(row.rank) else f"{int(row.rank)} of {int(row.ranked)}"
@@ -66,6 +81,31 @@ def _scores_table(protocol, part):
         frame, title=f"Scorecard: {spec.title}", missing=spec.missing,
         note=f"mean ± std over {splits} split(s), the same for every method; rank 1 is the "
              f"best: {spec.better}; ties share the best rank.")
+
+
+def _points_table(protocol, points):
+    spec = _REGISTRY[protocol]
+    datasets = {printed: i for i, printed in enumerate(spec.datasets.values())}
+    models = {model: i for i, (_, model) in enumerate(spec.columns)}
+    methods = {method: i for i, method in enumerate(spec.methods)}
+    cells = {}
+    for row in points.itertuples():
+        method = f"{row.method} (yours)" if row.yours else row.method
+        key = (row.dataset, row.model, not row.yours, methods.get(row.method, -1), method,
+               row.eta, f"{row.eta:g}")
+        cells.setdefault(key, {})[spec.labels[row.metric]] = _mean_std(
+            row, spec.decimals[row.metric])
+    order = sorted(cells, key=lambda key: (datasets.get(key[0], len(datasets)),
+                                           models.get(key[1], len(models)), *key[2:6]))
+    frame = pd.DataFrame([cells[key] for key in order], index=pd.MultiIndex.from_tuples(
+        [(d, model, method, point) for d, model, _, _, method, _, point in order],
+        names=["dataset", "classifier", "method", "λ (the reductions: ε)"]))
+    frame = frame[[spec.labels[m] for m in spec.points if spec.labels[m] in frame.columns]]
+    splits = " or ".join(map(str, sorted(set(points["n_splits"]))))
+    return published.reader_table(
+        frame, title=f"Curve points: {spec.title}",
+        note=f"mean ± std over {splits} split(s) of each point of each method's curve: λ the "
+             f"weight of the standard block, ε the reductions' bound on the violation.")
 
 
 def _audit_table(protocol, audit):
