@@ -354,7 +354,9 @@ curve = evaluation.sweep(
     lambda lam: FairTradeoff(FairPCA(n_components_pitfall), PCA(n_components_pitfall), lam=lam),
     "lam", lambdas, splits,
     score=evaluation.classifier_score(LogisticRegression(C=0.01, max_iter=10_000)))
-print(evaluation.summarize(curve, "lam")[["accuracy", "dp_violation"]].round(3))
+display(published.reader_table(
+    evaluation.summarize(curve, "lam")[["accuracy", "dp_violation"]].rename_axis("λ"), decimals=3,
+    title="Test accuracy and ΔDP per λ, mean and std over the splits"))
 fig, ax = plt.subplots(figsize=(5, 3.6), layout="constrained")
 plotting.plot_tradeoff(curve, param="lam", ax=ax)
 plt.show()
