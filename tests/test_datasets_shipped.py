@@ -327,6 +327,8 @@ def test_describe_refuses_what_is_not_a_loaders_descr():
         describe({"X": None})
     with pytest.raises(ValueError, match="not the DESCR of a fairlab loader"):
         describe("a title\n=====\nfree text")
+    with pytest.raises(ValueError, match="empty"):
+        describe("")
 
 
 def test_lee2022_loadings_load_offline(offline):

@@ -244,6 +244,8 @@ def describe(bunch):
     if not isinstance(descr, str):
         raise TypeError("bunch must be a result of a fairlab load_* function (a Bunch with a "
                         f"DESCR) or its DESCR text; got {type(bunch).__name__}.")
+    if not descr.strip():
+        raise ValueError("the DESCR is empty: not the DESCR of a fairlab loader.")
     title, fields = _descr_fields(descr)
     name, _, qualifier = title.partition(" — ")
     data = [(_DESCRIBED, "data set", name)]
