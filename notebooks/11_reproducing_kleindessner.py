@@ -465,21 +465,6 @@ beyond = "; ".join(f"{r.dataset}, k = {int(r.k)}, {r.model} {'accuracy' if r.met
 causes = kleindessner.null_direction_causes(compared4, kleindessner.read_null_direction_scores())
 
 
-def _cause(r):
-    cell = f"the {r.model}'s {'accuracy' if r.metric == 'accuracy_pct' else 'ΔDP'}"
-    said = f"{cell} spans {published.format_range([r.shares_low, r.shares_high], 2, ' %')}"
-    if r.share_within == r.share_within:
-        said += f", within the paper's std from t = {published.format_value(r.share_within, 2)} on"
-    seeds = (f"with the ledger's choice, {r.n_seeds} other seeds of the MLP give "
-             f"{published.format_range([r.seeds_low, r.seeds_high], 2, ' %')}, {r.seeds_within} of them within "
-             f"the paper's std")
-    return said + {"null directions": " — cause: the choice among the null directions",
-                   "null directions or MLP initialisation": " — cause: the choice among the null directions, though "
-                                                            f"the MLP's random start alone moves it as far ({seeds})",
-                   "MLP initialisation": f" — cause: the MLP's random start ({seeds})",
-                   "unknown": " — no share reaches the paper's std: cause unknown"}[r.cause]
-
-
 causes_table = published.reader_table(
     causes.set_index("model")[["paper_mean", "paper_std", "ledger", "shares_low", "shares_high", "seeds_low",
                                "seeds_high", "cause"]]
@@ -501,9 +486,7 @@ display(table.compact(table.groups[:4]),
             summary=f"Run as in the reference code, {int(totals4['as in the reference code: within std'])} of "
                     f"{int(totals4['fairlab: printed cells'])} printed cells lie within the paper's std "
                     f"(fairlab's exact projection: {int(totals4['fairlab: within std'])}); beyond it: {beyond}"),
-        published.Prose("Measured on the ledger's ten splits over the share t of the attribute's direction that the "
-                        "rounds keep among the null directions (none in the ledger's run): "
-                        + "; ".join(map(_cause, causes.itertuples())) + "."))
+        published.Prose(kleindessner.null_direction_causes_in_words(causes)))
 
 # %% [markdown]
 # ## The paper's Figure 2: Lee et al.'s synthetic data

@@ -8,6 +8,7 @@ from scipy import linalg
 from sklearn.base import clone
 from sklearn.neural_network import MLPClassifier
 
+from ... import published
 from ..._core.linalg import gram_rounding_floor
 from ...datasets import load_lee2022_split
 from ...evaluation.scorecards import downstream_scores, lee_classifiers
@@ -240,3 +241,28 @@ def null_direction_causes(compared, scores):
                         (False, False): "unknown"}[bool(close.any()), every_seed]
         out.append(row)
     return pd.DataFrame(out)
+
+
+def null_direction_causes_in_words(causes):
+    """:func:`null_direction_causes` as one sentence: each miss, the span of its mean over the
+    shares t and its cause."""
+    parts = []
+    for r in causes.itertuples():
+        said = (f"the {r.model}'s {'accuracy' if r.metric == 'accuracy_pct' else 'ΔDP'} spans "
+                f"{published.format_range([r.shares_low, r.shares_high], 2, ' %')}")
+        if r.share_within == r.share_within:
+            said += (f", within the paper's std from t = "
+                     f"{published.format_value(r.share_within, 2)} on")
+        seeds = (f"with the ledger's choice, {r.n_seeds} other seeds of the MLP give "
+                 f"{published.format_range([r.seeds_low, r.seeds_high], 2, ' %')}, "
+                 f"{r.seeds_within} of them within the paper's std")
+        parts.append(said + {
+            "null directions": " — cause: the choice among the null directions",
+            "null directions or MLP initialisation":
+                " — cause: the choice among the null directions, though the MLP's random start "
+                f"alone moves it as far ({seeds})",
+            "MLP initialisation": f" — cause: the MLP's random start ({seeds})",
+            "unknown": " — no share reaches the paper's std: cause unknown"}[r.cause])
+    return ("Measured on the ledger's ten splits over the share t of the attribute's direction "
+            "that the rounds keep among the null directions (none in the ledger's run): "
+            + "; ".join(parts) + ".")
