@@ -349,12 +349,16 @@ pd.DataFrame(rows)
 # and `plotting.plot_tradeoff` draws the mean and ±1 std over splits. The same two calls draw the $\eta$
 # curves of Fair PLS and the $\mu$ curves of fair kernel regression in later chapters.
 
-# %% mystnb={"figure": {"caption": "Test accuracy against demographic-parity violation of a logistic regression on the `FairTradeoff` representation, mean and \u00b11 std over the splits, for each $\\lambda$. Raising $\\lambda$ buys accuracy with fairness.", "name": "fig-measuring-tradeoff"}, "image": {"alt": "A line plot with demographic-parity violation on the horizontal axis and accuracy on the vertical axis: four points with error bars, rising from the lower left (lambda 0, violation about 0.05, accuracy about 0.815) to the upper right (lambda 1, violation about 0.18, accuracy about 0.83)."}}
+# %%
 curve = evaluation.sweep(
     lambda lam: FairTradeoff(FairPCA(n_components_pitfall), PCA(n_components_pitfall), lam=lam),
     "lam", lambdas, splits,
     score=evaluation.classifier_score(LogisticRegression(C=0.01, max_iter=10_000)))
-print(evaluation.summarize(curve, "lam")[["accuracy", "dp_violation"]].round(3))
+published.reader_table(
+    evaluation.summarize(curve, "lam")[["accuracy", "dp_violation"]].rename_axis("λ"), decimals=3,
+    title="Test accuracy and ΔDP per λ, mean and std over the splits")
+
+# %% mystnb={"figure": {"caption": "Test accuracy against demographic-parity violation of a logistic regression on the `FairTradeoff` representation, mean and \u00b11 std over the splits, for each $\\lambda$. Raising $\\lambda$ buys accuracy with fairness.", "name": "fig-measuring-tradeoff"}, "image": {"alt": "A line plot with demographic-parity violation on the horizontal axis and accuracy on the vertical axis: four points with error bars, rising from the lower left (lambda 0, violation about 0.05, accuracy about 0.815) to the upper right (lambda 1, violation about 0.18, accuracy about 0.83)."}}
 fig, ax = plt.subplots(figsize=(5, 3.6), layout="constrained")
 plotting.plot_tradeoff(curve, param="lam", ax=ax)
 plt.show()

@@ -52,6 +52,7 @@ seed = 0                   # random seed
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython.display import display
 from sklearn.decomposition import PCA
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score
@@ -220,8 +221,10 @@ for mode in ["demographic_parity", "equal_opportunity"]:
     gap_all = np.linalg.norm(E3[s3 == 1].mean(0) - E3[s3 == 0].mean(0))
     pos = y3 == 1
     gap_pos = np.linalg.norm(E3[pos & (s3 == 1)].mean(0) - E3[pos & (s3 == 0)].mean(0))
-    rows.append({"fairness": mode, "mean gap, all rows": gap_all, "mean gap, y = 1": gap_pos})
-print(pd.DataFrame(rows).set_index("fairness").round(4))
+    rows.append({"fairness": mode.replace("_", " "), "mean gap, all rows": gap_all,
+                 "mean gap, y = 1": gap_pos})
+published.reader_table(pd.DataFrame(rows).set_index("fairness"), decimals=4,
+                       title="Distance between the groups' mean embeddings")
 
 # %% [markdown]
 # (sec-fpca-s)=
@@ -254,10 +257,11 @@ for name, est in [("Fair PCA", fair_f), (f"Fair PCA-S (l = {fig1_l})", fair_s)]:
     rows.append({
         "method": name,
         "RBF-SVM accuracy": cross_val_score(SVC(), Ef, zf, cv=5).mean(),
-        "‖Σ̂₀ − Σ̂₁‖_F": np.linalg.norm(np.cov(Ef[zf == 0].T) - np.cov(Ef[zf == 1].T)),
-        "‖X − XUUᵀ‖_F": np.sqrt(len(Xf) * reconstruction_error(Xf, est.components_)),
+        "‖Σ̂₀ − Σ̂₁‖, Frobenius": np.linalg.norm(np.cov(Ef[zf == 0].T) - np.cov(Ef[zf == 1].T)),
+        "‖X − XUUᵀ‖, Frobenius": np.sqrt(len(Xf) * reconstruction_error(Xf, est.components_)),
     })
-print(pd.DataFrame(rows).set_index("method").round(2).to_string())
+published.reader_table(pd.DataFrame(rows).set_index("method"),
+                       title="The paper's Figure 1 data: group accuracy, covariance gap, reconstruction")
 
 # %% mystnb={"figure": {"caption": "The paper's Figure 1 data in two dimensions: Fair PCA (left) and Fair PCA-S with $l = 5$ (right). With equal means only, group 0 stays a narrow stripe inside group 1's wide cloud; Fair PCA-S also equalises the spreads.", "name": "fig-fpca-variants-covariances"}, "image": {"alt": "Two scatter plots coloured by group. Left, Fair PCA: group 0 forms a thin vertical stripe at component 1 near 0 while group 1 spreads from -60 to 50. Right, Fair PCA-S: both groups form the same round cloud of radius about 3."}}
 fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.4))
@@ -289,8 +293,10 @@ for name, est in [("Fair PCA", FairPCA(2)), ("Fair PCA-S (l = 3)", FairPCA(2, eq
     gap = sum(np.linalg.norm(np.cov(E4[g4 == g].T) - np.cov(E4.T)) for g in range(3))
     rows.append({"method": name,
                  "RBF-SVM accuracy": cross_val_score(SVC(), E4, g4, cv=5).mean(),
-                 "Σ_g ‖Σ̂_g − Σ̂‖_F": gap})
-print(pd.DataFrame(rows).set_index("method").round(2).to_string())
+                 "covariance gap, summed over the groups": gap})
+published.reader_table(pd.DataFrame(rows).set_index("method"), title="Three groups",
+                       note="A group's covariance gap: the Frobenius norm of its covariance less "
+                            "that of all rows, in the representation.")
 
 # %% [markdown]
 # ## The accuracy–fairness knob λ (§3.1)
@@ -370,7 +376,7 @@ plt.show()
 # ```{solution} ex-variants-l
 # :class: dropdown
 #
-# Loop over `l`, fit `FairPCA(2, center=False, equalize_covariance=l)` and reuse the printing code of {numref}`sec-fpca-s`.
+# Loop over `l`, fit `FairPCA(2, center=False, equalize_covariance=l)` and reuse the table of {numref}`sec-fpca-s`.
 # The reconstruction error decreases and the covariance gap increases with $l$ (at $l=9=d-1$ it is plain fair PCA).
 # Because group 1 only differs from group 0 in the first three coordinates, the gap stays (nearly) zero as long as the
 # kept directions can avoid that block. At least $(d-1)-3 = 6$ of the $d - 1 = 9$ admissible directions do; the
@@ -387,8 +393,9 @@ for l in range(2, 10):
     El = FairPCA(2, center=False, equalize_covariance=l).fit(Xf, sensitive_features=zf).transform(Xf)
     accuracy[l] = cross_val_score(SVC(), El, zf, cv=5).mean()
     sweep_rows.append({"l": l, "RBF-SVM accuracy": accuracy[l],
-                       "‖Σ̂₀ − Σ̂₁‖_F": np.linalg.norm(np.cov(El[zf == 0].T) - np.cov(El[zf == 1].T))})
-print(pd.DataFrame(sweep_rows).set_index("l").round(2).to_string())
+                       "‖Σ̂₀ − Σ̂₁‖, Frobenius": np.linalg.norm(np.cov(El[zf == 0].T) - np.cov(El[zf == 1].T))})
+display(published.reader_table(pd.DataFrame(sweep_rows).set_index("l"),
+                               title="Fair PCA-S on the Figure 1 data, by l"))
 exercises.check("ex-variants-l", accuracy)
 
 # %% [markdown]

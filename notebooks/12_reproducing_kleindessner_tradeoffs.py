@@ -465,5 +465,10 @@ paper_eps = [0.001, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2]
 curves_paper_eps = kleindessner_tradeoffs.curves(datasets, methods=["Fair PCA", "Reductions"], fairness=fairness,
                                                  classifiers=classifiers, n_runs=3, n_train=n_train,
                                                  n_test=n_test, eps=paper_eps)
-print(kleindessner_tradeoffs.gaps(curves_paper_eps).round(4).to_string())
+gap_words = {"lo": "violation from", "hi": "violation to", "mean_abs_gap": "mean absolute gap"}
+gaps_paper_eps = kleindessner_tradeoffs.gaps(curves_paper_eps).set_index(
+    ["dataset", "fairness", "classifier", "method"]).rename(columns=gap_words)
+display(published.reader_table(gaps_paper_eps, decimals=4,
+                               title=f"The gaps over the paper's {len(paper_eps)} values of ε and "
+                                     f"{curves_paper_eps['run'].nunique()} runs (error as a fraction)"))
 exercises.check("ex-tradeoff-gap", curves_paper_eps)

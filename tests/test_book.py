@@ -19,9 +19,10 @@ page:
 * result tables: at 1280 px a table wider than the column scrolls inside its own box with its
   label column sticky; every chapter shows at most 10 tables outside collapsed detail
   (``<details>``) and no header in snake_case, no raw LaTeX, no printed dict and no commit hash
-  in an output; no chapter shows a console output over 10 lines outside collapsed detail (a
-  longer one goes into a table or behind a click); chapter 11 is at most 15 000 px tall at
-  1280 px with its detail collapsed;
+  in an output; no chapter shows a console output over 10 lines, not even behind a click (a
+  longer one goes into a table or a generated sentence), nor a table printed as console text (a
+  pandas Series or DataFrame printed as text: a reader meets tables through the renderer);
+  chapter 11 is at most 15 000 px tall at 1280 px with its detail collapsed;
 * figures on a phone: at 390 px every figure's text is 8 px or more as displayed, or the figure
   links to its file at full size;
 * math: inline formulas in MathJax's own layout (an inline-block), so that a superscript such as
@@ -532,19 +533,28 @@ WIDE_TABLE_JS = r"""(() => {
   return problems;
 })()"""
 
-# What a chapter shows: tables and console outputs (stream or plain text, with their line counts)
-# outside collapsed detail, and what a reader should never see in an output: a snake_case header,
-# raw LaTeX, a printed dict, a commit hash. Also the page's height with its detail collapsed.
+# What a chapter shows: tables outside collapsed detail, console outputs (stream or plain text,
+# with their line counts, behind a click or not), and what a reader should never see in an output:
+# a table printed as console text, a snake_case header, raw LaTeX, a printed dict, a commit hash.
+# Also the page's height with its detail collapsed.
 CHAPTER_JS = r"""(() => {
   const article = document.querySelector('article.bd-article');
   if (!article) return null;
   const tables = [...article.querySelectorAll('table')].filter(
     (t) => !t.closest('details') && t.getBoundingClientRect().height > 0);
-  // a closed <details> still lays out its content when asked for its size: skip it by its tag
+  // a table printed as text, as tests/test_conventions.py reads it: a pandas Series (its dtype
+  // footer), or a DataFrame's to_string (two lines of equal width, the first indented, columns
+  // apart by two spaces or more)
+  const printedTable = (text) => {
+    if (/^(Name: .+, )?(Length: \d+, )?dtype: \w+$/m.test(text)) return true;
+    const lines = text.replace(/\n+$/, '').split('\n');
+    return lines.slice(1).some((b, i) => lines[i].length === b.length && b.length >= 8
+      && lines[i][0] === ' ' && (/\S {2,}\S/.test(lines[i]) || /\S {2,}\S/.test(b)));
+  };
   const consoles = [...article.querySelectorAll(
     '.cell_output .output.stream pre, .cell_output .output.text_plain pre')]
-    .filter((p) => !p.closest('details:not([open])') && p.getBoundingClientRect().height > 0)
-    .map((p) => ({lines: p.textContent.replace(/\n$/, '').split('\n').length,
+    .map((p) => ({lines: p.textContent.replace(/\n+$/, '').split('\n').length,
+                  table: printedTable(p.textContent),
                   first: p.textContent.trim().split('\n')[0].slice(0, 70)}));
   const unseen = [];
   for (const out of article.querySelectorAll('.cell_output')) {
@@ -806,6 +816,13 @@ def test_chapter_shows_at_most_ten_tables_outside_collapsed_detail(report, page)
 def test_chapter_has_no_long_console_output(report, page):
     problems = [f"console output of {c['lines']} lines (at most {MAX_CONSOLE_LINES}): {c['first']}"
                 for c in report[page]["chapter"]["consoles"] if c["lines"] > MAX_CONSOLE_LINES]
+    assert not problems, f"{page}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", [p for p in _toc_pages() if p.startswith("notebooks/")])
+def test_chapter_prints_no_table_as_console_text(report, page):
+    problems = [f"a table printed as console text: {c['first']}"
+                for c in report[page]["chapter"]["consoles"] if c["table"]]
     assert not problems, f"{page}:\n" + "\n".join(problems)
 
 

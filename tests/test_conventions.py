@@ -46,6 +46,36 @@ def _source(cell):
     return "".join(cell["source"])
 
 
+# What a reader meets as console text: a stream, or a result with no richer form than plain text
+# (a DataFrame always has its HTML; a Series, a dict or a number has plain text only).
+MAX_CONSOLE_LINES = 10
+_SERIES_FOOTER = re.compile(r"^(Name: .+, )?(Length: \d+, )?dtype: \w+$", re.M)
+_COLUMNS = re.compile(r"\S {2,}\S")
+
+
+def _console_texts(cell):
+    for output in cell["outputs"]:
+        if output["output_type"] == "stream":
+            yield "".join(output["text"])
+        elif set(output.get("data", {})) == {"text/plain"}:
+            yield "".join(output["data"]["text/plain"])
+
+
+def _console_lines(text):
+    return len(text.rstrip("\n").split("\n"))
+
+
+def looks_like_a_printed_table(text):
+    """Whether console text is a table printed as text: a pandas Series (its ``dtype:`` footer),
+    or a DataFrame's ``to_string`` -- two lines of equal width in a row, the first indented (the
+    blank corner over the index) and columns apart by two spaces or more."""
+    if _SERIES_FOOTER.search(text):
+        return True
+    lines = text.rstrip("\n").split("\n")
+    return any(len(a) == len(b) >= 8 and a[:1] == " " and (_COLUMNS.search(a) or _COLUMNS.search(b))
+               for a, b in zip(lines, lines[1:]))
+
+
 def test_there_are_notebooks():
     assert NOTEBOOKS, "notebooks/ holds no notebook"
 
@@ -142,6 +172,21 @@ class TestNotebook:
             return [(c.cell_type, c.source, c.metadata) for c in nb.cells]
 
         assert cells(expected) == cells(actual), f"{path.name} and {script.name} differ: make sync"
+
+    def test_no_console_output_over_ten_lines(self, path):
+        for cell in _code_cells(_load(path)):
+            for text in _console_texts(cell):
+                assert _console_lines(text) <= MAX_CONSOLE_LINES, (
+                    f"{_console_lines(text)} lines of console text (at most {MAX_CONSOLE_LINES}): "
+                    "show it as a table (published.reader_table, published.Details) or a sentence "
+                    f"(published.Prose): {text[:70]!r}")
+
+    def test_no_table_printed_as_console_text(self, path):
+        for cell in _code_cells(_load(path)):
+            for text in _console_texts(cell):
+                assert not looks_like_a_printed_table(text), (
+                    "a table printed as text: show it with published.reader_table: "
+                    f"{_source(cell)[:80]!r}\n{text[:200]}")
 
     def test_code_cells_call_fairlab_instead_of_defining_algorithms(self, path):
         for cell in _code_cells(_load(path)):

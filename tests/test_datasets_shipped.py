@@ -22,6 +22,7 @@ from fairlab.datasets import (
     ChecksumError,
     _fetch,
     _lee2022,
+    describe,
     fetch_file,
     get_data_home,
     load_a9a,
@@ -285,6 +286,49 @@ def test_lee2022_descr_has_the_licence_notice_and_the_provenance(offline):
                    "Kleindessner et al. (2023) §5.1", "column 1 (race, binarised)",
                    "Lee, J., Kim, G., Olfat, M."):
         assert needle in text, needle
+
+
+@pytest.mark.parametrize("loader, kwargs, shape", EVERY_CALL[:1] + EVERY_CALL[2::3])
+def test_describe_gives_the_descr_as_rows_without_hashes(offline, loader, kwargs, shape):
+    bunch = loader(**kwargs)
+    table = describe(bunch)
+    assert list(table.columns) == ["text"]
+    assert list(dict.fromkeys(table.index.get_level_values("part"))) == [
+        "the data", "preprocessing", "files", "provenance"]
+    assert table.loc[("the data", "shape"), "text"] == f"{shape[0]} rows x {shape[1]} features"
+    assert table.loc[("the data", "variant"), "text"] == kwargs["variant"]
+    rec = provenance(bunch.dataset)
+    assert list(table.loc["files"].index) == list(rec["files"])
+    assert table.loc[("provenance", "how to cite"), "text"] == rec["citation"]
+    text = " ".join(table["text"])
+    assert not any(f["sha256"] in text for f in rec["files"].values())
+    assert "$" not in text and "  " not in text
+    steps = table.loc[table.index.get_level_values("part") == "preprocessing", "text"]
+    for step in steps:  # each step whole, its wrapped lines joined
+        assert step.split()[0] in bunch.DESCR and step.split()[-1] in bunch.DESCR
+
+
+def test_describe_a_lee2022_split_keeps_its_licence_notice_not_its_commit(offline):
+    table = describe(load_lee2022_split("compas", 4))
+    rec = provenance("lee2022_splits")
+    assert table.loc[("the data", "which"), "text"] == "compas, split 4"
+    assert ("preprocessing (Lee et al.'s, done before publication)", "step 4") in table.index
+    notice = table.loc[("provenance", "licence notice"), "text"]
+    assert notice.startswith("MIT License Copyright (c) 2022 Junghyun Lee Permission is hereby")
+    assert "\n" not in notice and "|" not in notice
+    text = " ".join(table["text"])
+    assert rec["commit"] not in text and rec["commit"][:12] not in text
+    assert "a pinned commit" in text
+    assert table.loc[("files", "datasets/COMPAS/train_4.csv"), "text"].endswith(" bytes")
+
+
+def test_describe_refuses_what_is_not_a_loaders_descr():
+    with pytest.raises(TypeError, match="load_"):
+        describe({"X": None})
+    with pytest.raises(ValueError, match="not the DESCR of a fairlab loader"):
+        describe("a title\n=====\nfree text")
+    with pytest.raises(ValueError, match="empty"):
+        describe("")
 
 
 def test_lee2022_loadings_load_offline(offline):

@@ -102,6 +102,26 @@ def test_benchmark_ratios_reads_the_table_make_bench_writes(tmp_path):
         ev.benchmark_ratios(path=tmp_path / "none.csv")
 
 
+def test_benchmark_table_found_from_the_working_directory_not_the_library(tmp_path, monkeypatch):
+    """The default table is the nearest benchmarks/results/goals.csv above the working directory."""
+    from fairlab.experiments import write_results_csv
+
+    chapters = tmp_path / "checkout" / "notebooks"
+    chapters.mkdir(parents=True)
+    table = tmp_path / "checkout" / "benchmarks" / "results" / "goals.csv"
+    table.parent.mkdir(parents=True)
+    frame = pd.DataFrame({"measure": ["FairPCA.fit / PCA.fit"], "case": ["100×5"], "ours": [0.5],
+                          "reference": [1.0], "unit": ["s"], "ratio": [0.5], "goal": ["≤ 1"],
+                          "status": ["met"], "threads": [1]})
+    write_results_csv(frame, table)
+    for where in (chapters, chapters.parent):
+        monkeypatch.chdir(where)
+        assert ev.benchmark_ratios()["ratio"].tolist() == [0.5]
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match=str(tmp_path / "benchmarks" / "results")):
+        ev.benchmark_ratios()
+
+
 # ---------------------------------------------------------------- repeated_splits
 def test_repeated_splits_protocol():
     X, y, z = _toy(n=100)

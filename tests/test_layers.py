@@ -150,3 +150,27 @@ def test_no_import_cycle_among_the_benchmarks():
                 imported.add(node.module.split(".")[0])
         edges[name] = sorted(imported & set(scripts))
     assert _cycles(edges) == []
+
+
+#: The most physical lines an experiment module may have: a room of one purpose fits on a reading.
+MAX_EXPERIMENT_LINES = 700
+
+
+def _physical_lines(path):
+    return len(path.read_bytes().splitlines())
+
+
+def test_no_experiment_module_is_over_700_lines():
+    """Experiments live in rooms of one purpose (CONTRIBUTING.md): a module past the limit is a
+    package of rooms waiting to be split."""
+    modules = sorted((ROOT / "fairlab" / "experiments").rglob("*.py"))
+    assert modules
+    long = {str(path.relative_to(ROOT)): _physical_lines(path) for path in modules
+            if _physical_lines(path) > MAX_EXPERIMENT_LINES}
+    assert not long, f"experiment modules over {MAX_EXPERIMENT_LINES} lines: {long}"
+
+
+def test_the_line_count_is_physical(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_bytes(b"a = 1\n\n# x\r\nb = '''\n'''")
+    assert _physical_lines(path) == 5

@@ -95,6 +95,24 @@ def test_lambda_zero_is_the_fair_representation(split):
     assert points[0][1].shape == (400,)
 
 
+@pytest.mark.parametrize("fairness", ["DP", "EO"])
+def test_one_curve_of_any_representation_is_the_runners(curves, split, fairness):
+    """``curve_scores`` with the registry's Fair PCA at d − 1 is :func:`curves`' "Fair PCA"
+    curve: the scorecard's step is the experiment's."""
+    from fairlab.experiments import methods
+
+    d = split.X_train.shape[1]
+    points = pd.DataFrame(kleindessner_tradeoffs.curve_scores(
+        split, fairness, "logistic regression", methods.build("Fair PCA", d - 1), d - 1,
+        lambdas=[0.0, 0.125, 1.0]))
+    theirs = curves[(curves["method"] == "Fair PCA") & (curves["fairness"] == fairness)]
+    assert list(points.columns) == ["param", "error", "violation", "seconds"]
+    for column in ("param", "error", "violation"):
+        assert points[column].tolist() == theirs[column].tolist()
+    with pytest.raises(ValueError, match="classifier"):
+        kleindessner_tradeoffs.curve_scores(split, fairness, "svm", FairPCA(2), 2)
+
+
 def test_lambda_zero_is_fairer_than_lambda_one(curves):
     dp = curves[(curves.method == "Fair PCA") & (curves.fairness == "DP")].set_index("param")
     assert dp.loc[0.0, "violation"] < dp.loc[1.0, "violation"]

@@ -11,23 +11,29 @@ import pytest
 from scipy import linalg
 from sklearn.base import clone
 
+import fairlab.experiments
 from fairlab import FairPCA
-from fairlab.experiments import LEDGER_COLUMNS, methods, read_ledger, results_dir
-from fairlab.experiments.__main__ import main
+from fairlab.experiments import LEDGER_COLUMNS, cards, methods, read_ledger, results_dir
+from fairlab.experiments.__main__ import _factory, main
 from fairlab.experiments._provenance import machine
+from fairlab.experiments.cards._perez_suay_dr import _PANELS
+from fairlab.experiments.cards._registry import _REGISTRY
 from fairlab.experiments.de_diego import scores_from_ledger, table1_rows
 from fairlab.experiments.example_method import GapPCA
-from fairlab.experiments.kleindessner import KERNEL_DEPENDENT_MODELS
+from fairlab.experiments.kleindessner import KERNEL_DEPENDENT_MODELS, METHODS
+from fairlab.experiments.kleindessner_tradeoffs import (
+    KERNEL_DEPENDENT_MODELS as TRADEOFF_KERNEL_DEPENDENT_MODELS,
+)
 
-# the module, not the function that fairlab.experiments exports under the same name
-card_module = importlib.import_module("fairlab.experiments.scorecard")
+# where the scorecard computes its units (patched to count them)
+machinery = importlib.import_module("fairlab.experiments.cards._card")
 KEYS = ["dataset", "model", "metric"]
 KLEINDESSNER = ["kleindessner"]
 
 
 def _scores(rows):
     """The rows of the protocol's scores, without the leakage audit's."""
-    return rows[~rows["metric"].str.startswith(card_module.LEAKAGE)]
+    return rows[~rows["metric"].str.startswith(cards.LEAKAGE)]
 
 
 def _committed_fair_pca(splits=(0,), k=2):
@@ -55,7 +61,7 @@ def _assert_rows_equal_the_ledger(rows, committed):
 def quick(tmp_path_factory):
     """The quick card of the ledger's Fair PCA setting, and its folder."""
     folder = tmp_path_factory.mktemp("card")
-    card = card_module.scorecard(card_module.KLEINDESSNER_FAIR_PCA, name="Fair PCA", quick=True,
+    card = cards.scorecard(cards.KLEINDESSNER_FAIR_PCA, name="Fair PCA", quick=True,
                                  results=folder, scheduler="serial", protocols=KLEINDESSNER)
     return card, folder
 
@@ -74,25 +80,25 @@ def test_the_quick_card_of_fair_pca_is_the_ledgers(quick):
     assert len(mine) == 3 * 8 and (mine["n_splits"] == 1).all()
     assert mine["mean"].equals(theirs.loc[mine.index, "mean"])
     assert mine["rank"].equals(theirs.loc[mine.index, "rank"])
-    assert set(card["method"]) == {"Fair PCA", *card_module.METHODS}
+    assert set(card["method"]) == {"Fair PCA", *METHODS}
 
 
 def test_the_quick_card_audits_the_representation(quick):
     """The leakage audit, computed in the units: per data set, each quick adversary's balanced
     accuracy inside its interval, chance 1/2, and not ranked (no published method has one)."""
     card, folder = quick
-    audit = card[card["metric"] == card_module.LEAKAGE]
-    adversaries = card_module.AUDIT_QUICK["adversaries"]
+    audit = card[card["metric"] == cards.LEAKAGE]
+    adversaries = cards.AUDIT_QUICK["adversaries"]
     assert len(audit) == 3 * len(adversaries) and audit["yours"].all()
     assert set(audit["model"]) == set(adversaries)
     assert (audit["ci_low"] <= audit["mean"]).all() and (audit["mean"] <= audit["ci_high"]).all()
     assert (audit["chance"] == 0.5).all() and audit["rank"].isna().all()
     assert audit["detected"].isin([0, 1]).all()
     assert (audit["detected"] == (audit["ci_low"] > audit["chance"])).all()
-    assert card.loc[card["metric"] != card_module.LEAKAGE, "ci_low"].isna().all()
+    assert card.loc[card["metric"] != cards.LEAKAGE, "ci_low"].isna().all()
     rows = read_ledger("scorecard", folder)
     assert '"audit":{"adversaries":["rbf_svm","gradient_boosting"]' in rows["parameters"].iloc[0]
-    tables = card_module.render(card)
+    tables = cards.render(card)
     assert len(tables) == 2 and "Leakage audit of Fair PCA" in repr(tables[1])
 
 
@@ -116,8 +122,8 @@ def test_a_second_call_computes_nothing(quick, monkeypatch):
     def computes(*args, **kwargs):
         raise AssertionError("a unit was computed again")
 
-    monkeypatch.setattr(card_module, "_compute", computes)
-    again = card_module.scorecard(card_module.KLEINDESSNER_FAIR_PCA, name="Fair PCA",
+    monkeypatch.setattr(machinery, "_compute", computes)
+    again = cards.scorecard(cards.KLEINDESSNER_FAIR_PCA, name="Fair PCA",
                                   quick=True, results=folder, scheduler="serial",
                                   protocols=KLEINDESSNER)
     pd.testing.assert_frame_equal(again, card)
@@ -126,9 +132,9 @@ def test_a_second_call_computes_nothing(quick, monkeypatch):
 def test_another_factory_under_the_same_name_is_computed_anew(quick, monkeypatch):
     _, folder = quick
     computed = []
-    monkeypatch.setattr(card_module, "_compute", lambda experiment, todo, *a, **k:
+    monkeypatch.setattr(machinery, "_compute", lambda experiment, todo, *a, **k:
                         computed.extend(todo))
-    card_module.scorecard(FairPCA, name="Fair PCA", quick=True, results=folder,
+    cards.scorecard(FairPCA, name="Fair PCA", quick=True, results=folder,
                           scheduler="serial", protocols=KLEINDESSNER)
     assert len(computed) == 3
 
@@ -136,12 +142,12 @@ def test_another_factory_under_the_same_name_is_computed_anew(quick, monkeypatch
 def test_rows_land_in_the_results_folder_only(tmp_path):
     committed = results_dir()
     before = {p: p.stat().st_mtime_ns for p in committed.rglob("*")}
-    card_module.scorecard(GapPCA, quick=True, results=tmp_path / "mine", scheduler="serial",
+    cards.scorecard(GapPCA, quick=True, results=tmp_path / "mine", scheduler="serial",
                           protocols=KLEINDESSNER)
     assert {p: p.stat().st_mtime_ns for p in committed.rglob("*")} == before
     assert (tmp_path / "mine" / "scorecard.csv.gz").is_file()
     with pytest.raises(ValueError, match="committed ledgers"):
-        card_module.scorecard(GapPCA, quick=True, results=committed, scheduler="serial")
+        cards.scorecard(GapPCA, quick=True, results=committed, scheduler="serial")
 
 
 def test_ranks_by_hand():
@@ -150,7 +156,7 @@ def test_ranks_by_hand():
         "metric": ["var_pct"] * 4 + ["mmd2"] * 4,
         "method": list("abcd") * 2,
         "mean": [10.0, 30.0, 10.0, np.nan, 0.5, 0.1, 0.1, 0.9]})
-    ranked = card_module.rank_methods(frame)
+    ranked = cards.rank_methods(frame)
     # %Var: higher is better, the tie shares rank 2, the method without a value has none
     assert ranked["rank"].iloc[:4].tolist()[:3] == [2.0, 1.0, 2.0]
     assert np.isnan(ranked["rank"].iloc[3])
@@ -158,10 +164,10 @@ def test_ranks_by_hand():
     # MMD²: lower is better
     assert ranked["rank"].iloc[4:].tolist() == [3.0, 1.0, 1.0, 4.0]
     assert ranked["better"].tolist() == ["higher"] * 4 + ["lower"] * 4
-    assert card_module.RANK_DIRECTION == {
+    assert cards.RANK_DIRECTION == {
         "var_pct": "higher", "accuracy_pct": "higher", "mmd2": "lower", "delta_dp": "lower",
         "cov2_y": "higher", "cov2_s": "lower", "reconstruction_error": "lower",
-        "error": "lower", "hsic": "lower"}
+        "error": "lower", "hsic": "lower", "curve_gap": "lower"}
 
 
 def test_ranks_of_a_hand_made_experiment_a_card():
@@ -174,7 +180,7 @@ def test_ranks_of_a_hand_made_experiment_a_card():
                   + ["cov2_y"] * 2 + ["leakage"],
         "method": ["yours", "Fair PLS (η = 1)", "Fair PLS (η = 2)"] * 3 + ["yours", "x", "yours"],
         "mean": [0.2, 0.3, 0.2, 0.01, 0.02, 0.001, 0.5, 0.4, 0.6, 0.1, 0.05, 0.7]})
-    ranked = card_module.rank_methods(frame)
+    ranked = cards.rank_methods(frame)
     assert ranked["rank"].iloc[:3].tolist() == [2.0, 1.0, 2.0]  # a tie shares rank 2
     assert ranked["rank"].iloc[3:6].tolist() == [2.0, 3.0, 1.0]
     assert ranked["rank"].iloc[6:9].tolist() == [2.0, 1.0, 3.0]
@@ -222,7 +228,7 @@ def test_fair_pls_through_experiment_a_gives_the_ledgers_values(tmp_path):
     factory = functools.partial(methods.build, "Fair PLS", eta=10.0)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        card = card_module.scorecard(factory, name="My PLS", protocols="de_diego_a", quick=True,
+        card = cards.scorecard(factory, name="My PLS", protocols="de_diego_a", quick=True,
                                      results=tmp_path, scheduler="serial")
     rows = read_ledger("scorecard", tmp_path)
     lawschool = bool(os.environ.get("FAIRLAB_DATA"))  # external: without it, its unit fails
@@ -236,13 +242,13 @@ def test_fair_pls_through_experiment_a_gives_the_ledgers_values(tmp_path):
                       suffixes=("", "_ledger"), validate="one_to_one")
     assert len(both) == len(mine) == 3 * (5 + lawschool)
     assert both["value"].tolist() == both["value_ledger"].tolist()
-    scored = card[card["metric"] != card_module.LEAKAGE].set_index(["dataset", "k", "metric"])
+    scored = card[card["metric"] != cards.LEAKAGE].set_index(["dataset", "k", "metric"])
     yours = scored[scored["yours"]]
     theirs = scored[scored["method"] == "Fair PLS (η = 10)"].loc[yours.index]
     assert yours["mean"].equals(theirs["mean"]) and yours["rank"].equals(theirs["rank"])
     assert set(scored["method"]) <= {"My PLS", *(f"Fair PLS (η = {e:g})" for e in
                                                   (0, 1, 2, 10))}
-    tables = card_module.render(card)
+    tables = cards.render(card)
     assert [t.title for t in tables] == [
         "Scorecard: De-Diego et al. (2025), Experiment A (Table 1)",
         "Leakage audit of My PLS: De-Diego et al. (2025), Experiment A (Table 1)"]
@@ -250,9 +256,9 @@ def test_fair_pls_through_experiment_a_gives_the_ledgers_values(tmp_path):
 
 def test_unknown_protocols_and_names_are_refused(tmp_path):
     with pytest.raises(ValueError, match="protocols must be among"):
-        card_module.scorecard(FairPCA, protocols=["lee"], results=tmp_path)
+        cards.scorecard(FairPCA, protocols=["lee"], results=tmp_path)
     with pytest.raises(ValueError, match="without '/'"):
-        card_module.scorecard(FairPCA, name="a/b", results=tmp_path)
+        cards.scorecard(FairPCA, name="a/b", results=tmp_path)
 
 
 # the example method shipped as a module
@@ -324,12 +330,12 @@ def test_the_example_method_with_three_groups():
 
 
 def test_the_example_method_gets_a_card(tmp_path):
-    card = card_module.scorecard(GapPCA, quick=True, results=tmp_path, scheduler="serial",
+    card = cards.scorecard(GapPCA, quick=True, results=tmp_path, scheduler="serial",
                                  protocols=KLEINDESSNER)
     mine = _scores(card[card["yours"]])
     assert set(mine["method"]) == {"GapPCA"}
     assert mine["rank"].notna().all() and (mine["ranked"] == mine["ranked"].max()).sum() > 0
-    tables = card_module.render(card)
+    tables = cards.render(card)
     assert len(tables) == 2 and "GapPCA (yours)" in repr(tables[0])
 
 
@@ -340,15 +346,15 @@ class _Failing(GapPCA):
 
 def test_a_unit_that_raises_is_left_out_with_a_warning_and_run_again(tmp_path, monkeypatch):
     with pytest.warns(UserWarning, match="3 unit\\(s\\) of 'Failing' raised.*not yet"):
-        card = card_module.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
+        card = cards.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
                                      scheduler="serial", protocols=KLEINDESSNER)
     assert not card["yours"].any()
     assert (read_ledger("scorecard", tmp_path)["metric"] == "missing").sum() == 3
     computed = []
-    monkeypatch.setattr(card_module, "_compute", lambda experiment, todo, *a, **k:
+    monkeypatch.setattr(machinery, "_compute", lambda experiment, todo, *a, **k:
                         computed.extend(todo))
     with pytest.warns(UserWarning):
-        card_module.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
+        cards.scorecard(_Failing, name="Failing", quick=True, results=tmp_path,
                               scheduler="serial", protocols=KLEINDESSNER)
     assert len(computed) == 3
 
@@ -358,7 +364,7 @@ def test_fdr_through_the_dimensionality_reductions_gives_the_ledgers_values(tmp_
     its q): every stored 1-NN error and HSIC of the committed ledger's units, to the stored
     digit, and on the card the same mean and rank as the published "FDR"."""
     factory = functools.partial(methods.build, "FDR")
-    card = card_module.scorecard(factory, name="My FDR", protocols="perez_suay_dr", quick=True,
+    card = cards.scorecard(factory, name="My FDR", protocols="perez_suay_dr", quick=True,
                                  results=tmp_path, scheduler="serial")
     rows = read_ledger("scorecard", tmp_path)
     assert rows["unit"].nunique() == 2 and set(rows["split"]) == {0}
@@ -368,13 +374,13 @@ def test_fdr_through_the_dimensionality_reductions_gives_the_ledgers_values(tmp_
     ledger = read_ledger("perez_suay")
     committed = ledger[(ledger["table"] == "fig6") & (ledger["method"] == "FDR")
                        & (ledger["split"] == 0) & ledger["metric"].isin(["error", "hsic"])]
-    committed = committed.assign(dataset=committed["model"].map(card_module._PANELS))
+    committed = committed.assign(dataset=committed["model"].map(_PANELS))
     both = mine.merge(committed, on=["dataset", "k", "metric", "split"],
                       suffixes=("", "_ledger"), validate="one_to_one")
     assert len(both) == len(mine) == len(committed) == 2 * 2
     assert sorted(both["k"]) == [2, 2, 7, 7]  # q: the columns of S of each panel
     assert both["value"].tolist() == both["value_ledger"].tolist()
-    scored = card[card["metric"] != card_module.LEAKAGE].set_index(["dataset", "k", "metric"])
+    scored = card[card["metric"] != cards.LEAKAGE].set_index(["dataset", "k", "metric"])
     yours = scored[scored["yours"]]
     theirs = scored[scored["method"] == "FDR"].loc[yours.index]
     assert yours["mean"].equals(theirs["mean"]) and yours["rank"].equals(theirs["rank"])
@@ -382,9 +388,9 @@ def test_fdr_through_the_dimensionality_reductions_gives_the_ledgers_values(tmp_
                                                                       "KFDR")
                                                  for s in ("", "\\S"))}
     # the audit's groups: sex, and race and sex with the rarest merged (chance 1/2 and 1/7)
-    audit = card[card["metric"] == card_module.LEAKAGE]
+    audit = card[card["metric"] == cards.LEAKAGE]
     assert sorted(set(audit["chance"].round(6))) == [round(1 / 7, 6), 0.5]
-    tables = card_module.render(card)
+    tables = cards.render(card)
     assert [t.title for t in tables] == [
         "Scorecard: Pérez-Suay et al. (2017), dimensionality reduction (Fig. 6)",
         "Leakage audit of My FDR: Pérez-Suay et al. (2017), dimensionality reduction (Fig. 6)"]
@@ -393,7 +399,65 @@ def test_fdr_through_the_dimensionality_reductions_gives_the_ledgers_values(tmp_
 def test_the_dimensionality_reductions_take_q_first():
     """A quick card of Fig. 6 runs each panel at q, where every published method has a value;
     a full one at every number of components of the ledger."""
-    ks = card_module._perez_suay_dr_ks()
-    assert ks["sex"] == (2, 1, 3, 5, 10, 20, 50, 100)
-    assert ks["sex+race"] == (7, 1, 2, 3, 5, 10, 20, 50, 100)
-    assert card_module.PROTOCOLS[-1] == card_module.PEREZ_SUAY_DR == "perez_suay_dr"
+    ks = _REGISTRY[cards.PEREZ_SUAY_DR].ks
+    assert ks("sex") == (2, 1, 3, 5, 10, 20, 50, 100)
+    assert ks("sex+race") == (7, 1, 2, 3, 5, 10, 20, 50, 100)
+    assert cards.PEREZ_SUAY_DR == "perez_suay_dr" in cards.PROTOCOLS
+
+
+def test_the_scorecard_is_one_function_under_one_name():
+    """``fairlab.experiments.scorecard`` is the function, whatever is imported; its protocols,
+    settings and renderer are names of ``fairlab.experiments.cards``, which the command line's
+    MODULE:FACTORY reaches."""
+    importlib.import_module("fairlab.experiments.cards")
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("fairlab.experiments.scorecard")
+    assert fairlab.experiments.scorecard is cards.scorecard
+    assert callable(fairlab.experiments.scorecard)
+    assert cards.PROTOCOLS == tuple(_REGISTRY) == (
+        cards.KLEINDESSNER, cards.DE_DIEGO_A, cards.PEREZ_SUAY_DR, cards.KLEINDESSNER_TRADEOFFS)
+    assert _factory("fairlab.experiments.cards:KLEINDESSNER_FAIR_PCA") is \
+        cards.KLEINDESSNER_FAIR_PCA
+    described = cards.describe_factory(cards.KLEINDESSNER_FAIR_PCA)
+    assert described == "fairlab.pca:FairPCA(center=False)"
+
+
+def test_fair_pca_through_the_tradeoff_curves_gives_the_ledgers_values(tmp_path):
+    """The registry's Fair PCA through §5.2's quick protocol (Adult's first draw, DP and EO, at
+    d − 1 = 98 components): every stored error and violation of the committed ledger's curves,
+    to the stored digit (the kernel SVM's only on the ledger's BLAS kernel), and on the card
+    the same gap to the reductions and rank as the published "Fair PCA", and the same points."""
+    factory = functools.partial(methods.build, "Fair PCA")
+    card = cards.scorecard(factory, name="My PCA", protocols="kleindessner_tradeoffs",
+                           quick=True, results=tmp_path, scheduler="serial")
+    rows = _scores(read_ledger("scorecard", tmp_path))
+    assert rows["unit"].nunique() == 2 and set(rows["split"]) == {0} and set(rows["k"]) == {98}
+    assert "missing" not in set(rows["metric"])
+    ledger = read_ledger("kleindessner_tradeoffs")
+    committed = ledger[(ledger["dataset"] == "adult") & (ledger["split"] == 0)
+                       & ledger["method"].isin(["Fair PCA (DP)", "Fair PCA (EO)"])
+                       & ledger["metric"].isin(["error", "violation"])]
+    committed = committed.assign(dataset=committed["method"].str.replace(
+        r"^Fair PCA \((DP|EO)\)$", r"Adult, \1", regex=True))
+    if set(committed["machine"].str.partition("BLAS:")[2]) != {machine().partition("BLAS:")[2]}:
+        rows = rows[~rows["model"].isin(TRADEOFF_KERNEL_DEPENDENT_MODELS)]
+        committed = committed[~committed["model"].isin(TRADEOFF_KERNEL_DEPENDENT_MODELS)]
+    both = rows.merge(committed, on=["dataset", "model", "metric", "eta", "split"],
+                      suffixes=("", "_ledger"), validate="one_to_one")
+    assert len(both) == len(rows) == len(committed) >= 2 * 11 * 2
+    assert both["value"].tolist() == both["value_ledger"].tolist()
+    cell = ["dataset", "k", "eta", "model", "metric"]
+    scored = card[card["metric"] != cards.LEAKAGE]
+    yours = scored[scored["yours"]].set_index(cell)
+    theirs = scored[scored["method"] == "Fair PCA"].set_index(cell).loc[yours.index]
+    assert len(yours) == 2 * 2 * (1 + 2 * 11)  # panels × classifiers × (gap + points)
+    assert yours["mean"].equals(theirs["mean"])
+    gaps = yours.xs("curve_gap", level="metric")
+    assert gaps["rank"].equals(theirs.xs("curve_gap", level="metric")["rank"])
+    assert set(scored.loc[scored["metric"] == "curve_gap", "method"]) == {
+        "My PCA", "Fair PCA", "Fair PCA-S", "Fair Kernel PCA"}  # the reductions: the reference
+    tables = cards.render(card)
+    assert [t.title for t in tables] == [
+        "Scorecard: Kleindessner et al. (2023), trade-off curves (Figs. 4 and 8)",
+        "Curve points: Kleindessner et al. (2023), trade-off curves (Figs. 4 and 8)",
+        "Leakage audit of My PCA: Kleindessner et al. (2023), trade-off curves (Figs. 4 and 8)"]

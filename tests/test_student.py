@@ -108,6 +108,14 @@ def test_bundle_holds_notebooks_library_environment_and_readme_only(built):
     assert f"{_student.BUNDLE}/fairlab/exercises/_hashes.json" in names
     # the table that chapters 4, 6, 10 and 12 read (fairlab.evaluation.benchmark_ratios)
     assert f"{_student.BUNDLE}/benchmarks/results/goals.csv" in names
+    # every stored result a chapter reads: the ledgers and the files beside them, no cache
+    results = ROOT / "notebooks" / "results"
+    for path in results.rglob("*"):
+        name = f"{_student.BUNDLE}/{path.relative_to(ROOT).as_posix()}"
+        if path.is_file() and ".cache" not in path.relative_to(results).parts:
+            assert name in names, f"{name} is not in the bundle"
+    assert f"{_student.BUNDLE}/notebooks/results/kleindessner_null_directions.csv" in names
+    assert not any("/.cache/" in name for name in names)
     assert not any("/book/" in name or name.endswith(".md") and "README" not in name
                    for name in names)
     for path in CHAPTERS:

@@ -20,7 +20,8 @@ ship with fairlab too (MIT licence, xz-compressed, SHA-256 checked at every load
 offline; a copy under ``data_home`` or ``$FAIRLAB_DATA/fair-manifold-pca/`` takes precedence.
 :func:`provenance` gives sources,
 licenses and checksums; :func:`summarize` lists every data set with its availability,
-licence and size, or tabulates the sizes, groups, base rates and label bias of loaded ones.
+licence and size, or tabulates the sizes, groups, base rates and label bias of loaded ones;
+:func:`describe` gives a loaded data set's ``DESCR`` as a table, one row per fact.
 
 Images with a binary concept (Kleindessner et al. Fig. 5 and 10–15): :func:`load_celeba` reads
 the CelebA faces from a local copy (external, non-commercial licence; downloaded only with
@@ -47,7 +48,7 @@ from ._real import (
     load_german,
     load_lawschool,
 )
-from ._summary import summarize
+from ._summary import describe, summarize
 from ._synthetic import (
     make_banana,
     make_circle_counterexample,
@@ -61,6 +62,7 @@ from ._text import embed_sentences, make_sentences
 
 __all__ = [
     "ChecksumError",
+    "describe",
     "fetch_file",
     "get_data_home",
     "embed_sentences",

@@ -94,11 +94,24 @@ def runtime_ratios(runtimes, reference="Fair PCA", *, by=("d", "k"), column="sec
 
 
 
+BENCHMARK_TABLE = Path("benchmarks") / "results" / "goals.csv"
+
+
 def _benchmark_file(path=None):
-    """``path``, or the table ``make bench`` writes: ``benchmarks/results/goals.csv``."""
+    """``path``, or the table ``make bench`` writes, never derived from where fairlab is.
+
+    Without ``path``: the nearest ``benchmarks/results/goals.csv`` on the way up from the current
+    working directory (in a checkout or the class bundle, whether ``make`` runs at its root or a
+    chapter in ``notebooks/``); where there is none, that path under the working directory, so
+    that the caller's error names it.
+    """
     if path is not None:
         return Path(path)
-    return Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "goals.csv"
+    here = Path.cwd()
+    for folder in (here, *here.parents):
+        if (folder / BENCHMARK_TABLE).is_file():
+            return folder / BENCHMARK_TABLE
+    return here / BENCHMARK_TABLE
 
 
 def benchmark_ratios(measure=None, *, path=None):
@@ -114,7 +127,8 @@ def benchmark_ratios(measure=None, *, path=None):
         Keep the rows whose ``measure`` starts with this text, e.g. ``"FairPCA.fit / PCA"``;
         ``None`` keeps every row.
     path : path-like, default=None
-        Another table with the same columns (default: the checkout's ``benchmarks/results``).
+        Another table with the same columns (default: the nearest
+        ``benchmarks/results/goals.csv`` on the way up from the working directory).
 
     Returns
     -------

@@ -380,6 +380,15 @@ _INSTRUCTOR_ONLY = {"fairlab/exercises/_key.py", "fairlab/exercises/_hashes.json
                     "fairlab/exercises/_instructor.py"}
 
 
+def _results_files(root):
+    """Every file of ``notebooks/results`` a chapter may read: the ledgers and the files beside
+    them (Table 4's null-direction scores, the text chapter's embeddings in ``results/text/``),
+    all but the ledgers' cache and locks (``.cache/``)."""
+    folder = Path(root, "notebooks", "results")
+    return sorted(path for path in folder.rglob("*") if path.is_file()
+                  and not any(part.startswith(".") for part in path.relative_to(folder).parts))
+
+
 def _library_files(root):
     for path in sorted(Path(root, "fairlab").rglob("*")):
         if (path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
@@ -438,12 +447,8 @@ def build(root=".", out=None):
             zf.writestr(_info(name, path.stat().st_mtime), path.read_bytes())
         for path in sorted(notebooks_out.glob("*.ipynb")):
             add(path, f"notebooks/{path.name}")
-        for path in sorted(Path(root, "notebooks", "results").glob("*.csv.gz")):
-            add(path, f"notebooks/results/{path.name}")
-        # files a chapter reads beside its ledger (the text chapter's embeddings, results/text/)
-        for pattern in ("*/*.csv", "*/*.npz"):
-            for path in sorted(Path(root, "notebooks", "results").glob(pattern)):
-                add(path, path.relative_to(root).as_posix())
+        for path in _results_files(root):
+            add(path, path.relative_to(root).as_posix())
         for path in [*_library_files(root), *_benchmark_files(root)]:
             add(path, path.relative_to(root).as_posix())
         zf.writestr(_info("fairlab/exercises/_hashes.json"), json.dumps(hash_table()) + "\n")

@@ -13,7 +13,8 @@
 
 :func:`scorecard` puts a method of one's own through the papers' protocols, as work units of a
 ledger of its own, and ranks it among the published methods
-(:mod:`~fairlab.experiments.example_method` is such a method).
+(:mod:`~fairlab.experiments.example_method` is such a method); :mod:`~fairlab.experiments.cards`
+holds its protocols, their settings and the card's renderer.
 
 :mod:`~fairlab.experiments.methods` is the registry of the methods these experiments run: each
 with the name the paper prints, its settings and the experiments' lists it belongs to.
@@ -38,6 +39,7 @@ The book's chapters render the ledger beside the printed numbers and recompute a
 """
 
 from . import (
+    cards,
     concept_erasure,
     de_diego,
     kleindessner,
@@ -70,7 +72,7 @@ from ._ledger import (
     verify,
 )
 from ._provenance import write_results_csv
-from .scorecard import scorecard
+from .cards import scorecard
 
 __all__ = [
     "EXPERIMENTS",
@@ -79,6 +81,7 @@ __all__ = [
     "MISSING",
     "RESULT_COLUMNS",
     "SIGNIFICANT_DIGITS",
+    "cards",
     "concept_erasure",
     "de_diego",
     "describe_ledger",

@@ -24,7 +24,7 @@ from . import _ledger
 
 
 def _protocols():
-    from .scorecard import PROTOCOLS
+    from .cards import PROTOCOLS
 
     return list(PROTOCOLS)
 
@@ -173,7 +173,7 @@ def _factory(spec):
 
 
 def _scorecard(args):
-    from .scorecard import render, scorecard
+    from .cards import render, scorecard
 
     method = _factory(args.method)
     try:

@@ -3,7 +3,8 @@
 Every public name is importable from here; the modules behind them hold one purpose each:
 ``_data`` (the splits, the methods' estimators, the scoring and the runtime sweeps), ``_units``
 (the ledger's work units), ``_checks`` (our tables beside the printed ones, the statements on
-the figures) and ``_render`` (the side-by-side tables and their words).  The methods and their
+the figures), ``_null_directions`` (Table 4's choice among the directions neither group varies
+along) and ``_render`` (the side-by-side tables and their words).  The methods and their
 settings are entries of :mod:`fairlab.experiments.methods`.
 """
 
@@ -32,6 +33,17 @@ from ._data import (
     score_splits,
     summarize_scores,
     table,
+)
+from ._null_directions import (
+    MLP_SEEDS,
+    NULL_DIRECTION_FILE,
+    NULL_SHARES,
+    null_direction_causes,
+    null_direction_causes_in_words,
+    null_direction_map,
+    null_direction_scores,
+    read_null_direction_scores,
+    write_null_direction_scores,
 )
 from ._render import (
     METRIC_LABELS,
@@ -73,6 +85,9 @@ __all__ = [
     "KERNEL_DEPENDENT_MODELS",
     "METHODS",
     "METRIC_LABELS",
+    "MLP_SEEDS",
+    "NULL_DIRECTION_FILE",
+    "NULL_SHARES",
     "MODELS",
     "PAPER",
     "PARAMETERS",
@@ -102,8 +117,13 @@ __all__ = [
     "load_splits",
     "match_counts",
     "misses_in_words",
+    "null_direction_causes",
+    "null_direction_causes_in_words",
+    "null_direction_map",
+    "null_direction_scores",
     "parse_key",
     "printed_table_views",
+    "read_null_direction_scores",
     "reported_runtimes",
     "run_unit",
     "runtime_checks",
@@ -113,4 +133,5 @@ __all__ = [
     "summarize_scores",
     "table",
     "units",
+    "write_null_direction_scores",
 ]

@@ -206,20 +206,30 @@ def _fit_rows(split, fairness):
 
 
 def _fair_curve(method, split, fairness, classifier, lambdas, *, reuse_fit=True,
-                warm_start=True, evaluate=True):
-    """One curve of a fair PCA method: (seconds of the shared fit, [(λ, pred_test, seconds)])."""
+                warm_start=True, evaluate=True, pair=None):
+    """One curve of a fair PCA method: (seconds of the shared fit, [(λ, pred_test, seconds)]).
+
+    ``pair``, an unfitted (fair, standard) pair, replaces the method's (:func:`_transformers`);
+    with ``reuse_fit`` they are fitted in place, so the caller can read the fitted fair one.
+    """
     X, y, n = split.X_train, split.y_train, len(split.y_train)
     gamma = _gamma(X)
     X_fit, s_fit = _fit_rows(split, fairness)
     linear = classifier == "logistic regression"
     warm = warm_start and reuse_fit and linear
     points, coef, intercept = [], None, None
+
+    def transformers():
+        if pair is None:
+            return _transformers(method, X.shape[1], gamma)
+        return pair if reuse_fit else (clone(pair[0]), clone(pair[1]))
+
     with warnings.catch_warnings(), sklearn.config_context(assume_finite=True):
         warnings.simplefilter("ignore", ConvergenceWarning)
         shared = 0.0
         if reuse_fit:
             t0 = time.perf_counter()
-            fair, standard = _transformers(method, X.shape[1], gamma)
+            fair, standard = transformers()
             fair.fit(X_fit, sensitive_features=s_fit)
             standard.fit(X_fit)
             A = fair.transform(X)
@@ -242,7 +252,7 @@ def _fair_curve(method, split, fairness, classifier, lambdas, *, reuse_fit=True,
                     coef = clf.coef_.copy()
                     intercept = clf.intercept_.copy()
             else:
-                fair, standard = _transformers(method, X.shape[1], gamma)
+                fair, standard = transformers()
                 knob = FairTradeoff(fair, standard, lam=lam).fit(X_fit, sensitive_features=s_fit)
                 clf = _classifier(classifier, n, gamma).fit(knob.transform(X), y)
             seconds = time.perf_counter() - t0
@@ -404,17 +414,62 @@ def curves(datasets=("adult",), *, methods=("Fair PCA", "Reductions"),
         with limit_threads(blas_threads):
             shared, points = _one_curve(method, split, fair, clf, lambdas, eps,
                                              reuse_fit=reuse_fit, warm_start=warm_start)
-        score = (metrics.demographic_parity_difference if fair == "DP"
-                 else metrics.equal_opportunity_difference)
-        for param, pred, seconds in points:
-            rows.append({"dataset": ds, "method": method, "fairness": fair, "classifier": clf,
-                         "run": split.run, "param": param,
-                         "error": float(np.mean(pred != split.y_test)),
-                         "violation": float(score(split.y_test, pred,
-                                                  sensitive_features=split.s_test)),
-                         "seconds": seconds + shared / len(points)})
+        rows += [{"dataset": ds, "method": method, "fairness": fair, "classifier": clf,
+                  "run": split.run, **point}
+                 for point in _scored_points(split, fair, shared, points)]
     return pd.DataFrame(rows, columns=["dataset", "method", "fairness", "classifier", "run",
                                        "param", "error", "violation", "seconds"])
+
+
+def _scored_points(split, fairness, shared, points):
+    """A curve's points scored on the test rows: its parameter, the error, the violation of
+    ``fairness`` and the training seconds, the shared fit spread equally over the points."""
+    score = (metrics.demographic_parity_difference if fairness == "DP"
+             else metrics.equal_opportunity_difference)
+    return [{"param": param, "error": float(np.mean(pred != split.y_test)),
+             "violation": float(score(split.y_test, pred, sensitive_features=split.s_test)),
+             "seconds": seconds + shared / len(points)}
+            for param, pred, seconds in points]
+
+
+def curve_scores(split, fairness, classifier, fair, n_components, *, lambdas=LAMBDAS):
+    """One trade-off curve of §5.2 for any fair representation: :func:`curves`' own step.
+
+    ``fair`` (an unfitted transformer whose ``fit`` takes ``sensitive_features``) takes the
+    place of Fair PCA: it is paired with standard PCA of ``n_components`` dimensions (the
+    partner of Fair PCA in :func:`curves`, the paper's d − 1) in the knob
+    ``x ↦ (U_fairᵀx; λ·U_stᵀx)``, both learned from the fit rows of ``fairness`` (all training
+    rows for DP, those with y = 1 for EO), and ``classifier`` is trained on the knob's
+    representation of the training rows at each λ of ``lambdas``, as :func:`curves` does for
+    Fair PCA (one shared fit, warm-started logistic regressions).  With the registry's Fair
+    PCA at d − 1 components it gives :func:`curves`' "Fair PCA" curve.
+
+    Parameters
+    ----------
+    split : Bunch
+        One draw of :func:`load_splits`.
+    fairness : {"DP", "EO"}
+    classifier : {"logistic regression", "kernel SVM"}
+    fair : transformer
+        Fitted in place.
+    n_components : int
+        Dimensions of the standard PCA block.
+    lambdas : list of float in [0, 1], default :data:`LAMBDAS`
+
+    Returns
+    -------
+    list of dict
+        One per λ: ``param`` (λ), ``error``, ``violation`` and ``seconds``, as :func:`curves`'
+        columns.
+    """
+    (fairness,) = _check_names([fairness], FAIRNESS, "fairness")
+    (classifier,) = _check_names([classifier], CLASSIFIERS, "classifier")
+    n_components = check_int(n_components, "n_components", minimum=1)
+    pair = (fair, _StandardPCA(n_components, svd_solver="covariance_eigh"))
+    with limit_threads(1):  # as curves(): blas_threads=1
+        shared, points = _fair_curve(None, split, fairness, classifier,
+                                     _grid(lambdas, "lambdas", upper=1.0), pair=pair)
+    return _scored_points(split, fairness, shared, points)
 
 
 def runtimes(n_train=N_TRAIN, *, dataset="adult",
