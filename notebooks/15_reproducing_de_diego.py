@@ -383,7 +383,7 @@ published.Prose(f"{len(close)} of the {len(fit1)} readings have both median rati
 # %% [markdown]
 # The one-hot reading is what a PLS implementation for classification computes: it takes $Y$ one-hot (PLS-DA), and with two
 # indicator columns, whose centred versions are $\pm\tilde y$, $\mathrm{Cov}^2$ is exactly twice the 0/1 value
-# (`de_diego._cov2`) — the factor two seen above. The literal 0/1 reading (`raw`, `raw`, `sum`) sits at half the
+# (`de_diego.cov2_reading`) — the factor two seen above. The literal 0/1 reading (`raw`, `raw`, `sum`) sits at half the
 # printed values, squared correlations (`unit`, `standardized`) and standardised targets with raw scores are biased
 # the other way or far off; appending $S$ to the features or using the training rows changes little.
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairlab import metrics, published
+from fairlab import FairPLS, metrics, published
 from fairlab.experiments import de_diego
 
 
@@ -215,7 +215,7 @@ def test_representation_scores_and_the_normalisation_table(small):
     ran = cmp["ours_mean"].notna()
     assert ran.sum() == 2 * 2 * 3 and cmp.loc[ran, "within"].notna().all()
     fit = de_diego.normalisation_fit(sc)
-    assert len(fit) == len(de_diego.normalisations()) == 48
+    assert len(fit) == len(de_diego.normalisations()) == 2 * 2 * 3 * 3 * 3
     assert (fit["cells"] == 8).all()
     assert fit["share_within"].is_monotonic_decreasing
     one = fit.iloc[0]
@@ -391,12 +391,12 @@ def test_the_one_hot_reading_sums_both_indicator_columns():
     both = np.column_stack([1 - v, v])
     n = len(v)
     by_hand = float(np.sum(((T - T.mean(0)).T @ (both - both.mean(0)) / n) ** 2))
-    assert de_diego._cov2(T, v, "raw", "one-hot", "sum") == pytest.approx(by_hand, rel=1e-12)
-    assert de_diego._cov2(T, v, "raw", "one-hot", "sum") == pytest.approx(
-        2 * de_diego._cov2(T, v, "raw", "raw", "sum"), rel=1e-12)
+    assert de_diego.cov2_reading(T, v, "raw", "one-hot", "sum") == pytest.approx(by_hand, rel=1e-12)
+    assert de_diego.cov2_reading(T, v, "raw", "one-hot", "sum") == pytest.approx(
+        2 * de_diego.cov2_reading(T, v, "raw", "raw", "sum"), rel=1e-12)
     y = rng.random(200)  # a continuous target has no indicator columns: as loaded
-    assert de_diego._cov2(T, y, "unit", "one-hot", "mean") == de_diego._cov2(T, y, "unit", "raw",
-                                                                            "mean")
+    assert de_diego.cov2_reading(T, y, "unit", "one-hot", "mean") == de_diego.cov2_reading(
+        T, y, "unit", "raw", "mean")
 
 
 def test_cv_k_maximises_the_held_out_objective_of_separate_fits():
@@ -485,3 +485,37 @@ def test_the_extended_bound_contains_the_reading_bound(small):
         "all: one per experiment", "best single"]
     assert extended.loc["all: bound (a reading per data set)", "within"] >= extended.loc[
         "all: one reading per experiment", "within"]
+
+
+def test_the_reconstruction_and_trace_readings_by_hand():
+    """r(X) read as T Pᵀ (n × d, the PLS loadings) and the sum over columns divided by the
+    total variance of r(X), against sums written out column by column."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 5)) * [1.0, 3.0, 0.5, 2.0, 1.0] + 1e3
+    s = (rng.random(120) < 0.25).astype(float)
+    y = X[:, 0] - X[:, 1] + rng.normal(size=120)
+    model = FairPLS(n_components=2, eta=1.0).fit(X, y, sensitive_features=s)
+    T = model.transform(X)
+    R = T @ model.x_loadings_.T
+    n = len(s)
+
+    def cov(a, b):
+        return float(np.sum((a - a.mean()) * (b - b.mean())) / n)
+
+    by_hand = sum(cov(R[:, j], s) ** 2 for j in range(R.shape[1]))
+    total = sum(cov(R[:, j], R[:, j]) for j in range(R.shape[1]))
+    readings = de_diego.cov2_readings(model, T, s)
+    assert len(readings) == 27  # 3 r(X) × 3 targets × 3 sums
+    assert readings["reconstruction", "raw", "sum"] == pytest.approx(by_hand, rel=1e-10)
+    assert readings["reconstruction", "raw", "mean"] == pytest.approx(by_hand / 5, rel=1e-10)
+    assert readings["reconstruction", "raw", "trace"] == pytest.approx(by_hand / total,
+                                                                      rel=1e-10)
+    t_total = sum(cov(T[:, a], T[:, a]) for a in range(2))
+    assert readings["raw", "raw", "trace"] == pytest.approx(
+        readings["raw", "raw", "sum"] / t_total, rel=1e-12)
+    assert readings["unit", "raw", "trace"] == pytest.approx(readings["unit", "raw", "mean"],
+                                                             rel=1e-12)
+    assert np.isnan(de_diego.cov2_reading(np.ones((10, 2)), s[:10], "raw", "raw", "trace"))
+    # a map without PLS loadings has no reconstruction reading, and is not refused for it
+    no_loadings = de_diego.cov2_readings(object(), T, s)
+    assert len(no_loadings) == 18 and ("reconstruction", "raw", "sum") not in no_loadings

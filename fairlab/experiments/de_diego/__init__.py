@@ -9,7 +9,16 @@ normalisation and the spread), ``_render`` (the side-by-side table and the figur
 """
 
 from ...pls import FairPLS as FairPLS
-from ._bound import encoding_and_k_variants, extended_bound, reading_cells
+from ._bound import (
+    READING_COUNTS_FILE,
+    encoding_and_k_variants,
+    extended_bound,
+    paper_reading_counts,
+    read_reading_counts,
+    reading_cells,
+    reading_counts,
+    write_reading_counts,
+)
 from ._checks import (
     DECIMALS,
     METRIC_LABELS,
@@ -21,9 +30,7 @@ from ._checks import (
 )
 from ._data import (
     DATASETS,
-    DEFAULT_NORMALISATION,
     MODELS,
-    NORMALISATION_OPTIONS,
     counting_early_stops,
     cv_k,
     downstream_models,
@@ -31,7 +38,6 @@ from ._data import (
     downstream_summary,
     load_data,
     load_datasets,
-    normalisations,
     paper_k,
     representation_scores,
     split_scores,
@@ -39,9 +45,15 @@ from ._data import (
     table1_rows,
     table2,
 )
-from ._data import _cov2 as _cov2
 from ._data import _folds as _folds
 from ._encodings import ENCODINGS, encode, feature_counts
+from ._readings import (
+    DEFAULT_NORMALISATION,
+    NORMALISATION_OPTIONS,
+    cov2_reading,
+    cov2_readings,
+    normalisations,
+)
 from ._render import (
     fig7,
     plot_representation,
@@ -75,6 +87,8 @@ __all__ = [
     "UNIT_KEYS",
     "compare",
     "counting_early_stops",
+    "cov2_reading",
+    "cov2_readings",
     "coverage",
     "cv_k",
     "downstream_models",
@@ -95,6 +109,11 @@ __all__ = [
     "plot_tradeoff",
     "reading_bound",
     "reading_cells",
+    "reading_counts",
+    "read_reading_counts",
+    "write_reading_counts",
+    "paper_reading_counts",
+    "READING_COUNTS_FILE",
     "representation_scores",
     "run_unit",
     "scores_from_ledger",

@@ -7,18 +7,24 @@ import itertools
 import pandas as pd
 
 from ... import published
+from .._ledger import read_ledger, results_dir
 from ._checks import compare
 from ._data import (
     DATASETS,
     counting_early_stops,
+    cv_k,
     downstream_summary,
     load_data,
-    normalisations,
+    load_datasets,
     representation_scores,
     table1,
 )
 from ._encodings import ENCODINGS
-from ._units import PAPER
+from ._readings import normalisations
+from ._units import ETAS_A, PAPER, PARAMETERS, scores_from_ledger
+
+#: The file of :func:`write_reading_counts`, in the folder of the ledgers.
+READING_COUNTS_FILE = "de_diego_reading_bound.csv"
 
 #: The choices of Experiment A (Table 1) that :func:`reading_cells` varies.
 CHOICES_A = ("variant", "features", "rows", "scores", "targets", "reduce", "error", "ddof")
@@ -26,14 +32,34 @@ CHOICES_A = ("variant", "features", "rows", "scores", "targets", "reduce", "erro
 CHOICES_B = ("variant", "features", "scores", "targets", "reduce", "ddof")
 
 
-def extended_bound(cells, *, target=0.6):
+def reading_counts(cells):
+    """:func:`reading_cells` summed: per experiment, data set and reading, how many printed
+    cells lie within the std (``within``), beside how many cells the experiment prints for the
+    data set (``printed``, counted over every reading).
+
+    This is all :func:`extended_bound` needs, and what :func:`write_reading_counts` stores.
+    """
+    required = {"experiment", "dataset", "cell", "within"}
+    if not isinstance(cells, pd.DataFrame) or not required <= set(cells.columns):
+        raise ValueError(f"cells must be a DataFrame with columns {sorted(required)}.")
+    choices = [c for c in cells.columns if c not in required]
+    frame = cells.assign(within=cells["within"].fillna(False).astype(bool),
+                         **{c: cells[c].fillna("").astype(str) for c in choices})
+    printed = frame.drop_duplicates(["experiment", "dataset", "cell"]).groupby(
+        ["experiment", "dataset"], sort=False).size().rename("printed")
+    counts = frame.groupby(["experiment", "dataset", *choices], sort=False)["within"].sum()
+    counts = counts.astype(int).reset_index()
+    return counts.merge(printed.reset_index(), on=["experiment", "dataset"], how="left")
+
+
+def extended_bound(counts, *, target=0.6):
     """Per data set, the most printed cells one reading per experiment puts within the std.
 
-    A *reading* is one value of every choice column of an experiment (the columns of ``cells``
-    other than ``experiment, dataset, cell, within``; a column may be empty for an experiment
-    that does not vary it).  It is chosen once per experiment, never per cell: for each data set
-    and experiment the reading with the most cells within counts, and the data set's bound is
-    the sum over its experiments,
+    A *reading* is one value of every choice column of an experiment (the columns other than
+    ``experiment, dataset, printed, within``; a column may be empty for an experiment that does
+    not vary it).  It is chosen once per experiment, never per cell: for each data set and
+    experiment the reading with the most cells within counts, and the data set's bound is the
+    sum over its experiments,
 
     .. math::  B_d = \\sum_e \\max_r \\#\\{c \\in C_{d,e} : \\text{within}(c, r)\\}.
 
@@ -44,10 +70,10 @@ def extended_bound(cells, *, target=0.6):
 
     Parameters
     ----------
-    cells : DataFrame
-        One row per printed cell and reading: ``experiment``, ``dataset``, ``cell`` (unique
-        within its experiment and data set), ``within`` (bool; a cell without our number is
-        False) and the choice columns.
+    counts : DataFrame
+        :func:`reading_counts` (or :func:`read_reading_counts`), or the cells it sums (one row
+        per printed cell and reading: ``experiment``, ``dataset``, ``cell``, ``within`` (bool;
+        a cell without our number is False) and the choice columns).
     target : float in (0, 1], default=0.6
 
     Returns
@@ -57,20 +83,22 @@ def extended_bound(cells, *, target=0.6):
         reading per experiment"``: ``printed`` (distinct cells), one ``within, <experiment>``
         column per experiment, ``within`` (their sum), ``share`` and ``reaches target``.
     """
-    required = {"experiment", "dataset", "cell", "within"}
-    if not isinstance(cells, pd.DataFrame) or not required <= set(cells.columns):
-        raise ValueError(f"cells must be a DataFrame with columns {sorted(required)}.")
+    if isinstance(counts, pd.DataFrame) and "cell" in counts.columns:
+        counts = reading_counts(counts)
+    required = {"experiment", "dataset", "printed", "within"}
+    if not isinstance(counts, pd.DataFrame) or not required <= set(counts.columns):
+        raise ValueError("counts must be a DataFrame with columns "
+                         f"{sorted(required)} (reading_counts), or the cells it sums.")
     if not 0 < target <= 1:
         raise ValueError(f"target must be in (0, 1]; got {target!r}.")
-    choices = [c for c in cells.columns if c not in required]
-    frame = cells.assign(within=cells["within"].fillna(False).astype(bool),
-                         **{c: cells[c].fillna("").astype(str) for c in choices})
+    choices = [c for c in counts.columns if c not in required]
+    frame = counts.assign(**{c: counts[c].fillna("").astype(str) for c in choices})
     experiments = list(dict.fromkeys(frame["experiment"]))
     per = frame.groupby(["dataset", "experiment", *choices], sort=False)["within"].sum()
     best = per.groupby(level=["dataset", "experiment"], sort=False).max().unstack("experiment")
     best = best.reindex(columns=experiments).fillna(0).astype(int)
-    printed = frame.drop_duplicates(["experiment", "dataset", "cell"]).groupby(
-        "dataset", sort=False).size()
+    printed = frame.drop_duplicates(["experiment", "dataset"]).groupby(
+        "dataset", sort=False)["printed"].sum()
     out = best.rename(columns=lambda e: f"within, {e}")
     out.insert(0, "printed", printed.reindex(out.index))
     out["within"] = best.sum(axis=1)
@@ -187,3 +215,43 @@ def _variants(scores):
     if "variant" not in scores.columns:
         return [("as computed", scores)]
     return [(v, part.drop(columns="variant")) for v, part in scores.groupby("variant", sort=False)]
+
+
+def paper_reading_counts(path=None, data_home=None):
+    """:func:`reading_counts` at paper scale: the ledger's scores, and Experiment A on every
+    row under the other encoding and the rule for k of :func:`encoding_and_k_variants`.
+
+    Experiment A's and B's scores under our encodings and Table 3's k are the ledger's
+    (``path``: the folder of the ledgers); k by cross-validation is :func:`cv_k` on every
+    row at the ledger's η and seed, and the variants use the ledger's splits.  Law School
+    counts only where its file is found.  About two to five minutes on one core.
+    """
+    ledger = read_ledger("de_diego", path)
+    scores_a = scores_from_ledger(ledger, "table1")
+    scores_b = scores_from_ledger(ledger, "table4+5")
+    data, _ = load_datasets(None, data_home=data_home)
+    k_cv = cv_k(data, ETAS_A, random_state=PARAMETERS["random_state"])
+    variants = encoding_and_k_variants(
+        scores_a, data, k_cv, ETAS_A, data_home=data_home,
+        **{name: PARAMETERS[name] for name in ("n_splits", "test_size", "random_state")})
+    return reading_counts(reading_cells(variants, scores_b))
+
+
+def write_reading_counts(path=None, data_home=None):
+    """Compute :func:`paper_reading_counts` and write it to :data:`READING_COUNTS_FILE` in the
+    folder of the ledgers (:func:`fairlab.experiments.results_dir`), a first comment line
+    naming the call."""
+    frame = paper_reading_counts(path, data_home)
+    target = results_dir(path) / READING_COUNTS_FILE
+    with open(target, "w", encoding="utf-8", newline="") as handle:
+        handle.write("# fairlab.experiments.de_diego.paper_reading_counts(), from the ledger "
+                     "de_diego.csv.gz\n")
+        frame.to_csv(handle, index=False)
+    return target
+
+
+def read_reading_counts(path=None):
+    """The table written by :func:`write_reading_counts` (choices as text, empty where an
+    experiment does not vary one)."""
+    return pd.read_csv(results_dir(path) / READING_COUNTS_FILE, comment="#",
+                       keep_default_na=False, dtype={"ddof": str})

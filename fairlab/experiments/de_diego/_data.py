@@ -3,7 +3,6 @@ representation scores of Experiment A and the downstream models of Experiment B.
 """
 
 import contextlib
-import itertools
 import warnings
 from numbers import Real
 
@@ -22,6 +21,11 @@ from ...evaluation._util import _progress
 from ...evaluation.splits import repeated_splits
 from .. import methods as registry
 from ._encodings import encode
+from ._readings import (
+    NORMALISATION_OPTIONS,
+    check_normalisation,
+    cov2_readings,
+)
 
 #: Data set keys of De-Diego et al. -> the names printed in its tables.
 DATASETS = {
@@ -32,21 +36,6 @@ DATASETS = {
 
 #: The downstream models of Tables 4-5 (classification / regression), in the printed order.
 MODELS = ("LR", "DT", "XGB")
-
-
-#: The options of each part of a Cov² normalisation hypothesis (:func:`normalisations`).
-NORMALISATION_OPTIONS = {
-    "features": ("S not in X", "S in X"),
-    "rows": ("test", "train"),
-    "scores": ("raw", "unit"),
-    "targets": ("raw", "standardized", "one-hot"),
-    "reduce": ("sum", "mean"),
-}
-
-
-#: The hypothesis used for the Cov² columns of Tables 4-5 unless another is passed.
-DEFAULT_NORMALISATION = {"features": "S not in X", "rows": "test", "scores": "raw",
-                                 "targets": "raw", "reduce": "sum"}
 
 
 _COV2_METRICS = ("cov2_y", "cov2_s")
@@ -239,41 +228,6 @@ def cv_k(data, etas=(0.0, 1.0, 2.0), *, n_folds=5, random_state=0):
     return pd.DataFrame(rows)
 
 
-def normalisations():
-    """Every Cov² normalisation hypothesis of the chapter, one row each.
-
-    The product of :data:`NORMALISATION_OPTIONS`: ``features`` (the sensitive attribute
-    left out of X, as our loaders do, or appended to X as one more standardised column),
-    ``rows`` (Cov² on the test or the training rows), ``scores`` (the scores ``r(X)`` as
-    ``FairPLS.transform`` returns them — standardised X times unit weight vectors — or each
-    component scaled to unit variance), ``targets`` (Y and S as loaded, 0/1 or the [0, 1]
-    regression target; standardised; or a binary one as its two indicator columns, as PLS
-    for classification takes a one-hot Y, which doubles Cov² — a continuous one stays as
-    loaded) and ``reduce`` (sum or mean over components), i.e.
-    ``fairlab.metrics.cov2(r, v, standardize=..., reduce=...)`` (:func:`_cov2`).
-    """
-    opts = NORMALISATION_OPTIONS
-    return pd.DataFrame(list(itertools.product(*opts.values())), columns=list(opts))
-
-
-def _cov2(T, v, scores, targets, reduce):
-    """Cov²(T, v) under one reading of :func:`normalisations`.
-
-    ``targets="one-hot"``: a binary v becomes its two indicator columns 1[v = a], 1[v = b] and
-    the value is the sum of their Cov² — 2·Cov²(T, v), since the centred indicators are ±ṽ.
-    """
-    v = np.asarray(v, float)
-    unit = scores == "unit"
-    values = np.unique(v)
-    if targets == "one-hot" and len(values) == 2:
-        return sum(metrics.cov2(T, (v == value).astype(float), sensitive_type="continuous",
-                                standardize="scores" if unit else False, reduce=reduce)
-                   for value in values)
-    std = targets == "standardized"
-    flag = True if unit and std else ("scores" if unit else ("sensitive" if std else False))
-    return metrics.cov2(T, v, sensitive_type="continuous", standardize=flag, reduce=reduce)
-
-
 #: The columns of :func:`representation_scores` (and of :func:`split_scores`' rows).
 _SCORE_COLUMNS = ["dataset", "eta", "k", "features", "rows", "scores", "targets", "reduce",
                   "error", "metric", "split", "value"]
@@ -335,9 +289,6 @@ def split_scores(d, estimator, *, features="S not in X", split=0, test_size=0.3,
         The rows (:data:`_SCORE_COLUMNS`), the split (:func:`~fairlab.evaluation.repeated_splits`)
         and the fitted estimator.
     """
-    combos = [(sc, tg, rd) for sc in NORMALISATION_OPTIONS["scores"]
-              for tg in NORMALISATION_OPTIONS["targets"]
-              for rd in NORMALISATION_OPTIONS["reduce"]]
     part = _experiment_a_split(d, features, split, test_size, random_state)
     mean, std = _standardizer(part.X_train)
     if standardize:
@@ -352,11 +303,11 @@ def split_scores(d, estimator, *, features="S not in X", split=0, test_size=0.3,
         kk = getattr(model, "n_components", None)
         base = {"dataset": d.dataset, "eta": eta, "k": T.shape[1] if kk is None else kk,
                 "features": features, "split": split}
-        sv = sp.astype(float)
-        for sc, tg, rd in combos:
-            for metric, v in (("cov2_y", yp), ("cov2_s", sv)):
+        by_y, by_s = cov2_readings(model, T, yp), cov2_readings(model, T, sp.astype(float))
+        for (sc, tg, rd), value_y in by_y.items():
+            for metric, value in (("cov2_y", value_y), ("cov2_s", by_s[sc, tg, rd])):
                 rows.append({**base, "rows": name, "scores": sc, "targets": tg, "reduce": rd,
-                             "error": "", "metric": metric, "value": _cov2(T, v, sc, tg, rd)})
+                             "error": "", "metric": metric, "value": value})
         for error, value in _errors(model, Xp, T, mean, std).items():
             rows.append({**base, "rows": name, "scores": "", "targets": "", "reduce": "",
                          "error": error, "metric": "reconstruction_error", "value": value})
@@ -433,7 +384,7 @@ def table1_rows(scores, normalisation=None, *, error="projection"):
     Cov²(r(X), Y) and Cov²(r(X), S) under ``normalisation`` (missing keys from
     :data:`DEFAULT_NORMALISATION`) and the reconstruction error ``error``, on its ``features``
     and ``rows``."""
-    norm = _normalisation(normalisation)
+    norm = check_normalisation(normalisation)
     if error not in ("projection", "loadings", "weights"):
         raise ValueError(f"error must be 'projection', 'loadings' or 'weights'; got {error!r}.")
     base = (scores["features"] == norm["features"]) & (scores["rows"] == norm["rows"])
@@ -468,23 +419,6 @@ def table1(scores, normalisation=None, *, error="projection", ddof=0):
            .agg(mean="mean", std=lambda v: float(np.std(v, ddof=ddof)) if len(v) > ddof
                 else np.nan, n_splits="size").reset_index())
     return out
-
-
-def _normalisation(normalisation):
-    norm = dict(DEFAULT_NORMALISATION)
-    if normalisation is not None:
-        if not isinstance(normalisation, dict):
-            raise TypeError(f"normalisation must be a dict; got {type(normalisation).__name__}.")
-        unknown = set(normalisation) - set(NORMALISATION_OPTIONS)
-        if unknown:
-            raise ValueError(f"normalisation has unknown key(s) {sorted(unknown)}; use "
-                             f"{list(NORMALISATION_OPTIONS)}.")
-        norm.update(normalisation)
-    for key, value in norm.items():
-        if value not in NORMALISATION_OPTIONS[key]:
-            raise ValueError(f"normalisation[{key!r}] must be one of "
-                             f"{NORMALISATION_OPTIONS[key]}; got {value!r}.")
-    return norm
 
 
 def downstream_models(task="classification", models=MODELS, *, random_state=0):
@@ -574,14 +508,7 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
         Columns ``dataset, eta, k, features, model, metric, scores, targets, reduce, fold,
         value``.
     """
-    norm = _normalisation(normalisation)
-    combos = [(sc, tg, rd) for sc in NORMALISATION_OPTIONS["scores"]
-              for tg in NORMALISATION_OPTIONS["targets"]
-              for rd in NORMALISATION_OPTIONS["reduce"]]
-
-    def cov2_all(T, v):
-        return {c: _cov2(T, v, *c) for c in combos}
-
+    norm = check_normalisation(normalisation)
     n_folds = check_int(n_folds, "n_folds", minimum=2)
     if not isinstance(data, dict) or not data:
         raise ValueError("data must be a non-empty dict key -> Bunch, e.g. load_datasets()[0].")
@@ -602,7 +529,7 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
                                                            sensitive_features=d.s[train])
             T_tr, T_te = rep.transform(X[train]), rep.transform(X[test])
             s_te = d.s[test]
-            c2s = cov2_all(T_te, s_te.astype(float))
+            c2s = cov2_readings(rep, T_te, s_te.astype(float))
             for name, est in ests.items():
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", ConvergenceWarning)
@@ -626,7 +553,8 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
                 for metric, value in vals.items():
                     rows.append({**base, "model": name, "metric": metric, **blank, "fold": f,
                                  "value": float(value)})
-                for metric, values in (("cov2_yhat", cov2_all(T_te, np.asarray(pred, float))),
+                for metric, values in (("cov2_yhat",
+                                        cov2_readings(rep, T_te, np.asarray(pred, float))),
                                        ("cov2_s", c2s)):
                     for (sc, tg, rd), value in values.items():
                         rows.append({**base, "model": name, "metric": metric, "scores": sc,
@@ -658,7 +586,7 @@ def downstream_summary(scores, normalisation=None, *, ddof=0):
     -------
     DataFrame with columns ``dataset, eta, k, model, metric, mean, std, n_folds``.
     """
-    norm = _normalisation(normalisation)
+    norm = check_normalisation(normalisation)
     keys = ["dataset", "eta", "k", "model", "metric"]
     cov = scores["metric"].isin(("cov2_yhat", "cov2_s"))
     chosen = ((scores["scores"] == norm["scores"]) & (scores["targets"] == norm["targets"])
