@@ -1,9 +1,10 @@
 """De-Diego et al. (2025) §4: Fair PLS on six real data sets (Tables 1–5, Figs. 5–7).
 
 Every public name is importable from here; the modules behind them hold one purpose each:
-``_data`` (the data sets, the choice of k, Experiment A's scores and Experiment B's models),
-``_units`` (the ledger's work units), ``_checks`` (our tables beside the printed ones, the
-normalisation and the spread) and ``_render`` (the side-by-side table and the figures).
+``_data`` (the data sets, the choice of k, Experiment A's scores), ``_downstream``
+(Experiment B's models and scores, one fold at a time), ``_units`` (the ledger's work units),
+``_checks`` (our tables beside the printed ones, the normalisation and the spread) and
+``_render`` (the side-by-side table and the figures).
 """
 
 from ...pls import FairPLS as FairPLS
@@ -23,9 +24,6 @@ from ._data import (
     NORMALISATION_OPTIONS,
     counting_early_stops,
     cv_k,
-    downstream_models,
-    downstream_scores,
-    downstream_summary,
     load_data,
     load_datasets,
     normalisations,
@@ -38,6 +36,13 @@ from ._data import (
 )
 from ._data import _cov2 as _cov2
 from ._data import _folds as _folds
+from ._downstream import (
+    downstream_models,
+    downstream_rows,
+    downstream_scores,
+    downstream_summary,
+    fold_scores,
+)
 from ._render import (
     fig7,
     plot_representation,
@@ -73,9 +78,11 @@ __all__ = [
     "coverage",
     "cv_k",
     "downstream_models",
+    "downstream_rows",
     "downstream_scores",
     "downstream_summary",
     "fig7",
+    "fold_scores",
     "load_data",
     "load_datasets",
     "normalisation_fit",
