@@ -27,13 +27,19 @@ from ._registry import _REGISTRY, PROTOCOLS
 LEDGER = "scorecard"
 #: Where the scorecard's ledger goes when no results folder is named (in the working directory).
 DEFAULT_RESULTS = "scorecard-results"
+#: The metrics ranked by their distance to a target value, rank 1 the closest: the disparate
+#: impact, a ratio of the groups' positive rates, is at parity at 1 and worse below as above.
+RANK_TARGET = {"disparate_impact": 1.0}
 #: The better direction of each metric, by which methods are ranked (rank 1 is the best): more
 #: variance kept and higher accuracy are better; a smaller MMD² between the groups' embeddings
-#: and a smaller gap in positive rates (ΔDP) are better.
+#: and a smaller gap in positive rates (ΔDP) are better; a metric of :data:`RANK_TARGET` is
+#: better the closer to its target.
 RANK_DIRECTION = {"var_pct": "higher", "accuracy_pct": "higher", "mmd2": "lower",
                   "delta_dp": "lower", "cov2_y": "higher", "cov2_s": "lower",
                   "reconstruction_error": "lower", "error": "lower", "hsic": "lower",
-                  "curve_gap": "lower"}
+                  "curve_gap": "lower", "accuracy": "higher", "cov2_yhat": "higher",
+                  "ks": "lower", "mse": "lower",
+                  **{m: f"closest to {t:g}" for m, t in RANK_TARGET.items()}}
 #: The columns of a scorecard.  The leakage audit's rows (``metric`` :data:`LEAKAGE`) fill the
 #: last four; the others leave them empty.  ``eta`` is a row's trade-off parameter (Fair PLS's
 #: η; a curve point's λ, or the ε of the reductions), empty elsewhere.
@@ -148,7 +154,9 @@ def rank_methods(card):
 
     A cell is a protocol, data set, k, model and metric; rank 1 is the best mean by
     :data:`RANK_DIRECTION` (higher %Var, accuracy and Cov²(r(X), Y), lower MMD², ΔDP,
-    Cov²(r(X), S) and reconstruction error), ties share the best rank (1, 1, 3), and a method
+    Cov²(r(X), S) and reconstruction error) or, for a metric of :data:`RANK_TARGET`, the
+    smallest distance |mean − target| (the disparate impact closest to 1, from either side),
+    ties share the best rank (1, 1, 3), and a method
     without a value in a cell has none (NaN), nor counts among the ``ranked``.  A metric outside
     :data:`RANK_DIRECTION` (the leakage audit's) is not ranked: its ``rank``, ``ranked`` and
     ``better`` are empty.
@@ -156,7 +164,9 @@ def rank_methods(card):
     card = card.copy()
     cell = ["protocol", "dataset", "k", "model", "metric"]
     higher = card["metric"].map(RANK_DIRECTION) == "higher"
+    target = card["metric"].map(RANK_TARGET)
     signed = card["mean"].where(higher, -card["mean"])
+    signed = signed.where(target.isna(), -(card["mean"] - target).abs())
     card["rank"] = signed.groupby([card[c] for c in cell], dropna=False).rank(
         method="min", ascending=False)
     card["ranked"] = card["mean"].notna().groupby([card[c] for c in cell],
