@@ -143,9 +143,10 @@ def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
                               k=None, normalisation=None, random_state=0, progress=False):
     """Per-fold scores of De-Diego et al.'s Experiment B (Tables 4-5, Figs. 1 and 4).
 
-    For every data set and η, a seeded ``n_folds``-fold cross-validation: ``FairPLS(k, eta=η)``
-    is fitted on the training folds, every model of :func:`downstream_models` is trained on the
-    training representation r(X) and predicts the held-out fold, where we measure
+    For every data set and η, a seeded ``n_folds``-fold cross-validation, one fold at a time
+    (:func:`fold_scores`): ``FairPLS(k, eta=η)`` is fitted on the training folds, every model of
+    :func:`downstream_models` is trained on the training representation r(X) and predicts the
+    held-out fold, where we measure
 
     * classification: ``accuracy``, ``disparate_impact`` (DI = P(Ŷ = pos | S = 0) /
       P(Ŷ = pos | S = 1), S = 1 privileged, ``pos_label`` of Table 2), ``eopp`` (the ratio
