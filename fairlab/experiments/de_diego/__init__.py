@@ -1,11 +1,12 @@
 """De-Diego et al. (2025) §4: Fair PLS on six real data sets (Tables 1–5, Figs. 5–7).
 
 Every public name is importable from here; the modules behind them hold one purpose each:
-``_encodings`` (the features of each data set beside Table 3), ``_data`` (the data
-sets, the choice of k, Experiment A's scores and Experiment B's models),
-``_units`` (the ledger's work units), ``_checks`` (our tables beside the printed ones, the
-normalisation and the spread), ``_render`` (the side-by-side table and the figures) and
-``_bound`` (the extended reading bound).
+``_encodings`` (the features of each data set beside Table 3), ``_readings`` (the readings
+of Cov²), ``_data`` (the data sets, the choice of k, Experiment A's scores), ``_downstream``
+(Experiment B's models and scores, one fold at a time), ``_units`` (the ledger's work units),
+``_checks`` (our tables beside the printed ones, the normalisation and the spread),
+``_render`` (the side-by-side table and the figures) and ``_bound`` (the extended reading
+bound).
 """
 
 from ...pls import FairPLS as FairPLS
@@ -33,9 +34,6 @@ from ._data import (
     MODELS,
     counting_early_stops,
     cv_k,
-    downstream_models,
-    downstream_scores,
-    downstream_summary,
     load_data,
     load_datasets,
     paper_k,
@@ -46,6 +44,13 @@ from ._data import (
     table2,
 )
 from ._data import _folds as _folds
+from ._downstream import (
+    downstream_models,
+    downstream_rows,
+    downstream_scores,
+    downstream_summary,
+    fold_scores,
+)
 from ._encodings import ENCODINGS, encode, feature_counts
 from ._readings import (
     DEFAULT_NORMALISATION,
@@ -92,6 +97,7 @@ __all__ = [
     "coverage",
     "cv_k",
     "downstream_models",
+    "downstream_rows",
     "downstream_scores",
     "downstream_summary",
     "encode",
@@ -99,6 +105,7 @@ __all__ = [
     "extended_bound",
     "feature_counts",
     "fig7",
+    "fold_scores",
     "load_data",
     "load_datasets",
     "normalisation_fit",

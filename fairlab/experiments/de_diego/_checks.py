@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from ... import published
-from ._data import _COV2_METRICS, downstream_summary, table1
+from ._data import _COV2_METRICS, table1
+from ._downstream import downstream_summary
 from ._readings import DEFAULT_NORMALISATION, normalisations
 from ._units import PAPER
 

@@ -1,5 +1,5 @@
-"""De-Diego et al. (2025) §4, the data and the protocol: the six data sets, the choice of k, the
-representation scores of Experiment A and the downstream models of Experiment B.
+"""De-Diego et al. (2025) §4, the data and the protocol: the six data sets, the choice of k and
+the representation scores of Experiment A.
 """
 
 import contextlib
@@ -8,10 +8,6 @@ from numbers import Real
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import Bunch
 
 from ... import datasets, metrics, published
@@ -187,6 +183,13 @@ def paper_k(dataset, eta, n_features=None):
     best = printed[np.argmin(np.abs(printed - eta) - 1e-9 * printed)]
     k = int(t3.loc[t3["eta"] == best, "mean"].iloc[0])
     return min(k, int(n_features)) if n_features is not None else k
+
+
+def _folds(n, n_folds, random_state):
+    """The seeded partition of ``n`` rows into ``n_folds`` blocks (of :func:`cv_k` and of
+    Experiment B)."""
+    perm = np.random.default_rng(random_state).permutation(n)
+    return np.array_split(perm, n_folds)
 
 
 def cv_k(data, etas=(0.0, 1.0, 2.0), *, n_folds=5, random_state=0):
@@ -419,185 +422,3 @@ def table1(scores, normalisation=None, *, error="projection", ddof=0):
            .agg(mean="mean", std=lambda v: float(np.std(v, ddof=ddof)) if len(v) > ddof
                 else np.nan, n_splits="size").reset_index())
     return out
-
-
-def downstream_models(task="classification", models=MODELS, *, random_state=0):
-    """The downstream models of De-Diego et al. Tables 4-5, with library defaults.
-
-    ``"LR"``: ``LogisticRegression()`` (classification) or ``LinearRegression()``
-    (regression); ``"DT"``: ``DecisionTree{Classifier,Regressor}(random_state=...)``;
-    ``"XGB"``: ``xgboost.XGB{Classifier,Regressor}(random_state=..., n_jobs=1)`` — every other
-    setting is the library default, as in the paper ("default specifications").  xgboost is an
-    optional dependency (``pip install 'fairlab[book]'`` or ``pip install xgboost``): it is
-    imported only when ``"XGB"`` is asked for, and its absence raises an ImportError saying so.
-    """
-    if task not in ("classification", "regression"):
-        raise ValueError(f"task must be 'classification' or 'regression'; got {task!r}.")
-    unknown = [m for m in models if m not in MODELS]
-    if unknown:
-        raise ValueError(f"unknown model(s) {unknown}; choose among {list(MODELS)}.")
-    out = {}
-    for name in models:
-        if name == "LR":
-            out[name] = LogisticRegression() if task == "classification" else LinearRegression()
-        elif name == "DT":
-            out[name] = (DecisionTreeClassifier(random_state=random_state)
-                         if task == "classification"
-                         else DecisionTreeRegressor(random_state=random_state))
-        else:
-            try:
-                import xgboost
-            except ImportError as err:
-                raise ImportError(
-                    "the XGB model needs the optional dependency xgboost: pip install xgboost "
-                    "(or pip install 'fairlab[book]'), or leave 'XGB' out of models."
-                ) from err
-            cls = xgboost.XGBClassifier if task == "classification" else xgboost.XGBRegressor
-            out[name] = cls(random_state=random_state, n_jobs=1)
-    return out
-
-
-def _folds(n, n_folds, random_state):
-    perm = np.random.default_rng(random_state).permutation(n)
-    return np.array_split(perm, n_folds)
-
-
-def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
-                              k=None, normalisation=None, random_state=0, progress=False):
-    """Per-fold scores of De-Diego et al.'s Experiment B (Tables 4-5, Figs. 1 and 4).
-
-    For every data set and η, a seeded ``n_folds``-fold cross-validation: ``FairPLS(k, eta=η)``
-    is fitted on the training folds, every model of :func:`downstream_models` is trained on the
-    training representation r(X) and predicts the held-out fold, where we measure
-
-    * classification: ``accuracy``, ``disparate_impact`` (DI = P(Ŷ = pos | S = 0) /
-      P(Ŷ = pos | S = 1), S = 1 privileged, ``pos_label`` of Table 2), ``eopp`` (the ratio
-      TPR_0 / TPR_1 of Fig. 4);  regression: ``ks`` (Kolmogorov–Smirnov distance between the
-      groups' predictions) and ``mse``;
-    * ``cov2_yhat`` = Cov²(r(X), Ŷ) and ``cov2_s`` = Cov²(r(X), S) on the held-out fold, under
-      every ``scores`` × ``targets`` × ``reduce`` combination of :func:`normalisations`
-      (columns of the same names; ``""`` for the other metrics); ``features`` of
-      ``normalisation`` chooses whether S is appended to X.
-
-    Plus, per (data set, η, model), on the pooled out-of-fold predictions (``fold = -1``):
-    ``disparate_impact`` with its 95 % confidence interval ``disparate_impact_ci_low`` /
-    ``_high`` (:func:`fairlab.metrics.disparate_impact_ci`, Besse et al. 2022).
-
-    Logistic regression runs with scikit-learn's defaults (``max_iter=100``); its
-    ``ConvergenceWarning`` is silenced here, as the paper's default models would have shown it.
-
-    Parameters
-    ----------
-    data : dict of key -> Bunch
-        From :func:`load_datasets`.
-    etas : sequence of float, default=(0, 1, 2)
-    n_folds : int, default=7
-    models : sequence of str, default=("LR", "DT", "XGB")
-    k : int or None
-        ``None``: :func:`paper_k` (Table 3; η between the printed values takes the nearest).
-    normalisation : dict, optional
-        Only its ``features`` is used here (default ``"S not in X"``); the Cov² scaling is
-        chosen later, by :func:`downstream_summary`.
-    random_state : int, default=0
-        Seed of the folds and of the tree models.
-    progress : bool, default=False
-
-    Returns
-    -------
-    DataFrame
-        Columns ``dataset, eta, k, features, model, metric, scores, targets, reduce, fold,
-        value``.
-    """
-    norm = check_normalisation(normalisation)
-    n_folds = check_int(n_folds, "n_folds", minimum=2)
-    if not isinstance(data, dict) or not data:
-        raise ValueError("data must be a non-empty dict key -> Bunch, e.g. load_datasets()[0].")
-    etas = [float(e) for e in etas]
-    jobs = [(key, eta) for key in data for eta in etas]
-    rows = []
-    for key, eta in _progress(jobs, progress, total=len(jobs), desc="folds"):
-        d = data[key]
-        X = np.column_stack([d.X, d.s.astype(float)]) if norm["features"] == "S in X" else d.X
-        ests = downstream_models(d.task, models, random_state=random_state)
-        kk = paper_k(key, eta, X.shape[1]) if k is None else min(int(k), X.shape[1])
-        pooled = {name: np.empty(len(d.y), dtype=float) for name in ests}
-        base = {"dataset": d.dataset, "eta": eta, "k": kk, "features": norm["features"]}
-        blank = {"scores": "", "targets": "", "reduce": ""}
-        for f, test in enumerate(_folds(len(d.y), n_folds, random_state)):
-            train = np.setdiff1d(np.arange(len(d.y)), test)
-            rep = registry.build(_METHOD, kk, eta=eta).fit(X[train], d.y[train].astype(float),
-                                                           sensitive_features=d.s[train])
-            T_tr, T_te = rep.transform(X[train]), rep.transform(X[test])
-            s_te = d.s[test]
-            c2s = cov2_readings(rep, T_te, s_te.astype(float))
-            for name, est in ests.items():
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    model = clone(est).fit(T_tr, d.y[train])
-                pred = model.predict(T_te)
-                pooled[name][test] = pred
-                if d.task == "classification":
-                    y_te = d.y[test]
-                    vals = {
-                        "disparate_impact": metrics.disparate_impact(
-                            y_te, pred, sensitive_features=s_te, privileged_group=1,
-                            pos_label=d.pos_label),
-                        "accuracy": float(np.mean(pred == y_te)),
-                        "eopp": metrics.equal_opportunity_ratio(
-                            y_te, pred, sensitive_features=s_te, privileged_group=1,
-                            pos_label=d.pos_label),
-                    }
-                else:
-                    vals = {"ks": metrics.ks_distance(pred, sensitive_features=s_te),
-                            "mse": float(np.mean((pred - d.y[test]) ** 2))}
-                for metric, value in vals.items():
-                    rows.append({**base, "model": name, "metric": metric, **blank, "fold": f,
-                                 "value": float(value)})
-                for metric, values in (("cov2_yhat",
-                                        cov2_readings(rep, T_te, np.asarray(pred, float))),
-                                       ("cov2_s", c2s)):
-                    for (sc, tg, rd), value in values.items():
-                        rows.append({**base, "model": name, "metric": metric, "scores": sc,
-                                     "targets": tg, "reduce": rd, "fold": f, "value": value})
-        if d.task == "classification":
-            for name, pred in pooled.items():
-                di, lo, hi = metrics.disparate_impact_ci(
-                    d.y, pred.astype(d.y.dtype), sensitive_features=d.s, privileged_group=1,
-                    pos_label=d.pos_label)
-                for metric, value in (("disparate_impact", di), ("disparate_impact_ci_low", lo),
-                                      ("disparate_impact_ci_high", hi)):
-                    rows.append({**base, "model": name, "metric": metric, **blank, "fold": -1,
-                                 "value": float(value)})
-    columns = ["dataset", "eta", "k", "features", "model", "metric", "scores", "targets",
-               "reduce", "fold", "value"]
-    return pd.DataFrame(rows, columns=columns)
-
-
-def downstream_summary(scores, normalisation=None, *, ddof=0):
-    """Mean and std over the folds of :func:`downstream_scores` (Tables 4-5).
-
-    Per-fold metrics are averaged over the folds (``fold >= 0``), the Cov² columns under the
-    ``scores``, ``targets`` and ``reduce`` of ``normalisation`` (default
-    :data:`DEFAULT_NORMALISATION`); the pooled disparate impact and its interval
-    (``fold = -1``) are renamed ``disparate_impact_pooled``, ``disparate_impact_ci_low``,
-    ``disparate_impact_ci_high`` and kept as they are (std NaN).
-
-    Returns
-    -------
-    DataFrame with columns ``dataset, eta, k, model, metric, mean, std, n_folds``.
-    """
-    norm = check_normalisation(normalisation)
-    keys = ["dataset", "eta", "k", "model", "metric"]
-    cov = scores["metric"].isin(("cov2_yhat", "cov2_s"))
-    chosen = ((scores["scores"] == norm["scores"]) & (scores["targets"] == norm["targets"])
-              & (scores["reduce"] == norm["reduce"]))
-    scores = scores[~cov | chosen]
-    per_fold = scores[scores["fold"] >= 0]
-    out = (per_fold.groupby(keys, sort=False)["value"]
-           .agg(mean="mean", std=lambda v: float(np.std(v, ddof=ddof)), n_folds="size")
-           .reset_index())
-    pooled = scores[scores["fold"] < 0].copy()
-    pooled["metric"] = pooled["metric"].replace({"disparate_impact": "disparate_impact_pooled"})
-    pooled = pooled.assign(mean=pooled["value"], std=np.nan, n_folds=0)[[*keys, "mean", "std",
-                                                                         "n_folds"]]
-    return pd.concat([out, pooled], ignore_index=True)

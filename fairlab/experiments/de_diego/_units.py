@@ -9,10 +9,10 @@ from ._data import (
     MODELS,
     _dataset_key,
     counting_early_stops,
-    downstream_scores,
     load_data,
     representation_scores,
 )
+from ._downstream import downstream_scores
 
 #: The paper's key in :mod:`fairlab.published`.
 PAPER = "dediego2025"
