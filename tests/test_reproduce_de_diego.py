@@ -535,3 +535,23 @@ def test_the_stored_reading_counts_recompute_for_german_credit():
                                   check_dtype=False)
     # the file holds every data set of the ledger, each with Table 1's and Tables 4-5's cells
     assert stored["printed"].gt(0).all()
+
+
+def test_errors_at_k_equal_d_are_zero_by_construction():
+    """COMPAS has d = 6: with six kept components the projection and loadings errors are 0
+    (returned exactly, not as rounding), the weights' is not; at k = 5 the projection error is
+    ‖X̃ − X̃WWᵀ‖² / ‖X̃‖² written out."""
+    d = de_diego.load_data("compas", max_rows=400, random_state=1)
+    assert d.X.shape[1] == 6
+    errors = {}
+    for k in (5, 6):
+        rows, part, model = de_diego.split_scores(d, FairPLS(k, eta=0.0))
+        errors[k] = {r["error"]: r["value"] for r in rows
+                     if r["metric"] == "reconstruction_error" and r["rows"] == "test"}
+        Xs = (part.X_test - model.x_mean_) / model.x_std_
+        W = model.x_weights_
+        by_hand = np.sum((Xs - Xs @ W @ W.T) ** 2) / np.sum(Xs**2)
+        if k == 5:
+            assert errors[k]["projection"] == pytest.approx(by_hand, rel=1e-10) and by_hand > 0
+    assert errors[6]["projection"] == 0.0 and errors[6]["loadings"] == 0.0
+    assert errors[6]["weights"] > 0 and errors[5]["loadings"] > 0

@@ -13,12 +13,12 @@ from ._data import (
     DATASETS,
     counting_early_stops,
     cv_k,
-    downstream_summary,
     load_data,
     load_datasets,
     representation_scores,
     table1,
 )
+from ._downstream import downstream_summary
 from ._encodings import ENCODINGS
 from ._readings import normalisations
 from ._units import ETAS_A, PAPER, PARAMETERS, scores_from_ledger

@@ -258,14 +258,22 @@ def _errors(model, Xp, T, mean, std):
     T = X̃ diag(σ) Cᵀ up to a constant, so ``"projection"`` projects X̃ onto the rows of
     C diag(σ) — the reading of PLS's weight vectors, whose span is that of its map.  A map
     without components (a kernel method's) has no reconstruction error here.
+
+    When a PLS model keeps d components (its stops leave exactly zero columns), its weights
+    span ℝᵈ and T Pᵀ = X̃ W (PᵀW)⁻¹ Pᵀ = X̃: the ``"projection"`` and ``"loadings"`` errors are
+    0 by construction, and are returned as 0 rather than as rounding (about 1e-31, which
+    follows the BLAS kernel).
     """
     if all(hasattr(model, a) for a in ("x_weights_", "x_loadings_", "x_mean_", "x_std_")):
         Xs = (Xp - model.x_mean_) / model.x_std_
         total = float(np.sum(Xs**2))
+        weights = float(np.sum((Xs - T @ model.x_weights_.T) ** 2)) / total
+        if np.count_nonzero(np.any(model.x_weights_ != 0, axis=0)) == Xs.shape[1]:
+            return {"projection": 0.0, "loadings": 0.0, "weights": weights}
         return {"projection": metrics.reconstruction_error(Xs, model.x_weights_.T,
                                                            normalize=True),
                 "loadings": float(np.sum((Xs - T @ model.x_loadings_.T) ** 2)) / total,
-                "weights": float(np.sum((Xs - T @ model.x_weights_.T) ** 2)) / total}
+                "weights": weights}
     C = getattr(model, "components_", None)
     if C is None or np.ndim(C) != 2 or np.shape(C)[1] != Xp.shape[1]:
         return {}
