@@ -64,11 +64,14 @@ def make_data(n, d, m=2, seed=0):
     return X, z
 
 
-def former_svd_and_cross(Xc, Zc):
+def former_svd_and_cross(Xc, Zc, mean=None):
     """The whitening LEACE had before: the thin SVD of X̃ with its left vectors A, then AᵀZ̃.
 
-    The baseline of the speed-up row only; same outputs as ``_svd_and_cross`` to rounding.
+    The baseline of the speed-up row only; same outputs as ``_svd_and_cross`` to rounding
+    (X̃ = ``Xc − mean`` when ``mean`` is given, as there).
     """
+    if mean is not None:
+        Xc = Xc - mean
     A, s, Bt = linalg.svd(Xc, full_matrices=False, lapack_driver="gesdd", check_finite=False)
     return s, Bt, cross(A, Zc)
 
