@@ -68,6 +68,7 @@ from ._render import (
 from ._units import (
     ETAS_A,
     ETAS_B,
+    KERNEL_DEPENDENT_UNITS,
     PAPER,
     PARAMETERS,
     UNIT_KEYS,
@@ -82,6 +83,7 @@ __all__ = [
     "DECIMALS",
     "DEFAULT_NORMALISATION",
     "ENCODINGS",
+    "KERNEL_DEPENDENT_UNITS",
     "ETAS_A",
     "ETAS_B",
     "METRIC_LABELS",
