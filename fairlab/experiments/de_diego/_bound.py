@@ -2,6 +2,8 @@
 the paper, chosen once per experiment, can put within the printed std, data set by data set.
 """
 
+import gzip
+import io
 import itertools
 
 import pandas as pd
@@ -24,7 +26,7 @@ from ._readings import normalisations
 from ._units import ETAS_A, PAPER, PARAMETERS, scores_from_ledger
 
 #: The file of :func:`write_reading_counts`, in the folder of the ledgers.
-READING_COUNTS_FILE = "de_diego_reading_bound.csv"
+READING_COUNTS_FILE = "de_diego_reading_bound.csv.gz"
 
 #: The choices of Experiment A (Table 1) that :func:`reading_cells` varies.
 CHOICES_A = ("variant", "features", "rows", "scores", "targets", "reduce", "error", "ddof")
@@ -246,7 +248,9 @@ def write_reading_counts(path=None, data_home=None):
     naming the call."""
     frame = paper_reading_counts(path, data_home)
     target = results_dir(path) / READING_COUNTS_FILE
-    with open(target, "w", encoding="utf-8", newline="") as handle:
+    # mtime 0: the same counts give the same bytes, so an unchanged file stays unchanged in git
+    with open(target, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as zipped, \
+            io.TextIOWrapper(zipped, encoding="utf-8", newline="") as handle:
         handle.write("# fairlab.experiments.de_diego.paper_reading_counts(), from the ledger "
                      "de_diego.csv.gz\n")
         frame.to_csv(handle, index=False)
