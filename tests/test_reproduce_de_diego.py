@@ -251,7 +251,7 @@ def test_downstream_scores_tables_4_and_5(small):
     b = unit[unit.metric == "cov2_s"]["mean"].to_numpy()
     assert a.shape == b.shape and not np.allclose(a, b)
     fit = de_diego.normalisation_fit(sc)
-    assert len(fit) == 12 and set(fit["rows"]) == {"test"}  # 2 × 3 × 2 readings of Tables 4-5
+    assert len(fit) == 27 and set(fit["rows"]) == {"test"}  # 3 × 3 × 3 readings of Tables 4-5
 
 
 def test_models_defaults_and_missing_xgboost(monkeypatch):

@@ -16,19 +16,12 @@ from ...evaluation._util import _dataset_key as _util_dataset_key
 from ...evaluation._util import _progress
 from ...evaluation.splits import repeated_splits
 from .. import methods as registry
-from ._encodings import encode
+from ._encodings import DATASETS, encode
 from ._readings import (
     NORMALISATION_OPTIONS,
     check_normalisation,
     cov2_readings,
 )
-
-#: Data set keys of De-Diego et al. -> the names printed in its tables.
-DATASETS = {
-    "adult": "Adult Income", "german": "German Credit", "lawschool": "Law School",
-    "diabetes": "Diabetes", "compas": "COMPAS", "communities": "Communities and Crimes",
-}
-
 
 #: The downstream models of Tables 4-5 (classification / regression), in the printed order.
 MODELS = ("LR", "DT", "XGB")

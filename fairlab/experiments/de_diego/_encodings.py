@@ -30,6 +30,12 @@ import pandas as pd
 from ... import datasets, published
 from ...datasets._real import _read_compas, _read_german
 
+#: Data set keys of De-Diego et al. -> the names printed in its tables.
+DATASETS = {
+    "adult": "Adult Income", "german": "German Credit", "lawschool": "Law School",
+    "diabetes": "Diabetes", "compas": "COMPAS", "communities": "Communities and Crimes",
+}
+
 #: The data sets' sizes as §8.1 describes them (rows before any filtering).
 PAPER_ROWS = {"adult": 48842, "german": 1000, "lawschool": 21791, "diabetes": 101766,
               "compas": 7214, "communities": 1994}
@@ -112,8 +118,6 @@ def feature_counts(data_home=None):
         ``dataset, d (paper), d (before), d (ours), n (paper), n (ours), S (paper), S (ours),
         features (ours), text``.
     """
-    from ._data import DATASETS
-
     t3 = published.table("dediego2025", "table3")
     d_paper = t3[t3["metric"] == "n_features"].set_index("dataset")["mean"]
     rows = []
