@@ -125,7 +125,9 @@ notebook: $(STAMP)  ## rerun one notebook with parameters: NB=... PARAMS=...
 # Paper scale as data: the work units of every experiment with a ledger (notebooks/results/<name>.csv.gz)
 # that the ledger lacks, on a Dask LocalCluster with one single-threaded worker per core, or on the
 # cluster FAIRLAB_SCHEDULER=tcp://host:port names; then Table 4's scores over the choices among its null
-# directions (notebooks/results/kleindessner_null_directions.csv, about three minutes). Interrupted, it resumes: finished units are kept.
+# directions (notebooks/results/kleindessner_null_directions.csv, about three minutes) and the counts of
+# De-Diego et al.'s extended reading bound (notebooks/results/de_diego_reading_bound.csv, a few minutes).
+# Interrupted, it resumes: finished units are kept.
 # Narrow it with WHERE, e.g. make reproduce LEDGERS=kleindessner WHERE='--where dataset=german'.
 # Fig. 9 of chapter 12 (running time against n) is a timing, not a ledger: the chapter runs under
 # papermill into _build/reproduce/ with the paper's sizes (notebooks/params/<chapter>.yml, papermill -f),
@@ -139,6 +141,8 @@ reproduce: $(STAMP)  ## every paper-scale result the ledgers lack (resumable; ho
 	for ledger in $(LEDGERS); do $(BIN)/python -m fairlab.experiments run $$ledger $(WHERE) || exit 1; done
 	$(ONE_THREAD) $(BIN)/python -c "from fairlab.experiments import kleindessner; \
 	    kleindessner.write_null_direction_scores()"
+	$(ONE_THREAD) $(BIN)/python -c "from fairlab.experiments import de_diego; \
+	    de_diego.write_reading_counts()"
 	$(MAKE) appendix
 	mkdir -p _build/reproduce
 	$(call reproduce_chapter,12_reproducing_kleindessner_tradeoffs)

@@ -21,9 +21,11 @@ warm-up, the two sides' calls alternating (:func:`paired`):
 
 Shapes 200 000 × 50, 50 000 × 50 and 20 000 × 500, two groups (group means differ along
 every feature).  Goals: ≤ 1× each package, ≤ 0.5× the former whitening.  LEACE's whitening is a
-Householder QR of the n × (d + m − 1) data, where the package forms X̃ᵀX̃ (a matrix product, in
-several passes over the data) and its eigendecomposition; on data a processor's cache can hold
-(50 000 × 50 is 20 MB) the package can be the faster, which is why that shape is in the table.
+Householder QR of the n × (d + m − 1) data, taken a cache-sized block of rows at a time, where the
+package forms X̃ᵀX̃ (a matrix product, in several passes over the data) and its
+eigendecomposition; a matrix product runs closer to the processor's peak than a QR does, and on
+data a processor's cache can hold (50 000 × 50 is 20 MB) its passes cost least, which is why
+that shape is in the table.
 
 A package that is not installed (``pip install 'fairlab[compare]'`` brings concept-erasure and
 PyTorch, the ``reductions`` extra fairlearn) leaves its rows out with a message; nothing fails.
@@ -64,11 +66,14 @@ def make_data(n, d, m=2, seed=0):
     return X, z
 
 
-def former_svd_and_cross(Xc, Zc):
+def former_svd_and_cross(Xc, Zc, mean=None):
     """The whitening LEACE had before: the thin SVD of X̃ with its left vectors A, then AᵀZ̃.
 
-    The baseline of the speed-up row only; same outputs as ``_svd_and_cross`` to rounding.
+    The baseline of the speed-up row only; same outputs as ``_svd_and_cross`` to rounding
+    (X̃ = ``Xc − mean`` when ``mean`` is given, as there).
     """
+    if mean is not None:
+        Xc = Xc - mean
     A, s, Bt = linalg.svd(Xc, full_matrices=False, lapack_driver="gesdd", check_finite=False)
     return s, Bt, cross(A, Zc)
 

@@ -330,6 +330,11 @@ def _components(XtZ, m, n, n_components, eta, backend, *, solver="exact", learni
         if stops_at(None if w is None else value, level, h, n, n_components, "η‖Sᵀt‖²",
                     stacklevel=4):
             break
+        # w ⟂ w_1..w_h by construction (w ∈ range(X_hᵀ) and X_h w_l = 0); rounding erodes
+        # this from one component to the next, and what it leaves along the earlier weights is
+        # amplified at every deflation until late weights follow the BLAS kernel's rounding
+        w = w - W[:, :h] @ (W[:, :h].T @ w)
+        w /= np.linalg.norm(w)
         w = flip_signs(w[:, None])[:, 0]  # largest |entry| positive, as sklearn's _svd_flip_1d
         if not backend.deflate(w, h, P, Q, XtZ):
             warnings.warn(
@@ -528,7 +533,10 @@ class FairPLS(StreamingMixin, _BasePLS):
     Attributes
     ----------
     x_weights_ : ndarray of shape (n_features, n_components)
-        Unit weight vectors :math:`w_h` (sign: largest-magnitude entry positive).
+        Unit weight vectors :math:`w_h` (sign: largest-magnitude entry positive), orthogonal
+        by construction and re-orthogonalised against the earlier ones as they are computed,
+        so that rounding does not accumulate through the deflations (near k = d it would
+        otherwise decide the last weights, differently on each BLAS kernel).
     x_loadings_ : ndarray of shape (n_features, n_components)
         Loadings :math:`p_h = X_h^\top t_h / t_h^\top t_h`.
     x_rotations_ : ndarray of shape (n_features, n_components)

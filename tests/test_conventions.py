@@ -286,7 +286,7 @@ RUN_SIZES = {
                                   "adult_test": 300, "cmc_train": 100, "cmc_val": 100,
                                   "cmc_test": 100, "n_mus": 5, "n_alphas": 3, "n_sigmas": 3,
                                   "n_sigmas_s": 3, "n_sigmas_dr": 3, "dr_components": [1, 2]},
-    "15_reproducing_de_diego": {"live_units": [["german", "table1", 0.0]],
+    "15_reproducing_de_diego": {"live_units": [["german", "table1", 1.0]],
                                 "datasets": ["german", "compas", "communities"], "max_rows_a": 300,
                                 "max_rows_b": 300, "n_splits": 2, "n_folds": 2,
                                 "etas_a": [0.0, 10.0], "etas_b": [0.0, 1.0]},

@@ -242,6 +242,22 @@ def test_a_kernel_dependent_method_on_another_kernel_is_reported_not_judged(tmp_
     assert "largest relative difference 9.9e-03" in result["note"].item()  # 1 − 1/1.01
 
 
+def test_a_kernel_dependent_unit_on_another_kernel_is_reported_not_judged(tmp_path,
+                                                                         monkeypatch):
+    experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
+    file = experiments.ledger_path("kleindessner", tmp_path)
+    planted = experiments.read_ledger("kleindessner", tmp_path)
+    planted.loc[planted["metric"] == "var_pct", "value"] *= 1.01
+    planted.to_csv(file, index=False)
+    uid = planted["unit"].iloc[0]
+    monkeypatch.setattr(_ledger._verify, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
+    monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT_UNITS", (uid + "x",), raising=False)
+    assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()
+    monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT_UNITS", (uid,), raising=False)
+    result = experiments.verify("kleindessner", path=tmp_path)
+    assert result["equal"].isna().all() and "another BLAS kernel" in result["note"].item()
+
+
 def test_the_kernel_dependent_labels_name_real_methods_and_models():
     # verify() matches the labels by string: a misspelt one would silently judge the method
     assert set(kleindessner.KERNEL_DEPENDENT) <= set(kleindessner.METHODS) | set(
@@ -382,3 +398,11 @@ def test_the_results_folder_is_a_setting(tmp_path, monkeypatch):
         experiments.read_ledger("de_diego")
     assert "path" in str(error.value) and str(tmp_path / "elsewhere") in str(error.value)
     assert experiments.read_ledger("de_diego", tmp_path).empty  # a path needs no default
+
+
+def test_the_kernel_dependent_units_name_units_of_the_committed_ledgers():
+    # verify() matches the ids by string: a misspelt one would silently judge the unit
+    from fairlab.experiments import de_diego
+
+    held = set(experiments.read_ledger("de_diego")["unit"])
+    assert de_diego.KERNEL_DEPENDENT_UNITS and set(de_diego.KERNEL_DEPENDENT_UNITS) <= held

@@ -264,6 +264,12 @@ def test_reconstruction_error():
     W = np.array([[2.0, 1.0], [0.0, 3.0]]) @ U
     assert m.reconstruction_error(X, W) == pytest.approx(direct, rel=1e-10)
     assert m.reconstruction_error(X, np.eye(4)) == pytest.approx(0.0, abs=1e-20)
+    # the zero components of a fit that stopped early span nothing (a QR would make them
+    # basis vectors, and the error of two directions out of four would read 0)
+    stopped = np.vstack([W, np.zeros((2, 4))])
+    assert m.reconstruction_error(X, stopped) == pytest.approx(direct, rel=1e-10)
+    assert m.reconstruction_error(X, np.zeros((2, 4))) == pytest.approx(np.sum(X**2) / 50,
+                                                                       rel=1e-12)
     assert m.reconstruction_error(X, U, normalize=True) == pytest.approx(
         direct * 50 / np.sum(X**2), rel=1e-12)
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairlab import metrics, published
+from fairlab import FairPLS, metrics, published
 from fairlab.experiments import de_diego
 
 
@@ -112,6 +112,56 @@ def test_k_follows_table3():
         de_diego.paper_k("adult", -1)
 
 
+# ------------------------------------------------------------------ encodings against Table 3
+def test_german_and_compas_encodings_have_table3s_feature_counts_by_hand():
+    """German: the 20 attributes of german.data, each one column, + 1[age > 25]; COMPAS: the
+    six non-sensitive features the paper's §3.3 names.  Counted from the raw files by hand."""
+    import lzma
+    from pathlib import Path
+
+    import fairlab.datasets as fd
+
+    t3 = published.table("dediego2025", "table3")
+    d = t3[t3["metric"] == "n_features"].set_index("dataset")["mean"]
+    enc = de_diego.load_data("german")
+    raw = lzma.decompress((Path(fd.__file__).parent / "data" / "german.data.xz").read_bytes())
+    rows = [line.split() for line in raw.decode().splitlines() if line.strip()]
+    assert {len(r) for r in rows} == {21}  # 20 attributes + the class
+    for j in range(20):
+        column = [r[j] for r in rows]
+        if column[0].startswith("A"):  # categorical: the rank of the code's number
+            levels = sorted({int(v[1:]) for v in column})
+            by_hand = [levels.index(int(v[1:])) for v in column]
+        else:
+            by_hand = [float(v) for v in column]
+        np.testing.assert_array_equal(enc.X[:, j], by_hand)
+    age = np.array([float(r[12]) for r in rows])
+    np.testing.assert_array_equal(enc.X[:, 20], age > 25)
+    assert enc.X.shape == (1000, int(d["German Credit"]))
+    assert enc.feature_names[-1] == "age>25" and np.array_equal(enc.X[:, -1], enc.s)
+    assert len(set(enc.feature_names)) == 21
+    compas = de_diego.load_data("compas")
+    named = {"event", "decile_score", "juv_misd_count", "age", "juv_other_count",
+             "priors_count"}
+    assert set(compas.feature_names) == named and compas.X.shape == (6150, int(d["COMPAS"]))
+    # event is in the features, as the paper keeps it; it equals the label on most rows
+    event = compas.X[:, compas.feature_names.index("event")]
+    assert 0.85 < np.mean(event == compas.y) < 0.95
+
+
+def test_feature_counts_sets_table3_beside_ours():
+    counts = de_diego.feature_counts().set_index("dataset")
+    assert counts.loc["German Credit", ["d (paper)", "d (before)", "d (ours)"]].tolist() == [
+        21, 47, 21]
+    assert counts.loc["COMPAS", ["d (paper)", "d (before)", "d (ours)"]].tolist() == [6, 8, 6]
+    for name, paper, ours in (("Adult Income", 36, 99), ("Diabetes", 27, 18),
+                              ("Communities and Crimes", 33, 98)):
+        assert counts.loc[name, ["d (paper)", "d (ours)"]].tolist() == [paper, ours]
+        assert "no " in counts.loc[name, "text"]  # no encoding reaching d is in the text
+    assert counts.loc["COMPAS", "n (paper)"] == 7214 and counts.loc["COMPAS", "n (ours)"] == 6150
+    assert set(counts["S (paper)"]) >= {"Gender (Male)", "Age (> 25)"}
+
+
 def test_data_subsample_and_errors():
     d = de_diego.load_data("german", max_rows=100, random_state=3)
     assert d.X.shape == (100, len(d.feature_names)) and d.n_rows == 1000
@@ -165,7 +215,7 @@ def test_representation_scores_and_the_normalisation_table(small):
     ran = cmp["ours_mean"].notna()
     assert ran.sum() == 2 * 2 * 3 and cmp.loc[ran, "within"].notna().all()
     fit = de_diego.normalisation_fit(sc)
-    assert len(fit) == len(de_diego.normalisations()) == 48
+    assert len(fit) == len(de_diego.normalisations()) == 2 * 2 * 3 * 3 * 3
     assert (fit["cells"] == 8).all()
     assert fit["share_within"].is_monotonic_decreasing
     one = fit.iloc[0]
@@ -201,7 +251,7 @@ def test_downstream_scores_tables_4_and_5(small):
     b = unit[unit.metric == "cov2_s"]["mean"].to_numpy()
     assert a.shape == b.shape and not np.allclose(a, b)
     fit = de_diego.normalisation_fit(sc)
-    assert len(fit) == 12 and set(fit["rows"]) == {"test"}  # 2 × 3 × 2 readings of Tables 4-5
+    assert len(fit) == 27 and set(fit["rows"]) == {"test"}  # 3 × 3 × 3 readings of Tables 4-5
 
 
 def test_models_defaults_and_missing_xgboost(monkeypatch):
@@ -341,12 +391,12 @@ def test_the_one_hot_reading_sums_both_indicator_columns():
     both = np.column_stack([1 - v, v])
     n = len(v)
     by_hand = float(np.sum(((T - T.mean(0)).T @ (both - both.mean(0)) / n) ** 2))
-    assert de_diego._cov2(T, v, "raw", "one-hot", "sum") == pytest.approx(by_hand, rel=1e-12)
-    assert de_diego._cov2(T, v, "raw", "one-hot", "sum") == pytest.approx(
-        2 * de_diego._cov2(T, v, "raw", "raw", "sum"), rel=1e-12)
+    assert de_diego.cov2_reading(T, v, "raw", "one-hot", "sum") == pytest.approx(by_hand, rel=1e-12)
+    assert de_diego.cov2_reading(T, v, "raw", "one-hot", "sum") == pytest.approx(
+        2 * de_diego.cov2_reading(T, v, "raw", "raw", "sum"), rel=1e-12)
     y = rng.random(200)  # a continuous target has no indicator columns: as loaded
-    assert de_diego._cov2(T, y, "unit", "one-hot", "mean") == de_diego._cov2(T, y, "unit", "raw",
-                                                                            "mean")
+    assert de_diego.cov2_reading(T, y, "unit", "one-hot", "mean") == de_diego.cov2_reading(
+        T, y, "unit", "raw", "mean")
 
 
 def test_cv_k_maximises_the_held_out_objective_of_separate_fits():
@@ -380,3 +430,128 @@ def test_coverage_counts_each_table_and_all(small):
     assert cov.loc["Table 1", "shown"] == 2 * 3  # η = 0 only
     assert cov.loc["Table 1", "within"] == int(t1.within.fillna(False).sum())
     assert cov.loc["all"].drop("share within").equals(cov.loc["Table 1"].drop("share within"))
+
+
+def test_extended_bound_by_hand_on_a_tiny_frame():
+    """Two data sets, two experiments, two readings r; A also varies ``error``, B does not.
+
+    d1, A: r = x puts both cells within, y one -> 2; d2, A: x none, y one -> 1;
+    d1, B: x one, y none -> 1; d2, B: x none of two, y one -> 1.  Per data set 3 and 2 of 3;
+    the bound 5 of 6.  One reading for all data sets: A, x gives 2 + 0, y 1 + 1 -> 2; B, x gives
+    1 + 0, y 0 + 1 -> 1; together 3 of 6, below 60 %.
+    """
+    T, F = True, False
+    rows = [("A", "d1", "c1", T, "x", "e"), ("A", "d1", "c2", T, "x", "e"),
+            ("A", "d1", "c1", F, "y", "e"), ("A", "d1", "c2", T, "y", "e"),
+            ("A", "d2", "c1", F, "x", "e"), ("A", "d2", "c1", T, "y", "e"),
+            ("B", "d1", "c1", T, "x", ""), ("B", "d1", "c1", F, "y", ""),
+            ("B", "d2", "c1", F, "x", ""), ("B", "d2", "c2", F, "x", ""),
+            ("B", "d2", "c1", T, "y", ""), ("B", "d2", "c2", F, "y", "")]
+    cells = pd.DataFrame(rows, columns=["experiment", "dataset", "cell", "within", "r", "error"])
+    out = de_diego.extended_bound(cells, target=0.6)
+    assert out.loc["d1", ["printed", "within, A", "within, B", "within"]].tolist() == [3, 2, 1, 3]
+    assert out.loc["d2", ["printed", "within, A", "within, B", "within"]].tolist() == [3, 1, 1, 2]
+    bound, one = out.loc["all: bound (a reading per data set)"], out.loc[
+        "all: one reading per experiment"]
+    assert bound[["printed", "within"]].tolist() == [6, 5] and bool(bound["reaches target"])
+    assert one[["within, A", "within, B", "within"]].tolist() == [2, 1, 3]
+    assert not bool(one["reaches target"]) and one["share"] == 0.5
+    with pytest.raises(ValueError, match="columns"):
+        de_diego.extended_bound(cells.drop(columns="within"))
+    with pytest.raises(ValueError, match="target"):
+        de_diego.extended_bound(cells, target=0)
+
+
+def test_the_extended_bound_contains_the_reading_bound(small):
+    """The extended family holds every reading of :func:`reading_bound` (ddof 0, our encoding,
+    Table 3's k), so its one reading per experiment reaches at least the old count; every
+    encoding × k variant covers every data set."""
+    sc_a = de_diego.representation_scores(small, [0.0, 1.0], n_splits=2,
+                                          features=("S not in X",))
+    sc_b = de_diego.downstream_scores(small, [0.0, 1.0], n_folds=3, models=("LR",))
+    cv = de_diego.cv_k(small, [0.0, 1.0], n_folds=3)
+    variants = de_diego.encoding_and_k_variants(sc_a, small, cv, [0.0, 1.0], n_splits=2,
+                                                max_rows=300)
+    assert variants.groupby("variant")["dataset"].nunique().eq(2).all()
+    assert variants["variant"].nunique() == 4
+    # German's loader variant has the loader's 47 features: another k is possible at η = 0
+    loader = variants[variants.variant.str.startswith("encoding: the loader's; k: Table 3")]
+    assert set(loader.k) >= set(sc_a.k)
+    cells = de_diego.reading_cells(variants, sc_b, ddofs=(0,))
+    assert set(cells.experiment) == {"A", "B"} and cells.within.dtype == bool
+    extended = de_diego.extended_bound(cells)
+    old = de_diego.reading_bound(sc_a, sc_b)
+    assert extended.loc["all: one reading per experiment", "within"] >= old.loc[
+        "all: one per experiment", "best single"]
+    assert extended.loc["all: bound (a reading per data set)", "within"] >= extended.loc[
+        "all: one reading per experiment", "within"]
+
+
+def test_the_reconstruction_and_trace_readings_by_hand():
+    """r(X) read as T Pᵀ (n × d, the PLS loadings) and the sum over columns divided by the
+    total variance of r(X), against sums written out column by column."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 5)) * [1.0, 3.0, 0.5, 2.0, 1.0] + 1e3
+    s = (rng.random(120) < 0.25).astype(float)
+    y = X[:, 0] - X[:, 1] + rng.normal(size=120)
+    model = FairPLS(n_components=2, eta=1.0).fit(X, y, sensitive_features=s)
+    T = model.transform(X)
+    R = T @ model.x_loadings_.T
+    n = len(s)
+
+    def cov(a, b):
+        return float(np.sum((a - a.mean()) * (b - b.mean())) / n)
+
+    by_hand = sum(cov(R[:, j], s) ** 2 for j in range(R.shape[1]))
+    total = sum(cov(R[:, j], R[:, j]) for j in range(R.shape[1]))
+    readings = de_diego.cov2_readings(model, T, s)
+    assert len(readings) == 27  # 3 r(X) × 3 targets × 3 sums
+    assert readings["reconstruction", "raw", "sum"] == pytest.approx(by_hand, rel=1e-10)
+    assert readings["reconstruction", "raw", "mean"] == pytest.approx(by_hand / 5, rel=1e-10)
+    assert readings["reconstruction", "raw", "trace"] == pytest.approx(by_hand / total,
+                                                                      rel=1e-10)
+    t_total = sum(cov(T[:, a], T[:, a]) for a in range(2))
+    assert readings["raw", "raw", "trace"] == pytest.approx(
+        readings["raw", "raw", "sum"] / t_total, rel=1e-12)
+    assert readings["unit", "raw", "trace"] == pytest.approx(readings["unit", "raw", "mean"],
+                                                             rel=1e-12)
+    assert np.isnan(de_diego.cov2_reading(np.ones((10, 2)), s[:10], "raw", "raw", "trace"))
+    # a map without PLS loadings has no reconstruction reading, and is not refused for it
+    no_loadings = de_diego.cov2_readings(object(), T, s)
+    assert len(no_loadings) == 18 and ("reconstruction", "raw", "sum") not in no_loadings
+
+
+def test_the_stored_reading_counts_recompute_for_german_credit():
+    """The committed counts of the extended bound are what the ledger and the data give: German
+    Credit's part recomputed from scratch (every reading, both experiments) equals the file's."""
+    stored = de_diego.read_reading_counts()
+    assert set(stored.columns) >= {"experiment", "dataset", "printed", "within", "variant"}
+    fresh = de_diego.paper_reading_counts(datasets=["german"])
+    stored = stored[stored["dataset"] == "German Credit"]
+    columns = list(stored.columns)
+    assert list(fresh.columns) == columns and len(fresh) == len(stored) > 0
+    pd.testing.assert_frame_equal(fresh.sort_values(columns).reset_index(drop=True),
+                                  stored.sort_values(columns).reset_index(drop=True),
+                                  check_dtype=False)
+    # the file holds every data set of the ledger, each with Table 1's and Tables 4-5's cells
+    assert stored["printed"].gt(0).all()
+
+
+def test_errors_at_k_equal_d_are_zero_by_construction():
+    """COMPAS has d = 6: with six kept components the projection and loadings errors are 0
+    (returned exactly, not as rounding), the weights' is not; at k = 5 the projection error is
+    ‖X̃ − X̃WWᵀ‖² / ‖X̃‖² written out."""
+    d = de_diego.load_data("compas", max_rows=400, random_state=1)
+    assert d.X.shape[1] == 6
+    errors = {}
+    for k in (5, 6):
+        rows, part, model = de_diego.split_scores(d, FairPLS(k, eta=0.0))
+        errors[k] = {r["error"]: r["value"] for r in rows
+                     if r["metric"] == "reconstruction_error" and r["rows"] == "test"}
+        Xs = (part.X_test - model.x_mean_) / model.x_std_
+        W = model.x_weights_
+        by_hand = np.sum((Xs - Xs @ W @ W.T) ** 2) / np.sum(Xs**2)
+        if k == 5:
+            assert errors[k]["projection"] == pytest.approx(by_hand, rel=1e-10) and by_hand > 0
+    assert errors[6]["projection"] == 0.0 and errors[6]["loadings"] == 0.0
+    assert errors[6]["weights"] > 0 and errors[5]["loadings"] > 0

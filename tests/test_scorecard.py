@@ -1,5 +1,6 @@
 """A method of one's own through the papers' protocols: the scorecard and its command line."""
 
+import dataclasses
 import functools
 import importlib
 import os
@@ -18,7 +19,7 @@ from fairlab.experiments.__main__ import _factory, main
 from fairlab.experiments._provenance import machine
 from fairlab.experiments.cards._perez_suay_dr import _PANELS
 from fairlab.experiments.cards._registry import _REGISTRY
-from fairlab.experiments.de_diego import scores_from_ledger, table1_rows
+from fairlab.experiments.de_diego import downstream_rows, scores_from_ledger, table1_rows
 from fairlab.experiments.example_method import GapPCA
 from fairlab.experiments.kleindessner import KERNEL_DEPENDENT_MODELS, METHODS
 from fairlab.experiments.kleindessner_tradeoffs import (
@@ -167,7 +168,25 @@ def test_ranks_by_hand():
     assert cards.RANK_DIRECTION == {
         "var_pct": "higher", "accuracy_pct": "higher", "mmd2": "lower", "delta_dp": "lower",
         "cov2_y": "higher", "cov2_s": "lower", "reconstruction_error": "lower",
-        "error": "lower", "hsic": "lower", "curve_gap": "lower"}
+        "error": "lower", "hsic": "lower", "curve_gap": "lower", "accuracy": "higher",
+        "cov2_yhat": "higher", "ks": "lower", "mse": "lower",
+        "disparate_impact": "closest to 1"}
+    assert cards.RANK_TARGET == {"disparate_impact": 1.0}
+
+
+def test_the_disparate_impact_ranks_closest_to_one_by_hand():
+    """|DI − 1| from either side: 0.75 and 1.25 tie, as do 0.5 and 1.5; 1 is the best; a
+    method without a value has no rank; another metric of the same frame keeps its direction."""
+    frame = pd.DataFrame({
+        "protocol": "de_diego_b", "dataset": "d", "k": 2, "model": "LR",
+        "metric": ["disparate_impact"] * 7 + ["accuracy"] * 2,
+        "method": list("abcdefg") + list("ab"),
+        "mean": [0.75, 1.25, 1.0, np.nan, 0.5, 2.0, 1.5, 0.8, 0.9]})
+    ranked = cards.rank_methods(frame)
+    assert ranked["rank"].iloc[:7].fillna(-1).tolist() == [2.0, 2.0, 1.0, -1, 4.0, 6.0, 4.0]
+    assert ranked["ranked"].iloc[:7].tolist() == [6] * 7
+    assert ranked["better"].iloc[:7].tolist() == ["closest to 1"] * 7
+    assert ranked["rank"].iloc[7:].tolist() == [2.0, 1.0]
 
 
 def test_ranks_of_a_hand_made_experiment_a_card():
@@ -252,6 +271,58 @@ def test_fair_pls_through_experiment_a_gives_the_ledgers_values(tmp_path):
     assert [t.title for t in tables] == [
         "Scorecard: De-Diego et al. (2025), Experiment A (Table 1)",
         "Leakage audit of My PLS: De-Diego et al. (2025), Experiment A (Table 1)"]
+
+
+def test_fair_pls_through_experiment_b_gives_the_ledgers_values(tmp_path, monkeypatch):
+    """The registry's Fair PLS at η = 1 through one unit of Experiment B (Adult's first fold at
+    k = 5, where Tables 4-5's η = 0 and 1 share the k): every stored value of the committed
+    ledger's fold, to the stored digit, and on the card the same mean and rank as the published
+    "Fair PLS (η = 1)" in every column, DI ranked closest to 1."""
+    spec = _REGISTRY[cards.DE_DIEGO_B]
+    monkeypatch.setitem(_REGISTRY, cards.DE_DIEGO_B, dataclasses.replace(
+        spec, quick=("adult",), ks=lambda dataset: (5,)))
+    factory = functools.partial(methods.build, "Fair PLS", eta=1.0)
+    card = cards.scorecard(factory, name="My PLS", protocols=cards.DE_DIEGO_B, quick=True,
+                           results=tmp_path, scheduler="serial")
+    rows = _scores(read_ledger("scorecard", tmp_path))
+    assert rows["unit"].nunique() == 1 and set(rows["split"]) == {0}
+    assert set(rows["table"]) == {"table4"} and "missing" not in set(rows["metric"])
+    committed = downstream_rows(scores_from_ledger(read_ledger("de_diego"), "table4"))
+    committed = committed[(committed["dataset"] == "Adult Income") & (committed["eta"] == 1.0)
+                          & (committed["fold"] == 0) & (committed["metric"] != "eopp")]
+    both = rows.merge(committed.rename(columns={"fold": "split"}),
+                      on=["dataset", "k", "model", "metric", "split"],
+                      suffixes=("", "_ledger"), validate="one_to_one")
+    assert len(both) == len(rows) == len(committed) == 3 * 4
+    assert both["value"].tolist() == both["value_ledger"].tolist()
+    scored = card[card["metric"] != cards.LEAKAGE].set_index(["dataset", "k", "model",
+                                                              "metric"])
+    yours = scored[scored["yours"]]
+    theirs = scored[scored["method"] == "Fair PLS (η = 1)"].loc[yours.index]
+    assert yours["mean"].equals(theirs["mean"]) and yours["rank"].equals(theirs["rank"])
+    assert set(scored["method"]) == {"My PLS", "Fair PLS (η = 0)", "Fair PLS (η = 1)"}
+    assert (scored["ranked"] == 3).all()
+    assert set(scored.loc[scored.index.get_level_values("metric") == "disparate_impact",
+                          "better"]) == {"closest to 1"}
+    tables = cards.render(card)
+    assert [t.title for t in tables] == [
+        "Scorecard: De-Diego et al. (2025), Experiment B (Tables 4-5)",
+        "Leakage audit of My PLS: De-Diego et al. (2025), Experiment B (Tables 4-5)"]
+
+
+def test_experiment_b_is_a_protocol_of_the_command_line(tmp_path, capsys):
+    """``--protocol de_diego_b``: the quick card (German Credit's first fold at k = 1)."""
+    assert main(["scorecard", "fairlab:FairPCA", "--quick", "--protocol", "de_diego_b",
+                 "--results", str(tmp_path), "--scheduler", "serial"]) == 0
+    out = capsys.readouterr().out
+    assert "Scorecard: De-Diego et al. (2025), Experiment B (Tables 4-5)" in out
+    assert "FairPCA (yours)" in out and "Fair PLS (η = 2)" in out
+    rows = read_ledger("scorecard", tmp_path)
+    assert set(rows["dataset"]) == {"German Credit"} and set(rows["k"]) == {1}
+    assert set(rows["split"]) == {0}
+    with pytest.raises(SystemExit):
+        main(["scorecard", "fairlab:FairPCA", "--protocol", "de_diego_c"])
+    assert "de_diego_b" in capsys.readouterr().err
 
 
 def test_unknown_protocols_and_names_are_refused(tmp_path):
@@ -415,7 +486,8 @@ def test_the_scorecard_is_one_function_under_one_name():
     assert fairlab.experiments.scorecard is cards.scorecard
     assert callable(fairlab.experiments.scorecard)
     assert cards.PROTOCOLS == tuple(_REGISTRY) == (
-        cards.KLEINDESSNER, cards.DE_DIEGO_A, cards.PEREZ_SUAY_DR, cards.KLEINDESSNER_TRADEOFFS)
+        cards.KLEINDESSNER, cards.DE_DIEGO_A, cards.DE_DIEGO_B, cards.PEREZ_SUAY_DR,
+        cards.KLEINDESSNER_TRADEOFFS)
     assert _factory("fairlab.experiments.cards:KLEINDESSNER_FAIR_PCA") is \
         cards.KLEINDESSNER_FAIR_PCA
     described = cards.describe_factory(cards.KLEINDESSNER_FAIR_PCA)

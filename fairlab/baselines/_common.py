@@ -334,7 +334,14 @@ class BaseEraser(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         e = self._eraser
         if e.left.shape[1] == 0:
             return X.copy()
-        return X - ((X - e.bias) @ e.right.T) @ e.left.T
+        # X − ((X − b)Rᵀ)Lᵀ in one n × d buffer (X may be the caller's array: never written).
+        out = np.subtract(X, e.bias)
+        coef = out @ e.right.T
+        if coef.shape[1] == 1:  # an outer product: one rounding per entry, as the matmul
+            np.multiply(coef, e.left.T, out=out)
+        else:
+            np.matmul(coef, e.left.T, out=out)
+        return np.subtract(X, out, out=out)
 
     @property
     def _n_features_out(self):

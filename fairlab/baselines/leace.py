@@ -62,6 +62,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from scipy import linalg
+from scipy.linalg import lapack
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -83,10 +84,47 @@ from ._common import BaseEraser, Eraser, fit_erased_pca, validate_eraser_input
 _EPS = np.finfo(np.float64).eps
 
 
-def _svd_and_cross(Xc, Zc):
+# Rows of [X̃ Z̃] per update of the triangular factor: about 2¹⁵ entries (256 KiB; at least
+# d + r rows), so that a block stays in a core's cache while its reflectors are applied.
+_QR_BLOCK_ENTRIES = 1 << 15
+
+
+def _stacked_qr_factor(X, Zc, mean=None):
+    """R (p × p upper triangular, p = d + r) with [X̃ Z̃] = QR, X̃ = X − 1μᵀ (X itself if no mean).
+
+    The Householder QR taken a block of rows at a time (a flat-tree TSQR): R starts at zero and
+    each block B is absorbed by the triangular-pentagonal QR of [R; B] (LAPACK ``tpqrt``, with
+    compact-WY blocks of ``nb`` columns).  The same reflector algebra, with the same backward
+    stability, as one QR of the n × p matrix; but each block is centred and laid out in column
+    order in a buffer that stays in cache, so no n × p copy is formed, and its reflectors are
+    applied by level-3 BLAS, where LAPACK's ``geqrf`` leaves a matrix of fewer than 128 columns
+    unblocked (one pass over all n rows per column).  Rows of R beyond n (when n < p) stay zero.
+    """
+    n, d = X.shape
+    p = d + Zc.shape[1]
+    rows = min(n, max(p, _QR_BLOCK_ENTRIES // p))
+    nb = min(p, max(8, p // 16))
+    R = np.zeros((p, p), order="F")
+    buffer = np.empty((rows, p), order="F")
+    for start in range(0, n, rows):
+        stop = min(start + rows, n)
+        block = buffer if stop - start == rows else np.empty((stop - start, p), order="F")
+        if mean is None:
+            block[:, :d] = X[start:stop]
+        else:
+            np.subtract(X[start:stop], mean, out=block[:, :d])
+        block[:, d:] = Zc[start:stop]
+        R, _, _, info = lapack.dtpqrt(0, nb, R, block, overwrite_a=True, overwrite_b=True)
+        if info != 0:  # only an invalid argument sets it
+            raise RuntimeError(f"LAPACK dtpqrt failed (info={info}).")
+    return R
+
+
+def _svd_and_cross(Xc, Zc, mean=None):
     """Singular values s and right vectors Bᵀ of X̃ = A S Bᵀ (thin SVD), and AᵀZ̃.
 
-    For tall X̃ (n ≥ d) A is never formed: the Householder QR of [X̃ Z̃] holds X̃ = Q₁R in its
+    X̃ is ``Xc``, or ``Xc − mean`` when ``mean`` is given (centred here, block by block).  For
+    tall X̃ (n ≥ d) A is never formed: the Householder QR of [X̃ Z̃] holds X̃ = Q₁R in its
     first d columns and Q₁ᵀZ̃ in the first d rows of the others (the reflectors of X̃'s columns
     act on Z̃'s as well), and the SVD of the d × d factor, R = P S Bᵀ, gives A = Q₁P, so
     AᵀZ̃ = Pᵀ(Q₁ᵀZ̃).  That costs about 2n(d + r)² flops against about 6nd² for the SVD of X̃
@@ -94,29 +132,30 @@ def _svd_and_cross(Xc, Zc):
     """
     n, d = Xc.shape
     if n < d or d == 0:
+        Xc = Xc if mean is None else Xc - mean
         A, s, Bt = linalg.svd(Xc, full_matrices=False, lapack_driver="gesdd", check_finite=False)
         return s, Bt, cross(A, Zc)
-    # a new array, in LAPACK's column order: the factorisation overwrites it, never the caller's
-    XZ = np.empty((n, d + Zc.shape[1]), order="F")
-    XZ[:, :d], XZ[:, d:] = Xc, Zc
-    (_, _), R = linalg.qr(XZ, mode="raw", overwrite_a=True, check_finite=False)
+    R = _stacked_qr_factor(Xc, Zc, mean)
     P, s, Bt = linalg.svd(np.triu(R[:d, :d]), full_matrices=False, lapack_driver="gesdd",
                           check_finite=False)
     return s, Bt, cross(P, R[:d, d:])
 
 
-def leace_eraser(X, groups, *, method="leace"):
-    """The LEACE eraser of ``X`` for ``groups``: factors L (d×q), R (q×d) and bias μ."""
+def leace_eraser(X, groups, *, method="leace", mean=None):
+    """The LEACE eraser of ``X`` for ``groups``: factors L (d×q), R (q×d) and bias μ.
+
+    ``mean``: μ = ``X.mean(axis=0)`` when the caller already has it.
+    """
     n, d = X.shape
-    mu = X.mean(axis=0)
-    Xc = X - mu
+    mu = X.mean(axis=0) if mean is None else mean
     Zc = groups.contrasts()  # n × r, centred, independent columns
     z_norms = np.linalg.norm(Zc, axis=0)
     if method == "orthogonal":
+        Xc = X - mu
         Q = constraint_basis(cross(Xc, Zc), np.linalg.norm(Xc, axis=0), z_norms, n)
         return Eraser.orthogonal(Q, bias=mu)
     # Whitening through the SVD of the centred data: X̃ = A S Bᵀ.
-    s, Bt, AtZ = _svd_and_cross(Xc, Zc)
+    s, Bt, AtZ = _svd_and_cross(X, Zc, mean=mu)
     scale = (s[0] if s.size else 0.0) + np.sqrt(n) * np.linalg.norm(mu)
     rank = min(n - 1, int(np.sum(s > max(n, d) * _EPS * scale)))
     s, B, AtZ = s[:rank], Bt[:rank].T, AtZ[:rank]
@@ -235,7 +274,7 @@ class LEACE(BaseEraser):
         super()._validate_params()
 
     def _fit_eraser(self, X, groups):
-        return leace_eraser(X, groups, method=self.method)
+        return leace_eraser(X, groups, method=self.method, mean=self.mean_)
 
 
 def oracle_coefficients(X, groups):

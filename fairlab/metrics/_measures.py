@@ -952,6 +952,8 @@ def reconstruction_error(X, components, mean=None, *, normalize=False):
     Kleindessner et al. Fig. 1 quantity ‖X − XUUᵀ‖²_F (divided by n here).  Non-orthonormal
     components
     (e.g. PLS weights) are orthonormalised: P is the orthogonal projector onto their row span.
+    Rows that are exactly zero (the components an estimator leaves zero when its fit stops
+    early) span nothing and are left out; the other rows must be linearly independent.
 
     ``normalize=True`` divides by ‖X̃‖²_F instead of n: the fraction of the (uncentred) energy
     lost, in [0, 1].  De-Diego et al. Table 1 reports Error(X, r(X)) = tr((X − r(X))ᵀ(X − r(X))) on
@@ -964,6 +966,8 @@ def reconstruction_error(X, components, mean=None, *, normalize=False):
         if mean.shape[1] != X.shape[1]:
             raise ValueError(f"mean has {mean.shape[1]} entries but X has {X.shape[1]} features.")
         X = X - mean
+    # a QR of a zero column would still add a basis vector (its Householder step is the identity)
+    U = U[np.any(U != 0, axis=1)]
     Q, _ = np.linalg.qr(U.T)  # d × k orthonormal basis of the row span
     residual = X - (X @ Q) @ Q.T
     err = float(np.sum(residual**2))

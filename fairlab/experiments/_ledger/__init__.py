@@ -26,7 +26,8 @@ stopped; the ledger is rewritten from the cache as units finish.  Units run on
 default), an existing cluster named by ``scheduler=`` or ``$FAIRLAB_SCHEDULER``
 (``tcp://host:port``), or ``scheduler="serial"`` in this process.  Every unit runs with
 single-threaded BLAS wherever it runs, so its rows do not depend on the cluster or the thread count
-(nor on the BLAS kernel, except for the methods an experiment lists as ``KERNEL_DEPENDENT``).
+(nor on the BLAS kernel, except for the methods an experiment lists as ``KERNEL_DEPENDENT`` and
+the units it lists as ``KERNEL_DEPENDENT_UNITS``).
 
 Several processes may work on one results folder at once (a command started twice, a cluster
 job restarted): every merge into a ledger runs under an inter-process lock (:func:`_lock`), every

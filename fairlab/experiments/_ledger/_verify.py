@@ -145,7 +145,8 @@ def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, schedule
         (or part of a unit, named after the unit id in brackets), plus one row with
         ``equal = NaN`` for each (dataset, method) pair left out (too slow), whose ``unit``
         names the pair.  Recomputed under another BLAS kernel than the ledger's,
-        a unit of a method the experiment lists in ``KERNEL_DEPENDENT`` is not judged
+        a unit of a method the experiment lists in ``KERNEL_DEPENDENT``, or a unit it lists in
+        ``KERNEL_DEPENDENT_UNITS`` (by id), is not judged
         (``equal = NaN``, with a note that gives the largest relative difference) when it
         differs, and the rows of the downstream models in
         ``KERNEL_DEPENDENT_MODELS`` are not compared (a unit that has no other rows:
@@ -197,8 +198,9 @@ def verify(experiment, *, path=None, max_unit_seconds=MAX_UNIT_SECONDS, schedule
         if other_kernel and dependent.any():
             verdict["note"] = ("another BLAS kernel than the ledger's: kernel-dependent models "
                                "not compared")
-        if (stored["method"] in getattr(module, "KERNEL_DEPENDENT", ())
-                and other_kernel and not verdict["equal"].all()):
+        dependent_unit = (stored["method"] in getattr(module, "KERNEL_DEPENDENT", ())
+                          or uid in getattr(module, "KERNEL_DEPENDENT_UNITS", ()))
+        if dependent_unit and other_kernel and not verdict["equal"].all():
             # a method whose result follows the BLAS kernel's rounding, checked on another kernel
             verdict["equal"] = math.nan
             verdict["note"] = ("another BLAS kernel than the ledger's; this method depends on it "

@@ -6,10 +6,10 @@ scoring — as work units of a ledger of its own (``scorecard.csv.gz`` in a resu
 caller's, never the committed ledgers), and ranks it among the published methods, read from the
 committed ledgers; every unit also audits the method's test representation
 (:func:`fairlab.metrics.leakage`).  The protocols (:data:`PROTOCOLS`): Kleindessner et al.'s
-Tables 1–3 (:data:`KLEINDESSNER`), De-Diego et al.'s Experiment A (:data:`DE_DIEGO_A`),
-Pérez-Suay et al.'s dimensionality reductions, Fig. 6 (:data:`PEREZ_SUAY_DR`) and
-Kleindessner et al.'s trade-off curves, Figs. 4 and 8 (:data:`KLEINDESSNER_TRADEOFFS`).  From
-the shell::
+Tables 1–3 (:data:`KLEINDESSNER`), De-Diego et al.'s Experiment A (:data:`DE_DIEGO_A`) and
+Experiment B (:data:`DE_DIEGO_B`), Pérez-Suay et al.'s dimensionality reductions, Fig. 6
+(:data:`PEREZ_SUAY_DR`) and Kleindessner et al.'s trade-off curves, Figs. 4 and 8
+(:data:`KLEINDESSNER_TRADEOFFS`).  From the shell::
 
     python -m fairlab.experiments scorecard MODULE:FACTORY [--name NAME] [--protocol P ...]
         [--quick] [--results DIR] [--scheduler ADDRESS]
@@ -21,10 +21,10 @@ is one; ``fairlab.experiments.cards:KLEINDESSNER_FAIR_PCA`` is the setting of th
 
 Every public name is importable from here; the modules behind them hold one purpose each:
 ``_card`` (the factory checked, the units, their run into the scorecard's ledger, the ranking
-and the card), one room per protocol (``_kleindessner``, ``_de_diego_a``, ``_perez_suay_dr``,
-``_kleindessner_tradeoffs``: its unit, its published rows, its k), ``_registry`` (the
-protocols, listed in one place), ``_audit`` (the leakage audit of every unit) and ``_render``
-(the card's tables).
+and the card), one room per protocol (``_kleindessner``, ``_de_diego_a``, ``_de_diego_b``,
+``_perez_suay_dr``, ``_kleindessner_tradeoffs``: its unit, its published rows, its k),
+``_registry`` (the protocols, listed in one place), ``_audit`` (the leakage audit of every unit)
+and ``_render`` (the card's tables).
 """
 
 from ._audit import AUDIT, AUDIT_QUICK, LEAKAGE
@@ -33,11 +33,13 @@ from ._card import (
     DEFAULT_RESULTS,
     LEDGER,
     RANK_DIRECTION,
+    RANK_TARGET,
     describe_factory,
     rank_methods,
     scorecard,
 )
 from ._de_diego_a import DE_DIEGO_A
+from ._de_diego_b import DE_DIEGO_B
 from ._kleindessner import KLEINDESSNER, KLEINDESSNER_FAIR_PCA
 from ._kleindessner_tradeoffs import KLEINDESSNER_TRADEOFFS
 from ._perez_suay_dr import PEREZ_SUAY_DR
@@ -50,6 +52,7 @@ __all__ = [
     "CARD_COLUMNS",
     "DEFAULT_RESULTS",
     "DE_DIEGO_A",
+    "DE_DIEGO_B",
     "KLEINDESSNER",
     "KLEINDESSNER_FAIR_PCA",
     "KLEINDESSNER_TRADEOFFS",
@@ -58,6 +61,7 @@ __all__ = [
     "PEREZ_SUAY_DR",
     "PROTOCOLS",
     "RANK_DIRECTION",
+    "RANK_TARGET",
     "describe_factory",
     "rank_methods",
     "render",

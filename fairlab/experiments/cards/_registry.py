@@ -5,10 +5,11 @@ published rows, its k and its :class:`~fairlab.experiments.cards._protocol._Prot
 it here.
 """
 
-from . import _de_diego_a, _kleindessner, _kleindessner_tradeoffs, _perez_suay_dr
+from . import _de_diego_a, _de_diego_b, _kleindessner, _kleindessner_tradeoffs, _perez_suay_dr
 
 #: The protocols, in the order a card prints them.
 _REGISTRY = {room.PROTOCOL.name: room.PROTOCOL
-             for room in (_kleindessner, _de_diego_a, _perez_suay_dr, _kleindessner_tradeoffs)}
+             for room in (_kleindessner, _de_diego_a, _de_diego_b, _perez_suay_dr,
+                          _kleindessner_tradeoffs)}
 #: The protocols a method can be put through, by name.
 PROTOCOLS = tuple(_REGISTRY)

@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 
 from ... import published
-from ._data import _COV2_METRICS, DEFAULT_NORMALISATION, downstream_summary, normalisations, table1
+from ._data import _COV2_METRICS, table1
+from ._downstream import downstream_summary
+from ._readings import DEFAULT_NORMALISATION, normalisations
 from ._units import PAPER
 
 #: Decimals the paper rounds every cell to (it drops trailing zeros: ``0.29`` is 0.2900).

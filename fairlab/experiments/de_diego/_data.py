@@ -1,18 +1,13 @@
-"""De-Diego et al. (2025) §4, the data and the protocol: the six data sets, the choice of k, the
-representation scores of Experiment A and the downstream models of Experiment B.
+"""De-Diego et al. (2025) §4, the data and the protocol: the six data sets, the choice of k and
+the representation scores of Experiment A.
 """
 
 import contextlib
-import itertools
 import warnings
 from numbers import Real
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import Bunch
 
 from ... import datasets, metrics, published
@@ -21,31 +16,15 @@ from ...evaluation._util import _dataset_key as _util_dataset_key
 from ...evaluation._util import _progress
 from ...evaluation.splits import repeated_splits
 from .. import methods as registry
-
-#: Data set keys of De-Diego et al. -> the names printed in its tables.
-DATASETS = {
-    "adult": "Adult Income", "german": "German Credit", "lawschool": "Law School",
-    "diabetes": "Diabetes", "compas": "COMPAS", "communities": "Communities and Crimes",
-}
-
+from ._encodings import DATASETS, encode
+from ._readings import (
+    NORMALISATION_OPTIONS,
+    check_normalisation,
+    cov2_readings,
+)
 
 #: The downstream models of Tables 4-5 (classification / regression), in the printed order.
 MODELS = ("LR", "DT", "XGB")
-
-
-#: The options of each part of a Cov² normalisation hypothesis (:func:`normalisations`).
-NORMALISATION_OPTIONS = {
-    "features": ("S not in X", "S in X"),
-    "rows": ("test", "train"),
-    "scores": ("raw", "unit"),
-    "targets": ("raw", "standardized", "one-hot"),
-    "reduce": ("sum", "mean"),
-}
-
-
-#: The hypothesis used for the Cov² columns of Tables 4-5 unless another is passed.
-DEFAULT_NORMALISATION = {"features": "S not in X", "rows": "test", "scores": "raw",
-                                 "targets": "raw", "reduce": "sum"}
 
 
 _COV2_METRICS = ("cov2_y", "cov2_s")
@@ -77,13 +56,15 @@ def _dataset_key(dataset):
     return _util_dataset_key(dataset, DATASETS)
 
 
-def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
+def load_data(dataset, *, max_rows=None, random_state=0, data_home=None, encoding="paper"):
     """One data set of De-Diego et al. as numpy arrays, optionally subsampled.
 
-    ``load_<dataset>(variant="pls")`` (the sensitive attribute and privileged group of Table 2;
-    see each loader's ``DESCR`` for how its features differ from the paper's unpublished
-    encoding).  Law School is external: it is read from ``data_home`` or ``$FAIRLAB_DATA`` and
-    never downloaded here, so without a copy a :class:`FileNotFoundError` says where to put it.
+    ``load_<dataset>(variant="pls")`` (the rows, labels, sensitive attribute and privileged
+    group of Table 2) with the features of :func:`encode`: German Credit as 21 ordinal columns
+    and COMPAS as the six features the paper names, as Table 3's d; the other data sets as
+    loaded (:func:`feature_counts` sets them beside Table 3).  Law School is external: it is
+    read from ``data_home`` or ``$FAIRLAB_DATA`` and never downloaded here, so without a copy a
+    :class:`FileNotFoundError` says where to put it.
 
     Parameters
     ----------
@@ -94,6 +75,9 @@ def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
     random_state : int, default=0
         Seed of the subsample.
     data_home : path, optional
+    encoding : {"paper", "loader"}, default="paper"
+        The features of :func:`encode` (Table 3's d where the text supports it) or the
+        loader's ``"pls"`` features as they are.
 
     Returns
     -------
@@ -106,13 +90,16 @@ def load_data(dataset, *, max_rows=None, random_state=0, data_home=None):
     max_rows = check_int(max_rows, "max_rows", minimum=10, allow_none=True)
     loader = getattr(datasets, f"load_{key}")
     data = loader(variant="pls", data_home=data_home, download_if_missing=False)
-    X, y, s = data.X.to_numpy(float), data.y.to_numpy(), data.sensitive.to_numpy().astype(int)
+    if encoding not in ("paper", "loader"):
+        raise ValueError(f"encoding must be 'paper' or 'loader'; got {encoding!r}.")
+    features = encode(key, data, data_home) if encoding == "paper" else data.X
+    X, y, s = features.to_numpy(float), data.y.to_numpy(), data.sensitive.to_numpy().astype(int)
     n = len(y)
     if max_rows is not None and n > max_rows:
         rows = np.sort(np.random.default_rng(random_state).choice(n, max_rows, replace=False))
         X, y, s = X[rows], y[rows], s[rows]
     task = "regression" if data.pos_label is None else "classification"
-    return Bunch(X=X, y=y, s=s, feature_names=list(data.feature_names), task=task,
+    return Bunch(X=X, y=y, s=s, feature_names=list(features.columns), task=task,
                  pos_label=data.pos_label, key=key, dataset=DATASETS[key], n_rows=n)
 
 
@@ -191,6 +178,13 @@ def paper_k(dataset, eta, n_features=None):
     return min(k, int(n_features)) if n_features is not None else k
 
 
+def _folds(n, n_folds, random_state):
+    """The seeded partition of ``n`` rows into ``n_folds`` blocks (of :func:`cv_k` and of
+    Experiment B)."""
+    perm = np.random.default_rng(random_state).permutation(n)
+    return np.array_split(perm, n_folds)
+
+
 def cv_k(data, etas=(0.0, 1.0, 2.0), *, n_folds=5, random_state=0):
     """k chosen as the paper says (§4): by cross-validation of the Fair PLS objective.
 
@@ -230,41 +224,6 @@ def cv_k(data, etas=(0.0, 1.0, 2.0), *, n_folds=5, random_state=0):
     return pd.DataFrame(rows)
 
 
-def normalisations():
-    """Every Cov² normalisation hypothesis of the chapter, one row each.
-
-    The product of :data:`NORMALISATION_OPTIONS`: ``features`` (the sensitive attribute
-    left out of X, as our loaders do, or appended to X as one more standardised column),
-    ``rows`` (Cov² on the test or the training rows), ``scores`` (the scores ``r(X)`` as
-    ``FairPLS.transform`` returns them — standardised X times unit weight vectors — or each
-    component scaled to unit variance), ``targets`` (Y and S as loaded, 0/1 or the [0, 1]
-    regression target; standardised; or a binary one as its two indicator columns, as PLS
-    for classification takes a one-hot Y, which doubles Cov² — a continuous one stays as
-    loaded) and ``reduce`` (sum or mean over components), i.e.
-    ``fairlab.metrics.cov2(r, v, standardize=..., reduce=...)`` (:func:`_cov2`).
-    """
-    opts = NORMALISATION_OPTIONS
-    return pd.DataFrame(list(itertools.product(*opts.values())), columns=list(opts))
-
-
-def _cov2(T, v, scores, targets, reduce):
-    """Cov²(T, v) under one reading of :func:`normalisations`.
-
-    ``targets="one-hot"``: a binary v becomes its two indicator columns 1[v = a], 1[v = b] and
-    the value is the sum of their Cov² — 2·Cov²(T, v), since the centred indicators are ±ṽ.
-    """
-    v = np.asarray(v, float)
-    unit = scores == "unit"
-    values = np.unique(v)
-    if targets == "one-hot" and len(values) == 2:
-        return sum(metrics.cov2(T, (v == value).astype(float), sensitive_type="continuous",
-                                standardize="scores" if unit else False, reduce=reduce)
-                   for value in values)
-    std = targets == "standardized"
-    flag = True if unit and std else ("scores" if unit else ("sensitive" if std else False))
-    return metrics.cov2(T, v, sensitive_type="continuous", standardize=flag, reduce=reduce)
-
-
 #: The columns of :func:`representation_scores` (and of :func:`split_scores`' rows).
 _SCORE_COLUMNS = ["dataset", "eta", "k", "features", "rows", "scores", "targets", "reduce",
                   "error", "metric", "split", "value"]
@@ -292,14 +251,22 @@ def _errors(model, Xp, T, mean, std):
     T = X̃ diag(σ) Cᵀ up to a constant, so ``"projection"`` projects X̃ onto the rows of
     C diag(σ) — the reading of PLS's weight vectors, whose span is that of its map.  A map
     without components (a kernel method's) has no reconstruction error here.
+
+    When a PLS model keeps d components (its stops leave exactly zero columns), its weights
+    span ℝᵈ and T Pᵀ = X̃ W (PᵀW)⁻¹ Pᵀ = X̃: the ``"projection"`` and ``"loadings"`` errors are
+    0 by construction, and are returned as 0 rather than as rounding (about 1e-31, which
+    follows the BLAS kernel).
     """
     if all(hasattr(model, a) for a in ("x_weights_", "x_loadings_", "x_mean_", "x_std_")):
         Xs = (Xp - model.x_mean_) / model.x_std_
         total = float(np.sum(Xs**2))
+        weights = float(np.sum((Xs - T @ model.x_weights_.T) ** 2)) / total
+        if np.count_nonzero(np.any(model.x_weights_ != 0, axis=0)) == Xs.shape[1]:
+            return {"projection": 0.0, "loadings": 0.0, "weights": weights}
         return {"projection": metrics.reconstruction_error(Xs, model.x_weights_.T,
                                                            normalize=True),
                 "loadings": float(np.sum((Xs - T @ model.x_loadings_.T) ** 2)) / total,
-                "weights": float(np.sum((Xs - T @ model.x_weights_.T) ** 2)) / total}
+                "weights": weights}
     C = getattr(model, "components_", None)
     if C is None or np.ndim(C) != 2 or np.shape(C)[1] != Xp.shape[1]:
         return {}
@@ -326,9 +293,6 @@ def split_scores(d, estimator, *, features="S not in X", split=0, test_size=0.3,
         The rows (:data:`_SCORE_COLUMNS`), the split (:func:`~fairlab.evaluation.repeated_splits`)
         and the fitted estimator.
     """
-    combos = [(sc, tg, rd) for sc in NORMALISATION_OPTIONS["scores"]
-              for tg in NORMALISATION_OPTIONS["targets"]
-              for rd in NORMALISATION_OPTIONS["reduce"]]
     part = _experiment_a_split(d, features, split, test_size, random_state)
     mean, std = _standardizer(part.X_train)
     if standardize:
@@ -343,11 +307,11 @@ def split_scores(d, estimator, *, features="S not in X", split=0, test_size=0.3,
         kk = getattr(model, "n_components", None)
         base = {"dataset": d.dataset, "eta": eta, "k": T.shape[1] if kk is None else kk,
                 "features": features, "split": split}
-        sv = sp.astype(float)
-        for sc, tg, rd in combos:
-            for metric, v in (("cov2_y", yp), ("cov2_s", sv)):
+        by_y, by_s = cov2_readings(model, T, yp), cov2_readings(model, T, sp.astype(float))
+        for (sc, tg, rd), value_y in by_y.items():
+            for metric, value in (("cov2_y", value_y), ("cov2_s", by_s[sc, tg, rd])):
                 rows.append({**base, "rows": name, "scores": sc, "targets": tg, "reduce": rd,
-                             "error": "", "metric": metric, "value": _cov2(T, v, sc, tg, rd)})
+                             "error": "", "metric": metric, "value": value})
         for error, value in _errors(model, Xp, T, mean, std).items():
             rows.append({**base, "rows": name, "scores": "", "targets": "", "reduce": "",
                          "error": error, "metric": "reconstruction_error", "value": value})
@@ -382,8 +346,9 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
     etas : sequence of float, default=(0, 1, 2, 10)
     n_splits : int, default=3
     test_size : float in (0, 1), default=0.3
-    k : int or None
-        ``None``: :func:`paper_k` of each data set and η (Table 3), clipped to d.
+    k : int, dict or None
+        ``None``: :func:`paper_k` of each data set and η (Table 3); a dict: ``(key, η) -> k``
+        (e.g. from :func:`cv_k`), :func:`paper_k` where it has none; clipped to d.
     features : sequence of {"S not in X", "S in X"}
         Preprocessing variants to fit.
     random_state : int, default=0
@@ -409,8 +374,9 @@ def representation_scores(data, etas=(0.0, 1.0, 2.0, 10.0), *, n_splits=3,
     for key, feat, i in _progress(jobs, progress, total=len(jobs), desc="splits"):
         d = data[key]
         for eta in etas:
-            kk = paper_k(key, eta, d.X.shape[1] + (feat == "S in X")) if k is None \
-                else min(int(k), d.X.shape[1] + (feat == "S in X"))
+            width = d.X.shape[1] + (feat == "S in X")
+            chosen = k.get((key, eta)) if isinstance(k, dict) else k
+            kk = paper_k(key, eta, width) if chosen is None else min(int(chosen), width)
             rows += split_scores(d, registry.build(_METHOD, kk, eta=eta), features=feat,
                                  split=i, test_size=test_size, random_state=random_state,
                                  eta=eta)[0]
@@ -422,7 +388,7 @@ def table1_rows(scores, normalisation=None, *, error="projection"):
     Cov²(r(X), Y) and Cov²(r(X), S) under ``normalisation`` (missing keys from
     :data:`DEFAULT_NORMALISATION`) and the reconstruction error ``error``, on its ``features``
     and ``rows``."""
-    norm = _normalisation(normalisation)
+    norm = check_normalisation(normalisation)
     if error not in ("projection", "loadings", "weights"):
         raise ValueError(f"error must be 'projection', 'loadings' or 'weights'; got {error!r}.")
     base = (scores["features"] == norm["features"]) & (scores["rows"] == norm["rows"])
@@ -457,208 +423,3 @@ def table1(scores, normalisation=None, *, error="projection", ddof=0):
            .agg(mean="mean", std=lambda v: float(np.std(v, ddof=ddof)) if len(v) > ddof
                 else np.nan, n_splits="size").reset_index())
     return out
-
-
-def _normalisation(normalisation):
-    norm = dict(DEFAULT_NORMALISATION)
-    if normalisation is not None:
-        if not isinstance(normalisation, dict):
-            raise TypeError(f"normalisation must be a dict; got {type(normalisation).__name__}.")
-        unknown = set(normalisation) - set(NORMALISATION_OPTIONS)
-        if unknown:
-            raise ValueError(f"normalisation has unknown key(s) {sorted(unknown)}; use "
-                             f"{list(NORMALISATION_OPTIONS)}.")
-        norm.update(normalisation)
-    for key, value in norm.items():
-        if value not in NORMALISATION_OPTIONS[key]:
-            raise ValueError(f"normalisation[{key!r}] must be one of "
-                             f"{NORMALISATION_OPTIONS[key]}; got {value!r}.")
-    return norm
-
-
-def downstream_models(task="classification", models=MODELS, *, random_state=0):
-    """The downstream models of De-Diego et al. Tables 4-5, with library defaults.
-
-    ``"LR"``: ``LogisticRegression()`` (classification) or ``LinearRegression()``
-    (regression); ``"DT"``: ``DecisionTree{Classifier,Regressor}(random_state=...)``;
-    ``"XGB"``: ``xgboost.XGB{Classifier,Regressor}(random_state=..., n_jobs=1)`` — every other
-    setting is the library default, as in the paper ("default specifications").  xgboost is an
-    optional dependency (``pip install 'fairlab[book]'`` or ``pip install xgboost``): it is
-    imported only when ``"XGB"`` is asked for, and its absence raises an ImportError saying so.
-    """
-    if task not in ("classification", "regression"):
-        raise ValueError(f"task must be 'classification' or 'regression'; got {task!r}.")
-    unknown = [m for m in models if m not in MODELS]
-    if unknown:
-        raise ValueError(f"unknown model(s) {unknown}; choose among {list(MODELS)}.")
-    out = {}
-    for name in models:
-        if name == "LR":
-            out[name] = LogisticRegression() if task == "classification" else LinearRegression()
-        elif name == "DT":
-            out[name] = (DecisionTreeClassifier(random_state=random_state)
-                         if task == "classification"
-                         else DecisionTreeRegressor(random_state=random_state))
-        else:
-            try:
-                import xgboost
-            except ImportError as err:
-                raise ImportError(
-                    "the XGB model needs the optional dependency xgboost: pip install xgboost "
-                    "(or pip install 'fairlab[book]'), or leave 'XGB' out of models."
-                ) from err
-            cls = xgboost.XGBClassifier if task == "classification" else xgboost.XGBRegressor
-            out[name] = cls(random_state=random_state, n_jobs=1)
-    return out
-
-
-def _folds(n, n_folds, random_state):
-    perm = np.random.default_rng(random_state).permutation(n)
-    return np.array_split(perm, n_folds)
-
-
-def downstream_scores(data, etas=(0.0, 1.0, 2.0), *, n_folds=7, models=MODELS,
-                              k=None, normalisation=None, random_state=0, progress=False):
-    """Per-fold scores of De-Diego et al.'s Experiment B (Tables 4-5, Figs. 1 and 4).
-
-    For every data set and η, a seeded ``n_folds``-fold cross-validation: ``FairPLS(k, eta=η)``
-    is fitted on the training folds, every model of :func:`downstream_models` is trained on the
-    training representation r(X) and predicts the held-out fold, where we measure
-
-    * classification: ``accuracy``, ``disparate_impact`` (DI = P(Ŷ = pos | S = 0) /
-      P(Ŷ = pos | S = 1), S = 1 privileged, ``pos_label`` of Table 2), ``eopp`` (the ratio
-      TPR_0 / TPR_1 of Fig. 4);  regression: ``ks`` (Kolmogorov–Smirnov distance between the
-      groups' predictions) and ``mse``;
-    * ``cov2_yhat`` = Cov²(r(X), Ŷ) and ``cov2_s`` = Cov²(r(X), S) on the held-out fold, under
-      every ``scores`` × ``targets`` × ``reduce`` combination of :func:`normalisations`
-      (columns of the same names; ``""`` for the other metrics); ``features`` of
-      ``normalisation`` chooses whether S is appended to X.
-
-    Plus, per (data set, η, model), on the pooled out-of-fold predictions (``fold = -1``):
-    ``disparate_impact`` with its 95 % confidence interval ``disparate_impact_ci_low`` /
-    ``_high`` (:func:`fairlab.metrics.disparate_impact_ci`, Besse et al. 2022).
-
-    Logistic regression runs with scikit-learn's defaults (``max_iter=100``); its
-    ``ConvergenceWarning`` is silenced here, as the paper's default models would have shown it.
-
-    Parameters
-    ----------
-    data : dict of key -> Bunch
-        From :func:`load_datasets`.
-    etas : sequence of float, default=(0, 1, 2)
-    n_folds : int, default=7
-    models : sequence of str, default=("LR", "DT", "XGB")
-    k : int or None
-        ``None``: :func:`paper_k` (Table 3; η between the printed values takes the nearest).
-    normalisation : dict, optional
-        Only its ``features`` is used here (default ``"S not in X"``); the Cov² scaling is
-        chosen later, by :func:`downstream_summary`.
-    random_state : int, default=0
-        Seed of the folds and of the tree models.
-    progress : bool, default=False
-
-    Returns
-    -------
-    DataFrame
-        Columns ``dataset, eta, k, features, model, metric, scores, targets, reduce, fold,
-        value``.
-    """
-    norm = _normalisation(normalisation)
-    combos = [(sc, tg, rd) for sc in NORMALISATION_OPTIONS["scores"]
-              for tg in NORMALISATION_OPTIONS["targets"]
-              for rd in NORMALISATION_OPTIONS["reduce"]]
-
-    def cov2_all(T, v):
-        return {c: _cov2(T, v, *c) for c in combos}
-
-    n_folds = check_int(n_folds, "n_folds", minimum=2)
-    if not isinstance(data, dict) or not data:
-        raise ValueError("data must be a non-empty dict key -> Bunch, e.g. load_datasets()[0].")
-    etas = [float(e) for e in etas]
-    jobs = [(key, eta) for key in data for eta in etas]
-    rows = []
-    for key, eta in _progress(jobs, progress, total=len(jobs), desc="folds"):
-        d = data[key]
-        X = np.column_stack([d.X, d.s.astype(float)]) if norm["features"] == "S in X" else d.X
-        ests = downstream_models(d.task, models, random_state=random_state)
-        kk = paper_k(key, eta, X.shape[1]) if k is None else min(int(k), X.shape[1])
-        pooled = {name: np.empty(len(d.y), dtype=float) for name in ests}
-        base = {"dataset": d.dataset, "eta": eta, "k": kk, "features": norm["features"]}
-        blank = {"scores": "", "targets": "", "reduce": ""}
-        for f, test in enumerate(_folds(len(d.y), n_folds, random_state)):
-            train = np.setdiff1d(np.arange(len(d.y)), test)
-            rep = registry.build(_METHOD, kk, eta=eta).fit(X[train], d.y[train].astype(float),
-                                                           sensitive_features=d.s[train])
-            T_tr, T_te = rep.transform(X[train]), rep.transform(X[test])
-            s_te = d.s[test]
-            c2s = cov2_all(T_te, s_te.astype(float))
-            for name, est in ests.items():
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    model = clone(est).fit(T_tr, d.y[train])
-                pred = model.predict(T_te)
-                pooled[name][test] = pred
-                if d.task == "classification":
-                    y_te = d.y[test]
-                    vals = {
-                        "disparate_impact": metrics.disparate_impact(
-                            y_te, pred, sensitive_features=s_te, privileged_group=1,
-                            pos_label=d.pos_label),
-                        "accuracy": float(np.mean(pred == y_te)),
-                        "eopp": metrics.equal_opportunity_ratio(
-                            y_te, pred, sensitive_features=s_te, privileged_group=1,
-                            pos_label=d.pos_label),
-                    }
-                else:
-                    vals = {"ks": metrics.ks_distance(pred, sensitive_features=s_te),
-                            "mse": float(np.mean((pred - d.y[test]) ** 2))}
-                for metric, value in vals.items():
-                    rows.append({**base, "model": name, "metric": metric, **blank, "fold": f,
-                                 "value": float(value)})
-                for metric, values in (("cov2_yhat", cov2_all(T_te, np.asarray(pred, float))),
-                                       ("cov2_s", c2s)):
-                    for (sc, tg, rd), value in values.items():
-                        rows.append({**base, "model": name, "metric": metric, "scores": sc,
-                                     "targets": tg, "reduce": rd, "fold": f, "value": value})
-        if d.task == "classification":
-            for name, pred in pooled.items():
-                di, lo, hi = metrics.disparate_impact_ci(
-                    d.y, pred.astype(d.y.dtype), sensitive_features=d.s, privileged_group=1,
-                    pos_label=d.pos_label)
-                for metric, value in (("disparate_impact", di), ("disparate_impact_ci_low", lo),
-                                      ("disparate_impact_ci_high", hi)):
-                    rows.append({**base, "model": name, "metric": metric, **blank, "fold": -1,
-                                 "value": float(value)})
-    columns = ["dataset", "eta", "k", "features", "model", "metric", "scores", "targets",
-               "reduce", "fold", "value"]
-    return pd.DataFrame(rows, columns=columns)
-
-
-def downstream_summary(scores, normalisation=None, *, ddof=0):
-    """Mean and std over the folds of :func:`downstream_scores` (Tables 4-5).
-
-    Per-fold metrics are averaged over the folds (``fold >= 0``), the Cov² columns under the
-    ``scores``, ``targets`` and ``reduce`` of ``normalisation`` (default
-    :data:`DEFAULT_NORMALISATION`); the pooled disparate impact and its interval
-    (``fold = -1``) are renamed ``disparate_impact_pooled``, ``disparate_impact_ci_low``,
-    ``disparate_impact_ci_high`` and kept as they are (std NaN).
-
-    Returns
-    -------
-    DataFrame with columns ``dataset, eta, k, model, metric, mean, std, n_folds``.
-    """
-    norm = _normalisation(normalisation)
-    keys = ["dataset", "eta", "k", "model", "metric"]
-    cov = scores["metric"].isin(("cov2_yhat", "cov2_s"))
-    chosen = ((scores["scores"] == norm["scores"]) & (scores["targets"] == norm["targets"])
-              & (scores["reduce"] == norm["reduce"]))
-    scores = scores[~cov | chosen]
-    per_fold = scores[scores["fold"] >= 0]
-    out = (per_fold.groupby(keys, sort=False)["value"]
-           .agg(mean="mean", std=lambda v: float(np.std(v, ddof=ddof)), n_folds="size")
-           .reset_index())
-    pooled = scores[scores["fold"] < 0].copy()
-    pooled["metric"] = pooled["metric"].replace({"disparate_impact": "disparate_impact_pooled"})
-    pooled = pooled.assign(mean=pooled["value"], std=np.nan, n_folds=0)[[*keys, "mean", "std",
-                                                                         "n_folds"]]
-    return pd.concat([out, pooled], ignore_index=True)

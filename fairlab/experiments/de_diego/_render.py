@@ -16,7 +16,8 @@ from ...pca import FairPCA
 from ...plotting import COLUMN_WIDTH, PAPER_LABEL, figure_legend, panel_grid
 from ...pls import FairPLS
 from ._checks import DECIMALS, METRIC_LABELS
-from ._data import _folds, downstream_models
+from ._data import _folds
+from ._downstream import downstream_models
 
 
 def side_by_side(compared, title=""):

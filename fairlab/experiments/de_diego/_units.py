@@ -9,10 +9,10 @@ from ._data import (
     MODELS,
     _dataset_key,
     counting_early_stops,
-    downstream_scores,
     load_data,
     representation_scores,
 )
+from ._downstream import downstream_scores
 
 #: The paper's key in :mod:`fairlab.published`.
 PAPER = "dediego2025"
@@ -28,6 +28,16 @@ PARAMETERS = {"n_splits": 3, "test_size": 0.3, "n_folds": 7, "models": list(MODE
 ETAS_A = (0.0, 1.0, 2.0, 10.0)
 #: η of Experiment B: Tables 4-5 print 0, 1 and 2; the others draw Figs. 1 and 4.
 ETAS_B = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0)
+#: Units whose values follow the BLAS kernel's rounding beyond the ledger's 8 significant digits,
+#: with the cause; every unit was recomputed under a second OpenBLAS kernel (Sandybridge, the
+#: ledger's being SkylakeX) and this is the only one that differs, so
+#: :func:`fairlab.experiments.verify` reports it there instead of judging it.
+KERNEL_DEPENDENT_UNITS = {
+    "de_diego/dataset=german/table=table4/eta=0.25": (
+        "k = 20 of 21 features: the last components of Fair PLS at η > 0 are the leading "
+        "directions of a penalised objective with little to choose between them, so rounding "
+        "moves them; 51 of 1206 values differ in the 8th digit (at most 7.7e-8 relative)"),
+}
 #: The columns of a score that name how it was computed (its Cov² or error reading).
 _READING = ("features", "rows", "scores", "targets", "reduce", "error")
 
