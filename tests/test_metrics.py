@@ -546,3 +546,35 @@ def test_centred_rbf_in_place_is_bitwise_the_expression():
         expected = K - rows[None, :] - rows[:, None] + rows.mean()
         np.testing.assert_array_equal(_centred_rbf(sq, gamma), expected)
     np.testing.assert_array_equal(sq, before)  # the shared distances are left untouched
+
+
+def test_mean_and_covariance_gaps_by_hand():
+    rng = np.random.default_rng(5)
+    E = rng.normal(size=(40, 3)) * [1.0, 5.0, 0.1] + 1e6  # far from the origin
+    s = np.array(["b"] * 13 + ["a"] * 27)  # unbalanced, string labels
+    a, b = E[s == "a"], E[s == "b"]
+    assert m.mean_gap(E, s) == pytest.approx(
+        np.sqrt(sum((a[:, j].mean() - b[:, j].mean()) ** 2 for j in range(3))), rel=1e-6)
+
+    def cov(rows):  # written out: 1/(n − 1) Σ (x − x̄)(x − x̄)ᵀ
+        c = rows - rows.mean(0)
+        return sum(np.outer(r, r) for r in c) / (len(rows) - 1)
+
+    assert m.covariance_gap(E, s) == pytest.approx(
+        np.sqrt(np.sum((cov(a) - cov(b)) ** 2)), rel=1e-9)
+    g = np.arange(40) % 3
+    assert m.covariance_gap(E, g, reference="all") == pytest.approx(
+        sum(np.sqrt(np.sum((cov(E[g == k]) - cov(E)) ** 2)) for k in range(3)), rel=1e-9)
+    # one column: a 1 × 1 covariance; the gap of equal groups is 0
+    assert m.covariance_gap(E[:, :1], s) == pytest.approx(abs(a[:, 0].var(ddof=1)
+                                                             - b[:, 0].var(ddof=1)), rel=1e-9)
+    assert m.mean_gap(np.vstack([E, E]), np.r_[np.zeros(40), np.ones(40)]) == 0.0
+    with pytest.raises(ValueError, match="exactly two groups for covariance_gap.*reference='all'"):
+        m.covariance_gap(E, g)
+    with pytest.raises(ValueError, match="exactly two groups for mean_gap"):
+        m.mean_gap(E, g)
+    with pytest.raises(ValueError, match="at least 2 row"):
+        m.covariance_gap(E[:14], s[:14])  # group "a" has one row
+    assert m.mean_gap(E[:14], s[:14]) >= 0  # one row is a mean
+    with pytest.raises(ValueError, match="reference"):
+        m.covariance_gap(E, s, reference="pooled")

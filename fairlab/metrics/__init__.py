@@ -38,7 +38,10 @@ a ``pos_label`` found in neither ``y_true`` nor ``y_pred``, or a ``y_pred`` labe
   V-statistic, Gaussian kernel) used by Lee et al. (2022) and Kleindessner et al. §5.1, with the
   bandwidth rule :func:`lee_bandwidth`;
 * :func:`linear_inseparability` — error of a logistic model predicting the group
-  (Kleindessner et al. §5.1).
+  (Kleindessner et al. §5.1);
+* :func:`mean_gap` and :func:`covariance_gap` — ‖ē₁ − ē₀‖₂ and ‖Σ̂₀ − Σ̂₁‖_F, the gaps between
+  the groups' means and covariances that a linear and a quadratic rule can see (Kleindessner et
+  al. §3.6, Fig. 1).
 
 The sensitive argument of :func:`cov2` and :func:`hsic` may be continuous or group labels, chosen
 by ``sensitive_type``: ``"auto"`` (default) reads float columns as continuous numbers and
@@ -71,6 +74,7 @@ Every function returns a Python ``float``, except :func:`leakage`, which returns
 """
 
 from ._audit import leakage
+from ._gaps import covariance_gap, mean_gap
 from ._measures import (
     cov2,
     demographic_parity_difference,
@@ -91,6 +95,7 @@ from ._measures import (
 
 __all__ = [
     "cov2",
+    "covariance_gap",
     "demographic_parity_difference",
     "disparate_impact",
     "disparate_impact_ci",
@@ -104,6 +109,7 @@ __all__ = [
     "lee_bandwidth",
     "leakage",
     "linear_inseparability",
+    "mean_gap",
     "mmd2",
     "reconstruction_error",
 ]
