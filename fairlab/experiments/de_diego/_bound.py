@@ -30,6 +30,9 @@ READING_COUNTS_FILE = "de_diego_reading_bound.csv.gz"
 
 #: The choices of Experiment A (Table 1) that :func:`reading_cells` varies.
 CHOICES_A = ("variant", "features", "rows", "scores", "targets", "reduce", "error", "ddof")
+#: The three readings of Table 1's Error (:func:`representation_scores`), and its metric.
+_ERRORS = ("projection", "loadings", "weights")
+_ERROR = "reconstruction_error"
 #: The choices of Experiment B (Tables 4-5) that :func:`reading_cells` varies.
 CHOICES_B = ("variant", "features", "scores", "targets", "reduce", "ddof")
 
@@ -147,12 +150,7 @@ def reading_cells(scores_a, scores_b, *, ddofs=(0, 1)):
     frames = []
     hyps = normalisations().to_dict("records")
     for variant, part in _variants(scores_a):
-        present = set(zip(part["features"], part["rows"]))
-        for hyp, error, ddof in itertools.product(hyps, ("projection", "loadings", "weights"),
-                                                  ddofs):
-            if (hyp["features"], hyp["rows"]) in present:
-                frames.append(_cells(compare(table1(part, hyp, error=error, ddof=ddof)), "A",
-                                     variant=variant, error=error, ddof=ddof, **hyp))
+        frames += _table1_cells(part, variant, hyps, ddofs)
     for variant, part in _variants(scores_b):
         for hyp, ddof in itertools.product(hyps, ddofs):
             if hyp["rows"] != "test" or not (part["features"] == hyp["features"]).any():
@@ -163,7 +161,31 @@ def reading_cells(scores_a, scores_b, *, ddofs=(0, 1)):
                 if published.table(PAPER, table)["dataset"].isin(set(summary["dataset"])).any():
                     frames.append(_cells(compare(summary, table), "B", variant=variant,
                                          ddof=ddof, error="", **{**hyp, "rows": ""}))
-    return pd.concat(frames, ignore_index=True)
+    columns = ["experiment", "dataset", "cell", "within", "variant", "error", "ddof",
+               "features", "rows", "scores", "targets", "reduce"]
+    return pd.concat(frames, ignore_index=True)[columns]
+
+
+def _table1_cells(part, variant, hyps, ddofs):
+    """Table 1's cells under every reading of one variant.
+
+    A Cov² cell depends on the Cov² reading and not on the error, an Error cell on the error
+    (and the ``features`` and ``rows`` it shares with the Cov² reading) and not on the rest:
+    each is compared once, then set beside every value of the choices it does not depend on.
+    """
+    present = set(zip(part["features"], part["rows"]))
+    cov, err = [], []
+    for hyp, ddof in itertools.product(hyps, ddofs):
+        if (hyp["features"], hyp["rows"]) in present:
+            c = compare(table1(part, hyp, ddof=ddof))
+            cov.append(_cells(c[c["metric"] != _ERROR], "A", variant=variant, ddof=ddof, **hyp))
+    for (features, rows), error, ddof in itertools.product(sorted(present), _ERRORS, ddofs):
+        c = compare(table1(part, {"features": features, "rows": rows}, error=error, ddof=ddof))
+        err.append(_cells(c[c["metric"] == _ERROR], "A", variant=variant, error=error,
+                          ddof=ddof, features=features, rows=rows))
+    readings = pd.DataFrame(hyps)[["scores", "targets", "reduce"]].drop_duplicates()
+    return [pd.concat(cov).merge(pd.DataFrame({"error": _ERRORS}), how="cross"),
+            pd.concat(err).merge(readings, how="cross")]
 
 
 def encoding_and_k_variants(scores_a, data, k_cv, etas, *, n_splits=3, test_size=0.3,
