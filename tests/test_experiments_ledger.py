@@ -226,13 +226,18 @@ def test_the_committed_ledger_is_well_formed():
         assert (stored.map(_ledger._round) == stored).all()  # at most 8 significant digits
 
 
+def _one_unit_with_a_planted_difference(path):
+    """A ledger of one unit whose %Var values are 1 % off; the unit's id."""
+    experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=path)
+    planted = experiments.read_ledger("kleindessner", path)
+    planted.loc[planted["metric"] == "var_pct", "value"] *= 1.01
+    planted.to_csv(experiments.ledger_path("kleindessner", path), index=False)
+    return planted["unit"].iloc[0]
+
+
 def test_a_kernel_dependent_method_on_another_kernel_is_reported_not_judged(tmp_path,
                                                                              monkeypatch):
-    experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
-    file = experiments.ledger_path("kleindessner", tmp_path)
-    planted = experiments.read_ledger("kleindessner", tmp_path)
-    planted.loc[planted["metric"] == "var_pct", "value"] *= 1.01
-    planted.to_csv(file, index=False)
+    _one_unit_with_a_planted_difference(tmp_path)
     assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()
     monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT", ("PCA",))
     assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()  # same kernel
@@ -244,12 +249,7 @@ def test_a_kernel_dependent_method_on_another_kernel_is_reported_not_judged(tmp_
 
 def test_a_kernel_dependent_unit_on_another_kernel_is_reported_not_judged(tmp_path,
                                                                          monkeypatch):
-    experiments.run("kleindessner", UNITS[:1], scheduler="serial", path=tmp_path)
-    file = experiments.ledger_path("kleindessner", tmp_path)
-    planted = experiments.read_ledger("kleindessner", tmp_path)
-    planted.loc[planted["metric"] == "var_pct", "value"] *= 1.01
-    planted.to_csv(file, index=False)
-    uid = planted["unit"].iloc[0]
+    uid = _one_unit_with_a_planted_difference(tmp_path)
     monkeypatch.setattr(_ledger._verify, "machine", lambda: "elsewhere, BLAS: openblas Katmai")
     monkeypatch.setattr(kleindessner, "KERNEL_DEPENDENT_UNITS", (uid + "x",), raising=False)
     assert experiments.verify("kleindessner", path=tmp_path)["equal"].eq(False).all()

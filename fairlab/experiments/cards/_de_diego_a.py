@@ -52,15 +52,22 @@ def published_rows(ledger):
         "split": scores["split"], "value": scores["value"]})
 
 
-@functools.cache
-def ks_by_dataset():
-    """Data set -> the k of Experiment A's units in the committed ledger (Table 3's, clipped to
-    the features of our encodings)."""
+def ledger_ks(tables, etas=None):
+    """Data set -> the k of the committed ledger's units of ``tables`` (at ``etas``, default
+    every η): Table 3's, clipped to the features of our encodings."""
     ledger = read_ledger("de_diego")
-    ledger = ledger[ledger["table"] == "table1"]
+    ledger = ledger[ledger["table"].isin(tables)]
+    if etas is not None:
+        ledger = ledger[ledger["eta"].isin(etas)]
     printed = {name: key for key, name in de_diego.DATASETS.items()}
     return {printed[name]: tuple(sorted({int(k) for k in part["k"]}))
             for name, part in ledger.groupby("dataset")}
+
+
+@functools.cache
+def ks_by_dataset():
+    """Data set -> the k of Experiment A's units in the committed ledger."""
+    return ledger_ks(["table1"])
 
 
 PROTOCOL = _Protocol(

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from .. import de_diego
-from .._ledger import read_ledger
+from ._de_diego_a import ledger_ks
 from ._protocol import _Protocol
 
 #: De-Diego et al. (2025) §4, Experiment B (Tables 4-5): the six data sets, each in the ledger's
@@ -77,11 +77,7 @@ def published_rows(ledger):
 def ks_by_dataset():
     """Data set -> the k of Experiment B's units in the committed ledger at the η of Tables 4-5
     (Table 3's, clipped to the features of our encodings)."""
-    ledger = read_ledger("de_diego")
-    ledger = ledger[ledger["table"].isin(["table4", "table5"]) & ledger["eta"].isin(_ETAS)]
-    printed = {name: key for key, name in de_diego.DATASETS.items()}
-    return {printed[name]: tuple(sorted({int(k) for k in part["k"]}))
-            for name, part in ledger.groupby("dataset")}
+    return ledger_ks(["table4", "table5"], _ETAS)
 
 
 PROTOCOL = _Protocol(
