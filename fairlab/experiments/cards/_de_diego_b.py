@@ -30,10 +30,6 @@ def _fair_pls(eta):
     return f"Fair PLS (η = {eta:g})"
 
 
-def _table(d):
-    return "table5" if d.task == "regression" else "table4"
-
-
 def _printed(scores):
     """The rows of :func:`~fairlab.experiments.de_diego.downstream_scores`' columns that Tables
     4-5 print: their metrics on the folds, Cov² under the experiment's reading."""
@@ -53,7 +49,8 @@ def run_unit(factory, key, parameters):
             random_state=parameters["random_state"], standardize=True)
     scores = _printed(pd.DataFrame(scores))
     rows = pd.DataFrame({
-        "paper": de_diego.PAPER, "table": _table(d), "dataset": scores["dataset"].to_numpy(),
+        "paper": de_diego.PAPER, "table": de_diego.experiment_b_table(key["dataset"]),
+        "dataset": scores["dataset"].to_numpy(),
         "method": key["method"], "k": key["k"], "eta": np.nan,
         "model": scores["model"].to_numpy(), "metric": scores["metric"].to_numpy(),
         "split": key["split"], "value": scores["value"].to_numpy(float)})
@@ -64,10 +61,8 @@ def published_rows(ledger):
     """Tables 4-5's reading of the ledger's Experiment B rows, one method per η they print."""
     scores = _printed(de_diego.scores_from_ledger(ledger, "table4+5"))
     scores = scores[scores["eta"].isin(_ETAS)]
-    tables = {name: "table5" if key == "communities" else "table4"
-              for key, name in de_diego.DATASETS.items()}
     return pd.DataFrame({
-        "paper": de_diego.PAPER, "table": scores["dataset"].map(tables),
+        "paper": de_diego.PAPER, "table": scores["dataset"].map(de_diego.experiment_b_table),
         "dataset": scores["dataset"], "method": [_fair_pls(eta) for eta in scores["eta"]],
         "k": scores["k"], "eta": scores["eta"], "model": scores["model"],
         "metric": scores["metric"], "split": scores["fold"], "value": scores["value"]})

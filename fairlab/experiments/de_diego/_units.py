@@ -42,15 +42,17 @@ KERNEL_DEPENDENT_UNITS = {
 _READING = ("features", "rows", "scores", "targets", "reduce", "error")
 
 
-def _experiment_b_table(key):
-    return "table5" if key == "communities" else "table4"
+def experiment_b_table(dataset):
+    """The printed table of Experiment B for a data set (key or printed name): Table 5 for the
+    regression data set, Communities and Crimes, Table 4 for the others."""
+    return "table5" if _dataset_key(dataset) == "communities" else "table4"
 
 
 def units(datasets=None, tables=None):
     """The unit keys of Tables 1, 4 and 5: data set × table × η (narrowed by the arguments)."""
     keys = []
     for key in DATASETS if datasets is None else [_dataset_key(d) for d in datasets]:
-        for table, etas in (("table1", ETAS_A), (_experiment_b_table(key), ETAS_B)):
+        for table, etas in (("table1", ETAS_A), (experiment_b_table(key), ETAS_B)):
             if tables is None or table in tables:
                 keys += [{"dataset": key, "table": table, "eta": float(eta)} for eta in etas]
     return keys
