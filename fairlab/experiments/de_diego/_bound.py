@@ -33,6 +33,9 @@ CHOICES_A = ("variant", "features", "rows", "scores", "targets", "reduce", "erro
 #: The three readings of Table 1's Error (:func:`representation_scores`), and its metric.
 _ERRORS = ("projection", "loadings", "weights")
 _ERROR = "reconstruction_error"
+#: The Cov² metrics of Tables 4-5, and the η they print.
+_COV2_B = ("cov2_yhat", "cov2_s")
+_PRINTED_ETAS = (0.0, 1.0, 2.0)
 #: The choices of Experiment B (Tables 4-5) that :func:`reading_cells` varies.
 CHOICES_B = ("variant", "features", "scores", "targets", "reduce", "ddof")
 
@@ -152,15 +155,7 @@ def reading_cells(scores_a, scores_b, *, ddofs=(0, 1)):
     for variant, part in _variants(scores_a):
         frames += _table1_cells(part, variant, hyps, ddofs)
     for variant, part in _variants(scores_b):
-        for hyp, ddof in itertools.product(hyps, ddofs):
-            if hyp["rows"] != "test" or not (part["features"] == hyp["features"]).any():
-                continue
-            summary = downstream_summary(part, hyp, ddof=ddof)
-            summary = summary[summary["eta"].isin([0.0, 1.0, 2.0])]
-            for table in ("table4", "table5"):
-                if published.table(PAPER, table)["dataset"].isin(set(summary["dataset"])).any():
-                    frames.append(_cells(compare(summary, table), "B", variant=variant,
-                                         ddof=ddof, error="", **{**hyp, "rows": ""}))
+        frames += _tables45_cells(part, variant, hyps, ddofs)
     columns = ["experiment", "dataset", "cell", "within", "variant", "error", "ddof",
                "features", "rows", "scores", "targets", "reduce"]
     return pd.concat(frames, ignore_index=True)[columns]
@@ -186,6 +181,37 @@ def _table1_cells(part, variant, hyps, ddofs):
     readings = pd.DataFrame(hyps)[["scores", "targets", "reduce"]].drop_duplicates()
     return [pd.concat(cov).merge(pd.DataFrame({"error": _ERRORS}), how="cross"),
             pd.concat(err).merge(readings, how="cross")]
+
+
+def _tables45_cells(part, variant, hyps, ddofs):
+    """Tables 4-5's cells under every reading of one variant, on the test folds.
+
+    A Cov² cell depends on the Cov² reading; the accuracy, DI, KS and MSE cells on none of it:
+    those are compared once per ``features`` and ``ddof``, then set beside every reading.
+    """
+    hyps = [h for h in hyps if h["rows"] == "test" and (part["features"] == h["features"]).any()]
+    tables = [t for t in ("table4", "table5")
+              if published.table(PAPER, t)["dataset"].isin(set(part["dataset"])).any()]
+    covariances = part[part["metric"].isin(_COV2_B)]
+
+    def compared(scores, normalisation, ddof):
+        summary = downstream_summary(scores, normalisation, ddof=ddof)
+        summary = summary[summary["eta"].isin(_PRINTED_ETAS)]
+        return [compare(summary, table) for table in tables]
+
+    cov, other = [], []
+    for hyp, ddof in itertools.product(hyps, ddofs):
+        for c in compared(covariances, hyp, ddof):
+            cov.append(_cells(c[c["metric"].isin(_COV2_B)], "B", variant=variant, ddof=ddof,
+                              error="", **{**hyp, "rows": ""}))
+    for features, ddof in itertools.product(sorted({h["features"] for h in hyps}), ddofs):
+        for c in compared(part, {"features": features}, ddof):
+            other.append(_cells(c[~c["metric"].isin(_COV2_B)], "B", variant=variant, ddof=ddof,
+                                error="", features=features, rows=""))
+    if not cov:
+        return []
+    readings = pd.DataFrame(hyps)[["scores", "targets", "reduce"]].drop_duplicates()
+    return [pd.concat(cov), pd.concat(other).merge(readings, how="cross")]
 
 
 def encoding_and_k_variants(scores_a, data, k_cv, etas, *, n_splits=3, test_size=0.3,
